@@ -1,0 +1,121 @@
+"""The one module that runs git: a scrubbed environment, timeouts, actionable errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsync.errors import GitError, RemoteUnavailableError
+
+DEFAULT_TIMEOUT = 60.0
+
+# Inherited variables that would point git at another repository or change its output.
+_SAFE_GIT_VARS = frozenset(
+    {"GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS"}
+    | {"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"}
+    | {"GIT_EXEC_PATH", "GIT_TRACE", "GIT_CURL_VERBOSE", "GIT_SSL_NO_VERIFY", "GIT_SSL_CAINFO"}
+)
+
+_UNREACHABLE_HINTS = (
+    "could not read from remote repository",
+    "could not resolve host",
+    "connection refused",
+    "connection timed out",
+    "operation timed out",
+    "network is unreachable",
+    "unable to access",
+    "does not appear to be a git repository",
+    "failed to connect",
+    "no route to host",
+    "the remote end hung up",
+    "connection reset",
+    "unable to connect",
+    "early eof",
+)
+
+
+@dataclass(frozen=True)
+class GitResult:
+    """Exit status and output of one git command."""
+
+    args: tuple[str, ...]
+    returncode: int
+    stdout: bytes
+    stderr: str
+
+    @property
+    def text(self) -> str:
+        """Standard output decoded as UTF-8."""
+        return self.stdout.decode("utf-8", errors="replace")
+
+    @property
+    def ok(self) -> bool:
+        """Whether git exited with status 0."""
+        return self.returncode == 0
+
+
+def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for git: no inherited repository overrides, never a prompt."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in _SAFE_GIT_VARS}
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    env["GCM_INTERACTIVE"] = "never"
+    env["LC_ALL"] = "C"
+    env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes -o ConnectTimeout=10")
+    if extra:
+        env.update(extra)
+    return env
+
+
+def run_git(
+    args: Sequence[str],
+    *,
+    cwd: Path,
+    input_data: bytes | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    check: bool = True,
+    env: Mapping[str, str] | None = None,
+    network: bool = False,
+) -> GitResult:
+    """Run `git ARGS` in CWD; raise GitError (or RemoteUnavailableError) when it fails."""
+    full = ("git", *args)
+    try:
+        proc = subprocess.run(
+            full,
+            cwd=cwd,
+            input=input_data,
+            capture_output=True,
+            timeout=timeout,
+            env=git_env(env),
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        what = "the remote did not answer" if network else "git did not finish"
+        raise RemoteUnavailableError(
+            f"git {args[0]}: {what} within {timeout:.0f} s in {cwd}",
+            hint="Local state is intact; the next run finishes the work.",
+        ) from exc
+    except FileNotFoundError as exc:
+        raise GitError(
+            "git is not installed or not on PATH", hint="Install git 2.30 or newer."
+        ) from exc
+    result = GitResult(full, proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "replace"))
+    if check and not result.ok:
+        raise error_for(result, cwd, network=network)
+    return result
+
+
+def error_for(result: GitResult, cwd: Path, *, network: bool = False) -> GitError | RemoteUnavailableError:
+    """Turn a failed git command into an error the user can act on."""
+    stderr = result.stderr.strip()
+    lowered = stderr.lower()
+    command = " ".join(result.args[:3])
+    if network and any(hint in lowered for hint in _UNREACHABLE_HINTS):
+        first = stderr.splitlines()[-1] if stderr else "no answer"
+        return RemoteUnavailableError(
+            f"remote unreachable ({command}): {first}",
+            hint="Local work is kept; run the command again when the remote is back.",
+        )
+    return GitError(f"`{command}` failed in {cwd}: {stderr or f'exit {result.returncode}'}")
