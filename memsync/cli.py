@@ -21,7 +21,9 @@ app = typer.Typer(
 
 ProjectOption = Annotated[
     Path,
-    typer.Option("--project", help="A directory inside the project (default: here).", file_okay=False),
+    typer.Option(
+        "--project", help="A directory inside the project (default: here).", file_okay=False
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
@@ -48,7 +50,9 @@ def _version_callback(value: bool) -> None:
 def _root(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version_callback, is_eager=True, help="Show the version."),
+        typer.Option(
+            "--version", callback=_version_callback, is_eager=True, help="Show the version."
+        ),
     ] = False,
 ) -> None:
     """memsync: Claude Code memory in git."""

@@ -12,7 +12,9 @@ from memsync.limits import FRONTMATTER_SCAN_LINES, MEMORY_TYPES
 
 BOM = "\ufeff"
 _FENCE = re.compile(r"---[ \t]*")
-_TOP_LEVEL_KEY = re.compile(r"""(?:'((?:[^']|'')*)'|"((?:[^"\\]|\\.)*)"|([^\s#'"][^:#]*?))[ \t]*:(?:[ \t]|$)""")
+_TOP_LEVEL_KEY = re.compile(
+    r"""(?:'((?:[^']|'')*)'|"((?:[^"\\]|\\.)*)"|([^\s#'"][^:#]*?))[ \t]*:(?:[ \t]|$)"""
+)
 
 
 class FrontmatterProblem(Enum):
@@ -136,7 +138,9 @@ def parse_yaml_mapping(
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load(frontmatter_text, Loader=loader)  # noqa: S506 - a safe loader
+        data = yaml.load(
+            frontmatter_text, Loader=loader
+        )  # a safe loader: CSafeLoader or SafeLoader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = None if mark is None else mark.line + 2
