@@ -177,7 +177,7 @@ def set_remote_url(repo: Path, url: str) -> None:
     run_git(["config", "remote.origin.url", url], cwd=repo)
 
 
-def remote_default_branch(repo: Path, timeout: float) -> str | None:
+def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
     """The remote's default branch (None for an empty remote)."""
     result = run_git(
         ["ls-remote", "--symref", "origin", "HEAD"], cwd=repo, timeout=timeout, network=True
