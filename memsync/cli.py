@@ -64,6 +64,189 @@ def _root(
 
 # --- sync: init, pull, push, sync, status, diff, log, promote ---
 
+ScopeOption = Annotated[
+    str, typer.Option("--scope", help="private, team or all.", case_sensitive=False)
+]
+HookOption = Annotated[
+    bool, typer.Option("--hook", help="Claude Code hook mode: stdin JSON, time limit, exit 0.")
+]
+
+
+def _scopes(scope: str) -> tuple[str, ...]:
+    from memsync.errors import UsageError
+
+    scope = scope.lower()
+    if scope == "all":
+        return ("private", "team")
+    if scope in ("private", "team"):
+        return (scope,)
+    raise UsageError(f"--scope must be private, team or all, not {scope!r}")
+
+
+def _run_sync_command(command: str, project: Path, scope: str, hook: bool, as_json: bool) -> None:
+    from memsync.sync import exit_code, sync_project
+
+    if not hook:
+        reports = sync_project(project, _scopes(scope), command)
+        if as_json:
+            _print_json([_report_data(r) for r in reports])
+        else:
+            _render_reports(command, reports)
+        raise typer.Exit(exit_code(reports))
+    from memsync import hookmode
+
+    data = hookmode.read_hook_input()
+    project = hookmode.hook_project_dir(data, project)
+    try:
+        from memsync.config import load_config
+
+        settings = load_config().settings
+        limit = settings.pull_timeout if command == "pull" else settings.push_timeout
+        hookmode.start_watchdog(limit + 2, f"memsync {command}")
+        reports = sync_project(project, _scopes(scope), command, hook=True)
+    except MemsyncError as error:
+        if "is not set up for memsync" not in error.message:
+            sys.stderr.write(f"memsync: {error.message}\n")
+        raise typer.Exit(0) from None
+    except Exception as error:  # a hook must never block or break a session
+        sys.stderr.write(f"memsync: {command} failed: {error!r}\n")
+        raise typer.Exit(0) from None
+    for line in hookmode.summary_lines(reports, command):
+        sys.stdout.write(line + "\n")
+    for line in hookmode.problem_lines(reports):
+        sys.stderr.write(line + "\n")
+    raise typer.Exit(0)
+
+
+def _report_data(report: Any) -> dict[str, Any]:
+    import dataclasses
+
+    data = dataclasses.asdict(report)
+    data["blocked"] = [p.describe() for p in report.blocked]
+    data["warnings"] = [p.describe() for p in report.warnings]
+    return data
+
+
+def _render_reports(command: str, reports: list[Any]) -> None:
+    from memsync import hookmode
+
+    out = _console()
+    for report in reports:
+        parts = []
+        if report.committed:
+            parts.append(f"committed {len(report.committed)}")
+        if report.updated:
+            parts.append(f"updated {len(report.updated)}")
+        if report.deleted:
+            parts.append(f"deleted {len(report.deleted)}")
+        if report.pushed:
+            tries = "" if report.push_attempts <= 1 else f" after {report.push_attempts} tries"
+            parts.append(f"pushed{tries}")
+        status = ", ".join(parts) or "up to date"
+        out.print(f"[bold]{report.scope}[/] ({report.store}): {status}")
+        for path in (*report.updated, *report.deleted):
+            out.print(f"  {'-' if path in report.deleted else '~'} {path}", markup=False)
+        for path in report.kept_local:
+            out.print(f"  ! {path}: kept your local version (synced next run)", markup=False)
+        for decision in report.decisions:
+            out.print(f"  merge: {decision}", markup=False)
+        for problem in report.warnings:
+            out.print(f"  warning: {problem.describe()}", markup=False)
+    err = _console(stderr=True)
+    for line in hookmode.problem_lines(reports):
+        err.print(line, markup=False)
+
+
+@app.command()
+def init(
+    project: ProjectOption = Path("."),
+    private: Annotated[
+        str | None, typer.Option("--private", help="Private store remote (default: local).")
+    ] = None,
+    team: Annotated[str | None, typer.Option("--team", help="Team store remote URL.")] = None,
+    subdir: Annotated[
+        str | None,
+        typer.Option("--subdir", help="Folder in the stores (`.` = root of the team repo)."),
+    ] = None,
+    hooks: Annotated[
+        bool, typer.Option("--hooks/--no-hooks", help="Install the Claude Code hooks.")
+    ] = True,
+) -> None:
+    """Configure this project's stores, clone them and do a first sync."""
+    from memsync.initialize import run_init
+    from memsync.sync import exit_code
+
+    result = run_init(project, private_url=private, team_url=team, subdir=subdir)
+    out = _console()
+    plan = result.plan
+    out.print(f"[bold]project[/] {plan.location.root} [dim](key {plan.location.key})[/]")
+    out.print(f"memory   {plan.location.memory_dir}", markup=False)
+    note = (
+        " (a local repository: add a remote with --private URL)"
+        if _is_local(plan.private.url)
+        else ""
+    )
+    out.print(f"private  {plan.private.url}{note}", markup=False)
+    out.print(
+        f"team     {plan.team.url if plan.team else 'none (add one with --team URL)'}", markup=False
+    )
+    if result.scaffolded:
+        out.print(
+            f"scaffolded the empty team repository: {', '.join(result.scaffolded)}", markup=False
+        )
+    out.print(f"config   {result.config_file}", markup=False)
+    reports = list(result.reports)
+    _render_reports("init", reports)
+    if hooks:
+        from memsync.hooks import apply, plan_install, user_settings_path
+
+        change = plan_install(user_settings_path())
+        if change.changed:
+            apply(change)
+        out.print(
+            f"hooks    SessionStart/SessionEnd installed in {change.settings_path}", markup=False
+        )
+    else:
+        out.print("hooks    not installed; run `memsync hooks install` to add them", markup=False)
+    raise typer.Exit(exit_code(reports))
+
+
+def _is_local(url: str) -> bool:
+    return "://" not in url and not (":" in url.split("/", 1)[0])
+
+
+@app.command()
+def pull(
+    project: ProjectOption = Path("."),
+    scope: ScopeOption = "all",
+    hook: HookOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Bring remote memory changes into the live memory directories."""
+    _run_sync_command("pull", project, scope, hook, as_json)
+
+
+@app.command()
+def push(
+    project: ProjectOption = Path("."),
+    scope: ScopeOption = "all",
+    hook: HookOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Commit local memory edits, merge with the remote, check them and push."""
+    _run_sync_command("push", project, scope, hook, as_json)
+
+
+@app.command("sync")
+def sync_command(
+    project: ProjectOption = Path("."),
+    scope: ScopeOption = "all",
+    as_json: JsonOption = False,
+) -> None:
+    """Pull, then push, in one pass."""
+    _run_sync_command("push", project, scope, False, as_json)
+
+
 # --- consolidate ---
 
 # --- hooks, scaffold, review ---

@@ -5,12 +5,16 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memsync import gitcmd
 from memsync.config import Binding as ConfigBinding
 from memsync.config import Config, ProjectConfig, StoreConfig, data_dir, load_config, save_config
 from memsync.errors import UsageError
 from memsync.paths import ProjectLocation, key_from_url, locate_project
+
+if TYPE_CHECKING:
+    from memsync.project import Binding
 
 PRIVATE_STORE = "private"
 
@@ -119,3 +123,74 @@ def _check_subdir(subdir: str) -> None:
 def save_plan(plan: InitPlan) -> Path:
     """Write the planned configuration."""
     return save_config(plan.config)
+
+
+@dataclass(frozen=True)
+class InitResult:
+    """What `init` set up and what its first sync did."""
+
+    plan: InitPlan
+    config_file: Path
+    scaffolded: tuple[str, ...]
+    reports: tuple[object, ...]
+
+
+def scaffold_empty_team_store(binding: Binding, timeout: float | None) -> tuple[str, ...]:
+    """Commit the templates into a team store whose remote has no commits yet."""
+    import time
+
+    from memsync import store
+    from memsync.project import hostname
+    from memsync.scaffold import rendered_files
+
+    repo = binding.clone_dir
+    gitcmd.fetch(repo, timeout)
+    heads = store.heads(binding)
+    if heads.local is not None or heads.remote is not None:
+        return ()
+    files: dict[str, bytes | None] = {
+        path.as_posix(): text.encode("utf-8") for path, text in rendered_files().items()
+    }
+    commit = gitcmd.write_commit(
+        repo,
+        parents=[],
+        changes=files,
+        message="memsync: scaffold the team memory repository\n",
+        author=gitcmd.identity(repo, hostname()),
+        when=int(time.time()),
+    )
+    gitcmd.update_branch(repo, heads.branch, commit, None, "memsync: scaffold")
+    return tuple(sorted(files))
+
+
+def run_init(
+    project_dir: Path,
+    *,
+    private_url: str | None,
+    team_url: str | None,
+    subdir: str | None,
+) -> InitResult:
+    """Configure, clone, scaffold an empty team store, then sync (local memories kept)."""
+    from memsync import store
+    from memsync.lock import store_lock
+    from memsync.project import resolve_bindings
+    from memsync.sync import Deadline, run_stores
+
+    plan = plan_init(project_dir, private_url=private_url, team_url=team_url, subdir=subdir)
+    config_file = save_plan(plan)
+    _, bindings = resolve_bindings(plan.config, plan.location.root, ("private", "team"))
+    scaffolded: tuple[str, ...] = ()
+    for binding in bindings:
+        with store_lock(
+            binding.lock_path,
+            timeout=plan.config.settings.lock_timeout,
+            command="init",
+            store=binding.label,
+        ):
+            store.ensure_clone(binding)
+            store.check_state(binding)
+            store.adopt_remote_branch(binding, gitcmd.DEFAULT_TIMEOUT)
+            if binding.scope == "team":
+                scaffolded = scaffold_empty_team_store(binding, gitcmd.DEFAULT_TIMEOUT)
+    reports = run_stores(bindings, plan.config.settings, Deadline(), "push")
+    return InitResult(plan, config_file, scaffolded, tuple(reports))

@@ -15,6 +15,7 @@ from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageErro
 from memsync.lock import store_lock
 from memsync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
 from memsync.project import Binding, hostname
+from memsync.safety import Skipped
 from memsync.validate import Problem, validate_edit
 
 Progress = Callable[[str], None]
@@ -53,7 +54,7 @@ class StoreReport:
     updated: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
     kept_local: tuple[str, ...] = ()
-    skipped: tuple[str, ...] = ()
+    skipped: tuple[Skipped, ...] = ()
     blocked: tuple[Problem, ...] = ()
     warnings: tuple[Problem, ...] = ()
     decisions: tuple[str, ...] = ()
@@ -100,7 +101,7 @@ def _scan_live(run: _Run) -> None:
     scan = scan_directory(run.binding.live_dir, run.binding.scope)
     run.live = dict(scan.files)
     if scan.skipped:
-        run.note(skipped=run.report.skipped + tuple(f"{s.path}: {s.reason}" for s in scan.skipped))
+        run.note(skipped=run.report.skipped + scan.skipped)
 
 
 def local_changes(live: Mapping[str, bytes], manifest: Manifest) -> dict[str, bytes | None]:
@@ -209,7 +210,7 @@ def _materialize(run: _Run, head: str | None) -> None:
 
     binding = run.binding
     entries = store.store_files(binding, head)
-    skipped = [f"{p}: not a regular file" for p, e in entries.items() if not _regular(e)]
+    skipped = [Skipped(p, "not a regular file") for p, e in entries.items() if not _regular(e)]
     wanted = {p: e for p, e in entries.items() if _regular(e) and is_synced_name(p, binding.scope)}
     live_shas = hashes(run.live)
     # Files the live directory already has need no blob read.
@@ -218,7 +219,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     blobs = gitcmd.read_blobs(binding.clone_dir, list(missing.values()))
     files.update({p: blobs[sha] for p, sha in missing.items() if sha in blobs})
     scan = filter_files(files, binding.scope)
-    skipped += [f"{s.path}: {s.reason}" for s in scan.skipped]
+    skipped += scan.skipped
     pending = {p for p in local_changes(run.live, run.manifest) if p not in run.report.committed}
     outcome = write_live(binding.live_dir, scan.files, run.live, run.manifest.files, pending)
     run.manifest = replace(run.manifest, files=outcome.manifest, commit=head, last_sync=time.time())
@@ -329,3 +330,24 @@ def exit_code(reports: list[StoreReport]) -> int:
         if code in codes:
             return code
     return 0
+
+
+def sync_project(
+    project_dir: Path, scopes: tuple[str, ...], command: str, *, hook: bool = False
+) -> list[StoreReport]:
+    """Pull or push (`sync` = push, which pulls first) the stores of one project."""
+    from memsync.config import SCOPES, load_config
+    from memsync.project import resolve_bindings
+
+    config = load_config()
+    wanted = tuple(s for s in SCOPES if s in scopes)
+    _, bindings = resolve_bindings(config, project_dir, wanted)
+    if not bindings:
+        raise UserMessageError(
+            f"no {' or '.join(wanted)} store is configured for this project",
+            hint="Run `memsync init --team URL` to add a team store.",
+        )
+    limit = None
+    if hook:
+        limit = config.settings.pull_timeout if command == "pull" else config.settings.push_timeout
+    return run_stores(bindings, config.settings, Deadline.after(limit), command)
