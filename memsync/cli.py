@@ -212,7 +212,7 @@ def init(
 
 
 def _is_local(url: str) -> bool:
-    return "://" not in url and not (":" in url.split("/", 1)[0])
+    return "://" not in url and ":" not in url.split("/", 1)[0]
 
 
 @app.command()

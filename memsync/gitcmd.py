@@ -270,6 +270,11 @@ def ahead_behind(repo: Path, local: str, upstream: str) -> tuple[int, int]:
     return int(ahead), int(behind)
 
 
+def count_commits(repo: Path, ref: str) -> int:
+    """How many commits REF has."""
+    return int(run_git(["rev-list", "--count", ref], cwd=repo).text.strip())
+
+
 def list_tree(repo: Path, commit: str, prefix: str = "") -> dict[str, TreeEntry]:
     """Every entry below PREFIX in COMMIT's tree, by path relative to PREFIX."""
     args = ["ls-tree", "-r", "-z", "--full-tree", commit]
@@ -406,3 +411,40 @@ def identity(repo: Path, hostname: str) -> Identity:
     if name and email:
         return Identity(name, email)
     return Identity(name or "memsync", email or f"memsync@{hostname}")
+
+
+# --- history ---
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One commit touching memory files."""
+
+    sha: str
+    when: int
+    author: str
+    subject: str
+    files: tuple[tuple[str, str], ...]  # (status letter, path)
+
+
+def log_entries(repo: Path, ref: str, paths: Sequence[str], limit: int = 50) -> list[LogEntry]:
+    """Commits of REF touching PATHS, newest first, with the files each changed."""
+    args = ["log", f"-{limit}", "--format=%x1e%H%x1f%at%x1f%an%x1f%s", "--name-status", "-z", ref]
+    result = run_git([*args, "--", *paths] if paths else args, cwd=repo)
+    entries: list[LogEntry] = []
+    for record in result.text.split("\x1e"):
+        if not record.strip("\0\n"):
+            continue
+        header, _, rest = record.partition("\n")
+        sha, when, author, subject = header.split("\x1f", 3)
+        tokens = [t for t in rest.strip("\n").split("\0") if t]
+        files: list[tuple[str, str]] = []
+        i = 0
+        while i + 1 < len(tokens):
+            status = tokens[i].strip()
+            # Renames and copies carry two paths: keep the new one.
+            step = 3 if status[:1] in ("R", "C") else 2
+            files.append((status[:1], tokens[i + step - 1]))
+            i += step
+        entries.append(LogEntry(sha, int(when), author, subject, tuple(files)))
+    return entries

@@ -15,6 +15,7 @@ from memsync.paths import ProjectLocation, key_from_url, locate_project
 
 if TYPE_CHECKING:
     from memsync.project import Binding
+    from memsync.sync import StoreReport
 
 PRIVATE_STORE = "private"
 
@@ -132,7 +133,7 @@ class InitResult:
     plan: InitPlan
     config_file: Path
     scaffolded: tuple[str, ...]
-    reports: tuple[object, ...]
+    reports: tuple[StoreReport, ...]
 
 
 def scaffold_empty_team_store(binding: Binding, timeout: float | None) -> tuple[str, ...]:

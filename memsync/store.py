@@ -122,3 +122,16 @@ def commit_files(
         author=author,
         when=int(time.time()),
     )
+
+
+def read_folder(binding: Binding, commit: str | None) -> dict[str, bytes]:
+    """Contents of the synced files in the binding's folder at COMMIT."""
+    from memsync.safety import is_synced_name
+
+    entries = {
+        path: entry
+        for path, entry in store_files(binding, commit).items()
+        if entry.kind == "blob" and is_synced_name(path, binding.scope)
+    }
+    blobs = gitcmd.read_blobs(binding.clone_dir, [e.sha for e in entries.values()])
+    return {path: blobs[e.sha] for path, e in entries.items() if e.sha in blobs}
