@@ -247,6 +247,134 @@ def sync_command(
     _run_sync_command("push", project, scope, False, as_json)
 
 
+def _when(timestamp: float | None) -> str:
+    import time
+
+    if timestamp is None:
+        return "never"
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp))
+
+
+@app.command()
+def status(
+    project: ProjectOption = Path("."),
+    scope: ScopeOption = "all",
+    as_json: JsonOption = False,
+) -> None:
+    """Per store: remote, ahead/behind, local edits, last sync, index size, problems."""
+    import dataclasses
+
+    from memsync.overview import store_status
+
+    statuses = store_status(project, _scopes(scope))  # type: ignore[arg-type]
+    if as_json:
+        _print_json([dataclasses.asdict(s) for s in statuses])
+        return
+    out = _console()
+    for st in statuses:
+        out.print(f"[bold]{st.scope}[/] store [cyan]{st.store}[/]")
+        out.print(f"  remote     {st.remote} ({st.branch}, folder {st.folder})", markup=False)
+        sync_state = f"{st.ahead} ahead, {st.behind} behind (as of the last fetch)"
+        out.print(f"  commits    {sync_state}", markup=False)
+        out.print(f"  local      {len(st.local_edits)} edit(s) not yet committed", markup=False)
+        for path in st.local_edits:
+            out.print(f"             {path}", markup=False)
+        out.print(
+            f"  last sync  {_when(st.last_sync)}; last push {_when(st.last_push)}", markup=False
+        )
+        if st.index is not None:
+            out.print(
+                f"  index      {st.index.lines}/200 lines, {st.index.chars:,}/25,000 characters",
+                markup=False,
+            )
+        for problem in st.problems:
+            out.print(f"  [yellow]problem[/]    {problem}")
+
+
+def _render_change(out: Any, sign: str, change: Any) -> None:
+    label = f"{change.name or change.path} [{change.type or 'no type'}]"
+    moved = f" (from {change.old_path})" if change.old_path else ""
+    out.print(f"  {sign} {change.status:8} {change.path}{moved}  {label}", markup=False)
+    for field in change.fields:
+        out.print(f"      {field.path}: {field.before!r} -> {field.after!r}", markup=False)
+    for line in change.body_diff:
+        out.print(f"      {line}", markup=False)
+
+
+@app.command()
+def diff(
+    project: ProjectOption = Path("."),
+    scope: ScopeOption = "all",
+    fetch: Annotated[bool, typer.Option("--fetch/--no-fetch", help="Fetch first.")] = True,
+    as_json: JsonOption = False,
+) -> None:
+    """What push would send and what pull would bring, memory by memory."""
+    import dataclasses
+
+    from memsync.overview import store_diff
+
+    diffs = store_diff(project, _scopes(scope), fetch=fetch)  # type: ignore[arg-type]
+    if as_json:
+        _print_json([dataclasses.asdict(d) for d in diffs])
+        return
+    out = _console()
+    for d in diffs:
+        out.print(f"[bold]{d.scope}[/] ({d.store})")
+        if d.fetch_error:
+            out.print(f"  [yellow]not fetched:[/] {d.fetch_error}")
+        out.print(f"  push would send {len(d.outgoing)} change(s)", markup=False)
+        for change in d.outgoing:
+            _render_change(out, ">", change)
+        out.print(f"  pull would bring {len(d.incoming)} change(s)", markup=False)
+        for change in d.incoming:
+            _render_change(out, "<", change)
+
+
+@app.command()
+def log(
+    file: Annotated[str | None, typer.Argument(help="One memory file (relative path).")] = None,
+    project: ProjectOption = Path("."),
+    scope: ScopeOption = "all",
+    limit: Annotated[int, typer.Option("--limit", "-n", help="How many commits.")] = 50,
+    as_json: JsonOption = False,
+) -> None:
+    """History of memory changes: when, who, which memories."""
+    import dataclasses
+
+    from memsync.overview import history
+
+    entries = history(project, _scopes(scope), file, limit)  # type: ignore[arg-type]
+    if as_json:
+        _print_json([dataclasses.asdict(e) for e in entries])
+        return
+    out = _console()
+    for entry in entries:
+        out.print(
+            f"[yellow]{entry.sha[:10]}[/] {_when(entry.when)} [bold]{entry.author}[/] "
+            f"[dim]({entry.scope})[/]"
+        )
+        out.print(f"    {entry.subject}", markup=False)
+        for status_letter, path in entry.files:
+            out.print(f"      {status_letter} {path}", markup=False)
+    if not entries:
+        out.print("no memory changes recorded yet")
+
+
+@app.command()
+def promote(
+    file: Annotated[str, typer.Argument(help="The private memory file to share.")],
+    project: ProjectOption = Path("."),
+) -> None:
+    """Move a private memory into the team store (never `type: user`, never secrets)."""
+    from memsync.promote import promote as promote_memory
+    from memsync.sync import exit_code
+
+    result = promote_memory(project, file)
+    _console().print(f"promoted {result.source} -> {result.target}", markup=False)
+    _render_reports("push", list(result.reports))
+    raise typer.Exit(exit_code(list(result.reports)))
+
+
 # --- consolidate ---
 
 # --- hooks, scaffold, review ---
