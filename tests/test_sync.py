@@ -96,7 +96,9 @@ def test_local_edits_survive_a_pull_and_machines_converge(
     desktop.memsync("pull", cwd=p2)
 
     # Laptop edits the description, desktop edits the body of the same memory.
-    shared.write_text(shared.read_text().replace("description: code style", "description: how we write Python"))
+    shared.write_text(
+        shared.read_text().replace("description: code style", "description: how we write Python")
+    )
     laptop.memsync("push", cwd=p1)
     other = live2 / "style.md"
     other.write_text(other.read_text().replace("Use black.", "Use ruff format."))
@@ -163,7 +165,9 @@ def test_hook_mode_reads_cwd_from_stdin_and_summarizes(
     p1 = setup_machine(laptop, private, team, "src/api")
     p2 = setup_machine(desktop, private, team, "elsewhere/api")
     team1 = memory_dir(laptop, p1) / "team"
-    write_memory(team1, "testing-policy.md", "testing policy", "Hit a real database.\n", type_="feedback")
+    write_memory(
+        team1, "testing-policy.md", "testing policy", "Hit a real database.\n", type_="feedback"
+    )
     laptop.memsync("push", cwd=p1)
     payload = json.dumps({"session_id": "x", "cwd": str(p2), "hook_event_name": "SessionStart"})
     result = desktop.memsync("pull", "--hook", cwd=desktop.home, stdin=payload)
