@@ -125,7 +125,8 @@ def test_a_push_with_nothing_new_makes_no_commit(
     live = memory_dir(laptop, project)
     # CRLF and a BOM must round-trip without producing changes on the next run.
     (live / "crlf.md").write_bytes(
-        b"\xef\xbb\xbf---\r\nname: crlf\r\ndescription: windows file\r\ntype: project\r\n---\r\nBody\r\n"
+        b"\xef\xbb\xbf---\r\nname: crlf\r\ndescription: windows file\r\n"
+        b"type: project\r\n---\r\nBody\r\n"
     )
     laptop.memsync("push", cwd=project)
     head = remote_head(private)
