@@ -281,17 +281,6 @@ def run_job(
     return result
 
 
-def gh_context(tmp_path: Path, base: str, head: str) -> dict[str, Any]:
-    return {
-        "github": {
-            "event_name": "pull_request",
-            "ref": "refs/pull/1/merge",
-            "event": {"pull_request": {"base": {"sha": base}, "head": {"sha": head}}},
-        },
-        "runner": {"temp": str(tmp_path / "runner-temp")},
-    }
-
-
 def isolated_env(tmp_path: Path, bindir: Path) -> dict[str, str]:
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
@@ -304,6 +293,41 @@ def isolated_env(tmp_path: Path, bindir: Path) -> dict[str, str]:
         "MEMSYNC_CONFIG": str(tmp_path / "memsync-config.toml"),
         "CLAUDE_CONFIG_DIR": str(tmp_path / "claude"),
     }
+
+
+def play(
+    repo: Path,
+    tmp_path: Path,
+    name: str,
+    bindir: Path,
+    *,
+    event: str = "pull_request",
+    base: str = "",
+    head: str = "",
+    env: Mapping[str, str] | None = None,
+    skip: frozenset[str] = frozenset(),
+) -> tuple[JobResult, dict[str, Any]]:
+    """Run the only job of a scaffolded workflow for `event`, memsync taken from `bindir`."""
+    workflow = load(repo, name)
+    context: dict[str, Any] = {
+        "github": {
+            "event_name": event,
+            "ref": "refs/pull/1/merge",
+            "event": {"pull_request": {"base": {"sha": base}, "head": {"sha": head}}},
+        },
+        "runner": {"temp": str(tmp_path / "runner-temp")},
+    }
+    (job_id,) = workflow["jobs"]
+    result = run_job(
+        workflow,
+        job_id,
+        repo,
+        context=context,
+        env={**isolated_env(tmp_path, bindir), **(env or {})},
+        # The stand-in or this checkout's memsync replaces the pip install.
+        skip=frozenset({"Install memsync", *skip}),
+    )
+    return result, context
 
 
 # --- the runner on the check workflow, with a stand-in memsync ------------------------------
@@ -351,15 +375,15 @@ def test_check_workflow_steps_with_a_stand_in(
     rendered: Path, tmp_path: Path, check_exit: int, succeeded: bool, sarif_status: str
 ) -> None:
     bindir, log = fake_memsync(tmp_path)
-    env = {**isolated_env(tmp_path, bindir), "FAKE_LOG": str(log)}
-    env["FAKE_CHECK_EXIT"] = str(check_exit)
-    result = run_job(
-        load(rendered, "memsync-check.yml"),
-        "check",
+    env = {"FAKE_LOG": str(log), "FAKE_CHECK_EXIT": str(check_exit)}
+    result, _ = play(
         rendered,
-        context=gh_context(tmp_path, BASE_SHA_FAKE, HEAD_SHA_FAKE),
+        tmp_path,
+        "memsync-check.yml",
+        bindir,
+        base=BASE_SHA_FAKE,
+        head=HEAD_SHA_FAKE,
         env=env,
-        skip=frozenset({"Install memsync"}),
     )
     assert result.succeeded is succeeded
     assert result.step("Write the SARIF report").status == sarif_status
@@ -384,15 +408,13 @@ def test_check_workflow_steps_with_a_stand_in(
 
 def test_review_summary_is_only_written_for_pull_requests(rendered: Path, tmp_path: Path) -> None:
     bindir, log = fake_memsync(tmp_path)
-    context = gh_context(tmp_path, "", "")
-    context["github"]["event_name"] = "workflow_dispatch"
-    result = run_job(
-        load(rendered, "memsync-check.yml"),
-        "check",
+    result, _ = play(
         rendered,
-        context=context,
-        env={**isolated_env(tmp_path, bindir), "FAKE_LOG": str(log)},
-        skip=frozenset({"Install memsync"}),
+        tmp_path,
+        "memsync-check.yml",
+        bindir,
+        event="workflow_dispatch",
+        env={"FAKE_LOG": str(log)},
     )
     assert result.succeeded
     assert result.step("Summarize the memory changes").status == "skipped"
@@ -403,19 +425,16 @@ def test_consolidate_workflow_leaves_the_report_where_the_pr_step_reads_it(
     rendered: Path, tmp_path: Path
 ) -> None:
     bindir, log = fake_memsync(tmp_path)
-    workflow = load(rendered, "memsync-consolidate.yml")
-    context = gh_context(tmp_path, "", "")
-    context["github"]["event_name"] = "schedule"
-    result = run_job(
-        workflow,
-        "consolidate",
+    result, context = play(
         rendered,
-        context=context,
-        env={**isolated_env(tmp_path, bindir), "FAKE_LOG": str(log)},
-        skip=frozenset({"Install memsync"}),
+        tmp_path,
+        "memsync-consolidate.yml",
+        bindir,
+        event="schedule",
+        env={"FAKE_LOG": str(log)},
     )
     assert result.succeeded
-    steps = workflow["jobs"]["consolidate"]["steps"]
+    steps = load(rendered, "memsync-consolidate.yml")["jobs"]["consolidate"]["steps"]
     create = next(s for s in steps if "create-pull-request" in s.get("uses", ""))
     report = Path(expand(create["with"]["body-path"], context))
     assert report.read_text().startswith("# Consolidation report")
@@ -501,14 +520,10 @@ def test_check_workflow_with_the_real_cli(rendered: Path, tmp_path: Path, shared
         rendered, {"testing policy": "feedback", "deploy freeze": shared_kind}, "head"
     )
     # `memsync review` may land later than `check`: its step is skipped until then.
-    skip = {"Install memsync"} | (set() if cli_has("review") else {"Summarize the memory changes"})
-    result = run_job(
-        load(rendered, "memsync-check.yml"),
-        "check",
-        rendered,
-        context=gh_context(tmp_path, base, head),
-        env=isolated_env(tmp_path, real_memsync(tmp_path)),
-        skip=frozenset(skip),
+    skip = frozenset() if cli_has("review") else frozenset({"Summarize the memory changes"})
+    bindir = real_memsync(tmp_path)
+    result, _ = play(
+        rendered, tmp_path, "memsync-check.yml", bindir, base=base, head=head, skip=skip
     )
     sarif = json.loads((rendered / "memsync.sarif").read_text())
     assert sarif["version"] == "2.1.0"
@@ -529,17 +544,8 @@ def test_consolidate_workflow_with_the_real_cli(rendered: Path, tmp_path: Path) 
     if not cli_has("consolidate"):
         pytest.skip("`memsync consolidate` is not registered in the CLI yet")
     commit_memories(rendered, {"testing policy": "feedback", "deploy freeze": "project"}, "base")
-    workflow = load(rendered, "memsync-consolidate.yml")
-    context = gh_context(tmp_path, "", "")
-    context["github"]["event_name"] = "schedule"
-    result = run_job(
-        workflow,
-        "consolidate",
-        rendered,
-        context=context,
-        env=isolated_env(tmp_path, real_memsync(tmp_path)),
-        skip=frozenset({"Install memsync"}),
-    )
+    bindir = real_memsync(tmp_path)
+    result, context = play(rendered, tmp_path, "memsync-consolidate.yml", bindir, event="schedule")
     assert result.succeeded, [s.output for s in result.steps]
     report = Path(context["runner"]["temp"]) / "memsync-consolidate.md"
     assert report.read_text().strip()
