@@ -135,7 +135,7 @@ def parse_settings(text: str, path: Path) -> dict[str, Any]:
         raise UserMessageError(
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
             "memsync left it untouched.",
-            hint="Fix the file by hand, then run `memsync hooks install` again.",
+            hint="Fix the file by hand, then run the command again.",
         ) from exc
     if not isinstance(data, dict):
         raise UserMessageError(
