@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memsync.errors import UserMessageError
+from memsync.paths import claude_config_dir
 
 # Claude Code runs hooks through a shell; these are the events and commands memsync owns.
 PULL_ARGS = "pull --hook"
@@ -86,15 +87,9 @@ class HookChange:
 # --- locations ---------------------------------------------------------------------------
 
 
-def _claude_config_dir() -> Path:
-    """`$CLAUDE_CONFIG_DIR` or `~/.claude` (to be replaced by `paths.claude_config_dir`)."""
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(configured).expanduser() if configured else Path.home() / ".claude"
-
-
 def user_settings_path() -> Path:
     """Claude Code's user-scope settings file."""
-    return _claude_config_dir() / "settings.json"
+    return claude_config_dir() / "settings.json"
 
 
 def project_settings_path(project_root: Path) -> Path:

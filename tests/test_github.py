@@ -273,10 +273,14 @@ sys.exit(code)
 
 @pytest.fixture
 def fake_gh(tmp_path: Path) -> Path:
+    if sys.platform == "win32":
+        pytest.skip("the stand-in gh is a POSIX script")
     bindir = tmp_path / "bin"
     bindir.mkdir()
     script = bindir / "gh"
-    script.write_text(f"#!{sys.executable}\n{FAKE_GH}")
+    (bindir / "fake_gh.py").write_text(FAKE_GH)
+    # A shell wrapper, not a shebang on the interpreter: its path may hold spaces.
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{bindir / "fake_gh.py"}" "$@"\n')
     script.chmod(0o755)
     return bindir
 

@@ -13,6 +13,10 @@ from memsync import hooks
 from memsync.errors import UserMessageError
 from memsync.hooks import HookState
 
+POSIX_ONLY = pytest.mark.skipif(
+    sys.platform == "win32", reason="POSIX shell scripts, modes and symlinks"
+)
+
 PREFIX = "/opt/bin/memsync"
 SETTINGS_EXAMPLE = {
     "model": "opus",
@@ -233,6 +237,7 @@ def test_apply_refuses_when_the_file_changed_since_planning(tmp_path: Path) -> N
     assert path.read_text() == '{"model": "sonnet"}\n'
 
 
+@POSIX_ONLY
 def test_apply_keeps_mode_and_writes_through_symlinks(tmp_path: Path) -> None:
     real = tmp_path / "dotfiles" / "settings.json"
     real.parent.mkdir()
@@ -247,6 +252,7 @@ def test_apply_keeps_mode_and_writes_through_symlinks(tmp_path: Path) -> None:
     assert [p.name for p in real.parent.iterdir()] == ["settings.json"]  # no temp file left
 
 
+@POSIX_ONLY
 def test_command_prefix_prefers_an_absolute_memsync_on_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -266,10 +272,12 @@ def test_settings_locations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert hooks.user_settings_path() == tmp_path / "cfg" / "settings.json"
     monkeypatch.delenv("CLAUDE_CONFIG_DIR")
     monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("USERPROFILE", str(tmp_path))  # what Path.home() reads on Windows
     assert hooks.user_settings_path() == tmp_path / ".claude" / "settings.json"
     assert hooks.project_settings_path(tmp_path) == tmp_path / ".claude" / "settings.local.json"
 
 
+@POSIX_ONLY
 def test_installed_command_runs_through_a_shell(tmp_path: Path) -> None:
     """The written command is a valid shell line even for paths with spaces."""
     exe = tmp_path / "my tools" / "memsync"

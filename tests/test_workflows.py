@@ -25,6 +25,9 @@ from memsync import scaffold
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = ("memsync-check.yml", "memsync-consolidate.yml")
 SHA_PIN = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
+POSIX_ONLY = pytest.mark.skipif(
+    sys.platform == "win32", reason="runs bash steps as on ubuntu-latest"
+)
 BASE_SHA_FAKE = "1" * 40
 HEAD_SHA_FAKE = "2" * 40
 
@@ -354,12 +357,19 @@ if args[0] == "consolidate":
 """
 
 
+def python_wrapper(exe: Path, script: Path) -> None:
+    """An executable running `script` with this interpreter (a shebang breaks on spaces)."""
+    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{script}" "$@"\n')
+    exe.chmod(0o755)
+
+
 def fake_memsync(tmp_path: Path) -> tuple[Path, Path]:
     bindir = tmp_path / "bin"
     bindir.mkdir(exist_ok=True)
     exe = bindir / "memsync"
-    exe.write_text(f"#!{sys.executable}\n{FAKE_MEMSYNC}")
-    exe.chmod(0o755)
+    script = bindir / "fake_memsync.py"
+    script.write_text(FAKE_MEMSYNC)
+    python_wrapper(exe, script)
     return bindir, tmp_path / "calls.jsonl"
 
 
@@ -367,6 +377,7 @@ def calls(log: Path) -> list[list[str]]:
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
+@POSIX_ONLY
 @pytest.mark.parametrize(
     ("check_exit", "succeeded", "sarif_status"),
     [(0, True, "success"), (1, False, "success"), (2, False, "failure")],
@@ -406,6 +417,7 @@ def test_check_workflow_steps_with_a_stand_in(
     )
 
 
+@POSIX_ONLY
 def test_review_summary_is_only_written_for_pull_requests(rendered: Path, tmp_path: Path) -> None:
     bindir, log = fake_memsync(tmp_path)
     result, _ = play(
@@ -421,6 +433,7 @@ def test_review_summary_is_only_written_for_pull_requests(rendered: Path, tmp_pa
     assert result.summary == ""
 
 
+@POSIX_ONLY
 def test_consolidate_workflow_leaves_the_report_where_the_pr_step_reads_it(
     rendered: Path, tmp_path: Path
 ) -> None:
@@ -478,11 +491,12 @@ def real_memsync(tmp_path: Path) -> Path:
     bindir = tmp_path / "bin"
     bindir.mkdir(exist_ok=True)
     exe = bindir / "memsync"
-    exe.write_text(
-        f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+    script = bindir / "memsync_entry.py"
+    script.write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
         "from memsync.cli import main\nsys.exit(main())\n"
     )
-    exe.chmod(0o755)
+    python_wrapper(exe, script)
     return bindir
 
 
@@ -511,6 +525,7 @@ def commit_memories(repo: Path, memories: dict[str, str], message: str) -> str:
     return git(repo, "rev-parse", "HEAD")
 
 
+@POSIX_ONLY
 @pytest.mark.parametrize("shared_kind", ["feedback", "user"])
 def test_check_workflow_with_the_real_cli(rendered: Path, tmp_path: Path, shared_kind: str) -> None:
     if not cli_has("check"):
@@ -540,6 +555,7 @@ def test_check_workflow_with_the_real_cli(rendered: Path, tmp_path: Path, shared
         assert "deploy" in result.summary
 
 
+@POSIX_ONLY
 def test_consolidate_workflow_with_the_real_cli(rendered: Path, tmp_path: Path) -> None:
     if not cli_has("consolidate"):
         pytest.skip("`memsync consolidate` is not registered in the CLI yet")
