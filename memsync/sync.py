@@ -61,6 +61,7 @@ class StoreReport:
     pushed: bool = False
     push_attempts: int = 0
     offline: str | None = None
+    review_branch: str | None = None
     error: str | None = None
     error_code: int = 0
 
@@ -77,6 +78,8 @@ class _Run:
     deadline: Deadline
     manifest: Manifest
     manifest_file: Path
+    message: str | None = None
+    review_branch: str | None = None
     live: dict[str, bytes] = field(default_factory=dict)
     report: StoreReport = field(default_factory=lambda: StoreReport("", ""))
 
@@ -147,7 +150,7 @@ def _commit_local(run: _Run) -> str | None:
     if not merged:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
-    message = commit_message(binding.project_key, merged, current)
+    message = commit_message(binding.project_key, merged, current, run.message)
     new = store.commit_files(
         binding, parent=heads.local, changes=merged, message=message, author=author
     )
@@ -157,7 +160,10 @@ def _commit_local(run: _Run) -> str | None:
 
 
 def commit_message(
-    key: str, changes: Mapping[str, bytes | None], before: Mapping[str, object]
+    key: str,
+    changes: Mapping[str, bytes | None],
+    before: Mapping[str, object],
+    subject: str | None = None,
 ) -> str:
     """`memsync(acme-api): update 2 memories from alice-laptop`, with the files listed."""
     added = sorted(p for p, d in changes.items() if d is not None and p not in before)
@@ -168,7 +174,7 @@ def commit_message(
     count = len(changes)
     summary = ", ".join(parts) if len(parts) > 1 else parts[0].split()[0] + f" {count}"
     noun = "memory" if count == 1 else "memories"
-    lines = [f"memsync({key}): {summary} {noun} from {hostname()}", ""]
+    lines = [subject or f"memsync({key}): {summary} {noun} from {hostname()}", ""]
     for verb, paths in verbs:
         lines.extend(f"{verb}: {path}" for path in paths)
     return "\n".join(lines) + "\n"
@@ -262,6 +268,15 @@ def _push_body(run: _Run) -> None:
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
+            if run.review_branch:
+                gitcmd.push_ref(
+                    binding.clone_dir,
+                    heads.local,
+                    f"refs/heads/{run.review_branch}",
+                    run.deadline.remaining(),
+                )
+                run.note(pushed=True, review_branch=run.review_branch)
+                break
             if gitcmd.push(binding.clone_dir, heads.branch, run.deadline.remaining()):
                 run.note(pushed=True)
                 break
@@ -283,9 +298,11 @@ def _push_body(run: _Run) -> None:
 
 
 def _run_store(
-    binding: Binding, settings: Settings, deadline: Deadline, command: str
+    binding: Binding, settings: Settings, deadline: Deadline, command: str, options: RunOptions
 ) -> StoreReport:
     run = _start(binding, settings, deadline)
+    run.message = options.message
+    run.review_branch = options.review_branch if binding.scope == "team" else None
     body = _pull_body if command == "pull" else _push_body
     try:
         lock_wait = deadline.remaining(settings.lock_timeout)
@@ -306,16 +323,31 @@ def _adopt_branch(run: _Run) -> None:
         store.adopt_remote_branch(run.binding, run.deadline.remaining())
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """Per-command options of pull/push: a commit subject, a review branch for team pushes."""
+
+    message: str | None = None
+    review_branch: str | None = None
+
+
 def run_stores(
-    bindings: list[Binding], settings: Settings, deadline: Deadline, command: str
+    bindings: list[Binding],
+    settings: Settings,
+    deadline: Deadline,
+    command: str,
+    options: RunOptions | None = None,
 ) -> list[StoreReport]:
     """Pull or push every binding, each store in its own thread (fetches overlap)."""
+    options = options or RunOptions()
     if len(bindings) == 1:
-        return [_run_store(bindings[0], settings, deadline, command)]
+        return [_run_store(bindings[0], settings, deadline, command, options)]
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=len(bindings)) as pool:
-        futures = [pool.submit(_run_store, b, settings, deadline, command) for b in bindings]
+        futures = [
+            pool.submit(_run_store, b, settings, deadline, command, options) for b in bindings
+        ]
         return [f.result() for f in futures]
 
 
@@ -333,7 +365,12 @@ def exit_code(reports: list[StoreReport]) -> int:
 
 
 def sync_project(
-    project_dir: Path, scopes: tuple[str, ...], command: str, *, hook: bool = False
+    project_dir: Path,
+    scopes: tuple[str, ...],
+    command: str,
+    *,
+    hook: bool = False,
+    options: RunOptions | None = None,
 ) -> list[StoreReport]:
     """Pull or push (`sync` = push, which pulls first) the stores of one project."""
     from memsync.config import SCOPES, load_config
@@ -350,4 +387,4 @@ def sync_project(
     limit = None
     if hook:
         limit = config.settings.pull_timeout if command == "pull" else config.settings.push_timeout
-    return run_stores(bindings, config.settings, Deadline.after(limit), command)
+    return run_stores(bindings, config.settings, Deadline.after(limit), command, options)
