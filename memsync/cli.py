@@ -379,6 +379,133 @@ def promote(
 
 # --- hooks, scaffold, review ---
 
+hooks_app = typer.Typer(
+    help="Claude Code hooks: `memsync pull --hook` at session start, `push --hook` at the end.",
+    no_args_is_help=True,
+)
+app.add_typer(hooks_app, name="hooks")
+
+SettingsOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--settings", dir_okay=False, help="Settings file to edit (default: chosen by --scope)."
+    ),
+]
+SettingsScopeOption = Annotated[
+    str,
+    typer.Option(
+        "--scope",
+        help="user: <claude>/settings.json; project: <project>/.claude/settings.local.json.",
+    ),
+]
+DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Show the diff; write nothing.")]
+
+
+def _settings_file(settings: Path | None, scope: str, project: Path) -> Path:
+    from memsync import hooks, paths
+
+    if settings is not None:
+        return settings
+    if scope == "project":
+        return hooks.project_settings_path(paths.project_root(project))
+    if scope != "user":
+        from memsync.errors import UsageError
+
+        raise UsageError(f"--scope must be user or project, not {scope!r}.")
+    return hooks.user_settings_path()
+
+
+def _apply_hook_change(change: Any, dry_run: bool, done: str) -> None:
+    from memsync.hooks import apply
+
+    if dry_run:
+        # Plain stdout: a diff must not go through rich markup.
+        sys.stdout.write(change.diff() or f"{change.settings_path}: nothing to change\n")
+        return
+    apply(change)
+    state = done if change.changed else "already up to date"
+    _console().print(f"memsync hooks {state}: {change.settings_path}", markup=False)
+
+
+@hooks_app.command("install")
+def hooks_install(
+    project: ProjectOption = Path("."),
+    settings: SettingsOption = None,
+    scope: SettingsScopeOption = "user",
+    dry_run: DryRunOption = False,
+) -> None:
+    """Add memsync's SessionStart and SessionEnd hooks, keeping every other setting."""
+    from memsync.hooks import plan_install
+
+    _apply_hook_change(plan_install(_settings_file(settings, scope, project)), dry_run, "installed")
+
+
+@hooks_app.command("uninstall")
+def hooks_uninstall(
+    project: ProjectOption = Path("."),
+    settings: SettingsOption = None,
+    scope: SettingsScopeOption = "user",
+    dry_run: DryRunOption = False,
+) -> None:
+    """Remove memsync's hooks, and nothing else."""
+    from memsync.hooks import plan_uninstall
+
+    _apply_hook_change(plan_uninstall(_settings_file(settings, scope, project)), dry_run, "removed")
+
+
+@hooks_app.command("status")
+def hooks_status(
+    project: ProjectOption = Path("."),
+    settings: SettingsOption = None,
+    scope: SettingsScopeOption = "user",
+    as_json: JsonOption = False,
+) -> None:
+    """Per event: installed, missing, or outdated (an entry pointing at another memsync)."""
+    from memsync.hooks import hook_status
+
+    path = _settings_file(settings, scope, project)
+    states = {event: state.value for event, state in hook_status(path).items()}
+    if as_json:
+        _print_json({"settings": str(path), "events": states})
+        return
+    out = _console()
+    out.print(f"settings {path}", markup=False)
+    for event, state in states.items():
+        out.print(f"  {event:<13} {state}", markup=False)
+
+
+@app.command("scaffold")
+def scaffold_command(
+    directory: Annotated[Path, typer.Argument(help="Working tree of the team repository.")],
+    dry_run: DryRunOption = False,
+    requirement: Annotated[
+        str | None,
+        typer.Option(
+            "--memsync-requirement",
+            help='What the workflows pip-install (default "memsync==<this version>").',
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Write the team-repository scaffold (workflows, .gitattributes, README); never overwrites."""
+    from memsync.scaffold import scaffold
+
+    result = scaffold(directory, memsync_requirement=requirement, dry_run=dry_run)
+    if as_json:
+        _print_json(
+            {
+                "written": [p.as_posix() for p in result.written],
+                "skipped": [p.as_posix() for p in result.skipped],
+            }
+        )
+        return
+    out = _console()
+    verb = "would write" if dry_run else "wrote"
+    for path in result.written:
+        out.print(f"{verb} {path.as_posix()}", markup=False)
+    for path in result.skipped:
+        out.print(f"kept   {path.as_posix()} (exists)", markup=False)
+
 
 def _fail(error: MemsyncError) -> NoReturn:
     console = _console(stderr=True)
