@@ -27,7 +27,9 @@ https://github.com/gitleaks/gitleaks), which is:
 
 Porting notes (Go RE2 -> Python `re`, always compiled with re.ASCII like RE2's
 classes): a mid-pattern `(?i)` becomes a scoped `(?i:...)` group, `\\z` becomes `\\Z`.
-The first pattern of each rule is gitleaks' regex verbatim; a few rules carry a second,
+The first pattern of each rule is gitleaks' regex, except that the common right-hand
+delimiter also accepts sentence punctuation (memories are prose) and the private-key
+rule must end on a matching END line; a few rules carry a second,
 slightly wider pattern (marked "widened") that accepts near-miss lengths or alphabets
 behind the same distinctive prefix, so a token whose format drifted is still caught.
 """
@@ -36,8 +38,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# gitleaks' usual right-hand delimiter after a token.
-_END = r"""(?:[\x60'"\s;]|\\[nr]|$)"""
+# gitleaks' usual right-hand delimiter after a token, `(?:[\x60'"\s;]|\\[nr]|$)`, plus
+# the punctuation that ends a token in prose ("the key is sk_live_....").
+_END = r"""(?:[\x60'"\s;.,:!?)\]}>|<]|\\[nr]|$)"""
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,9 @@ class SecretRule:
     require: str = field(default="", kw_only=True, repr=False)
     # Regex anchored at the secret's start: the public prefix shown in previews.
     prefix: str = field(default="", kw_only=True, repr=False)
+    # Regex searched in the secret: a hit marks a documentation placeholder
+    # (`ghp_xxxx…`, `…EXAMPLE…`). memsync's addition to gitleaks' allowlists.
+    placeholder: str = field(default=r"(?i:example)|x{4,}|X{4,}|\*{3,}", kw_only=True, repr=False)
 
 
 GENERIC_RULE_ID = "generic-high-entropy-secret"
@@ -471,6 +477,8 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         ),
         # A real key body always has a long base64 run; prose never does.
         require=r"[A-Za-z0-9+/=]{24,}",
+        # Long random bodies do contain "xxxx" now and then; only "example" counts.
+        placeholder=r"(?i:example)",
         prefix=r"(?i:" + _PEM_HEADER + r")",
     ),
 )

@@ -162,7 +162,7 @@ def _compiled_rules() -> tuple[_CompiledRule, ...]:
         _CompiledRule(
             rule,
             compile_all(rule.patterns),
-            compile_all(rule.allow),
+            compile_all((*rule.allow, rule.placeholder) if rule.placeholder else rule.allow),
             re.compile(rule.require, re.ASCII) if rule.require else None,
             re.compile(rule.prefix, re.ASCII) if rule.prefix else None,
         )
@@ -190,6 +190,20 @@ class _LineIndex:
 
 
 # --- the generic rule --------------------------------------------------------------
+
+
+class _Lazy:
+    """A regex compiled on first use, so importing this module stays cheap."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._pattern, self._flags = pattern, flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def get(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self._pattern, self._flags)
+        return self._compiled
+
 
 # Cheap lowercase prefilter: without one of these the generic rule cannot match.
 _GENERIC_KEYWORDS = ("key", "token", "secret", "pass", "pwd", "cred", "auth", "://")
@@ -225,7 +239,7 @@ _KEY_NON_SECRET = frozenset(
     }
 )  # fmt: skip
 
-_ASSIGNMENT = re.compile(
+_ASSIGNMENT = _Lazy(
     r"""
     (?<![\w.$-])
     ["'\x60*]{0,2}(?P<key>[A-Za-z_][\w.-]{0,63})["'\x60*]{0,2}  # key, maybe quoted
@@ -235,32 +249,32 @@ _ASSIGNMENT = re.compile(
     """,
     re.VERBOSE | re.ASCII,
 )
-_URL_CREDENTIALS = re.compile(
+_URL_CREDENTIALS = _Lazy(
     r"\b(?P<scheme>[A-Za-z][A-Za-z0-9+.-]{1,15})://(?P<user>[^\s:/@'\"\x60<>]{0,64})"
     r":(?P<password>[^\s/@:,'\"\x60<>]{1,128})@(?P<host>[A-Za-z0-9.-]+)",
     re.ASCII,
 )
-_KEY_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", re.ASCII)
-_PLACEHOLDER = re.compile(
+_KEY_PARTS = _Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", re.ASCII)
+_PLACEHOLDER = _Lazy(
     r"""x{4,}|X{4,}|\*{3,}|\.\.\.|…|\#{3,}|changeme|change[_-]me|example|placeholder
     |your[_-]|redacted|dummy|sample|lorem|replace[_-]?me|insert[_-]|todo|fixme|<|>
     |\$\{|\$\(|\{\{|%[A-Za-z_]+%|^\$[A-Za-z_]|^@[A-Za-z_]+@?$""",
     re.VERBOSE | re.IGNORECASE | re.ASCII,
 )
 # References to secret stores and encrypted blobs name a secret without holding it.
-_SECRET_REFERENCE = re.compile(
+_SECRET_REFERENCE = _Lazy(
     r"^(?:ENC\[|vault:|arn:|op://|sm://|gcp:|azure:|ref\+|secretsmanager:|ssm:|"
     r"projects/|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|sha\d+[-:]|md5[-:]|AAAA[BC]3N|"
     r"data:)",
     re.IGNORECASE | re.ASCII,
 )
-_HEX = re.compile(r"(?:0x)?(?:[0-9a-f]+|[0-9A-F]+)", re.ASCII)
-_UUID = re.compile(
+_HEX = _Lazy(r"(?:0x)?(?:[0-9a-f]+|[0-9A-F]+)", re.ASCII)
+_UUID = _Lazy(
     r"(?:[A-Za-z]{1,12}[:_-])*[{(]?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
     r"-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[})]?",
     re.ASCII,
 )
-_PATH = re.compile(
+_PATH = _Lazy(
     r"""(?:~|\.{1,2})?/[\w.-]+/[\w./-]*$        # /etc/x, ~/.ssh/id, ./config/keys/
     |(?:~|\.{1,2})?/?[\w./-]*\.[A-Za-z][A-Za-z0-9]{0,4}$  # dev-signing-key.pem
     |[A-Za-z]:\\                            # C:\Users
@@ -268,26 +282,26 @@ _PATH = re.compile(
     """,
     re.VERBOSE | re.ASCII,
 )
-_SEPARATORS = re.compile(r"[-_.:/+@]+")
-_CAMEL_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", re.ASCII)
-_RUNS = re.compile(r"[A-Za-z]+|\d+", re.ASCII)
+_SEPARATORS = _Lazy(r"[-_.:/+@]+")
+_CAMEL_WORDS = _Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", re.ASCII)
+_RUNS = _Lazy(r"[A-Za-z]+|\d+", re.ASCII)
 _VOWELS = frozenset("aeiouyAEIOUY")
-_CONSONANT_RUNS = re.compile(r"[aeiouy]+", re.ASCII)
+_CONSONANT_RUNS = _Lazy(r"[aeiouy]+", re.ASCII)
 # Published documentation examples that are not anybody's credentials.
 _DOCUMENTED_EXAMPLES = ("SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",)  # jwt.io's sample
-_LOCAL_HOSTS = re.compile(
+_LOCAL_HOSTS = _Lazy(
     r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0|(?:[\w-]+\.)*example\.(?:com|org|net)"
     r"|[\w.-]+\.(?:example|test|invalid|localhost))$",
     re.IGNORECASE | re.ASCII,
 )
-_JWT_HEADER_ONLY = re.compile(r"eyJ[A-Za-z0-9_-]+={0,2}", re.ASCII)
+_JWT_HEADER_ONLY = _Lazy(r"eyJ[A-Za-z0-9_-]+={0,2}", re.ASCII)
 _GENERIC_ENTROPY = 3.5
 _URL_PASSWORD_ENTROPY = 2.5
 
 
 def _is_credential_name(key: str) -> bool:
     """True for names like ``api_key``, ``SLACK_BOT_TOKEN``, ``db.password``."""
-    words = [w.lower() for w in _KEY_PARTS.findall(key)]
+    words = [w.lower() for w in _KEY_PARTS.get().findall(key)]
     last = max((i for i, w in enumerate(words) if w in _KEY_WORDS), default=-1)
     if last < 0:
         return False
@@ -300,7 +314,7 @@ def _is_wordy(segment: str) -> bool:
     random characters."""
     if segment.isdigit() or len(segment) <= 4:
         return True
-    runs = _RUNS.findall(segment)
+    runs = _RUNS.get().findall(segment)
     digit_runs = sum(run.isdigit() for run in runs)
     if "".join(runs) != segment or digit_runs > (2 if len(segment) <= 8 else 1):
         return False  # `utf8mb4` and `node20` yes, digits sprinkled through text no
@@ -308,7 +322,7 @@ def _is_wordy(segment: str) -> bool:
     upper = sum(c.isupper() for c in letters)
     if len(letters) >= 12 and upper < len(letters) and upper * 5 >= len(letters) * 2:
         return False  # random mixed case: identifiers are mostly lowercase
-    words = [w for run in runs if run.isalpha() for w in _CAMEL_WORDS.findall(run)]
+    words = [w for run in runs if run.isalpha() for w in _CAMEL_WORDS.get().findall(run)]
     # Random text splits into many one- or two-letter "words" and vowel-less runs.
     short = sum(len(word) <= 2 for word in words)
     voweless = sum(
@@ -322,21 +336,25 @@ def _pronounceable(word: str) -> bool:
     if len(word) < 6:
         return True
     vowels = sum(c in _VOWELS for c in word)
-    longest_consonant_run = max(len(run) for run in _CONSONANT_RUNS.split(word.lower()))
+    longest_consonant_run = max(len(run) for run in _CONSONANT_RUNS.get().split(word.lower()))
     return longest_consonant_run < 5 and vowels * 5 >= len(word)
 
 
 def _looks_random(value: str, min_length: int, min_entropy: float) -> bool:
     """True when ``value`` looks like generated secret material, not words or ids."""
-    if len(value) < min_length or _PLACEHOLDER.search(value) or _SECRET_REFERENCE.match(value):
+    if (
+        len(value) < min_length
+        or _PLACEHOLDER.get().search(value)
+        or _SECRET_REFERENCE.get().match(value)
+    ):
         return False
     if not any(c.isalpha() for c in value):
         return False  # numbers, dates, phone numbers
     if any(c in value for c in "()[]{}") or any(doc in value for doc in _DOCUMENTED_EXAMPLES):
         return False  # code expressions and documented examples
-    if _HEX.fullmatch(value) or _UUID.fullmatch(value):
+    if _HEX.get().fullmatch(value) or _UUID.get().fullmatch(value):
         return False  # SHAs, digests, UUIDs
-    if all(_is_wordy(part) for part in _SEPARATORS.split(value) if part):
+    if all(_is_wordy(part) for part in _SEPARATORS.get().split(value) if part):
         return False  # slugs, identifiers, versions, dates
     return shannon_entropy(value) > min_entropy
 
@@ -357,15 +375,15 @@ def _assignment_hit(match: re.Match[str]) -> _Hit | None:
     if "://" in value or not _is_credential_name(key):
         return None
     # `eyJhbGciOi...<snip>`: what follows the value can mark it as a placeholder.
-    if _PLACEHOLDER.search(match.string[match.end("value") : match.end("value") + 1] + raw):
+    if _PLACEHOLDER.get().search(match.string[match.end("value") : match.end("value") + 1] + raw):
         return None
-    if _JWT_HEADER_ONLY.fullmatch(value):
+    if _JWT_HEADER_ONLY.get().fullmatch(value):
         return None  # a JWT header alone is public metadata
     if match.group("scheme") in ("Basic", "basic"):
         password = _basic_auth_password(value)
         if password is not None and not _looks_random(password, 8, _URL_PASSWORD_ENTROPY):
             return None  # documented `user:password` pairs and the like
-    if _PATH.match(value) or not _looks_random(value, 16, _GENERIC_ENTROPY):
+    if _PATH.get().match(value) or not _looks_random(value, 16, _GENERIC_ENTROPY):
         return None
     start = match.start("value")
     shown = key if len(key) <= 40 else key[:40] + "…"
@@ -374,7 +392,7 @@ def _assignment_hit(match: re.Match[str]) -> _Hit | None:
 
 def _generic_hits(text: str) -> Iterator[_Hit]:
     position = 0
-    while match := _ASSIGNMENT.search(text, position):
+    while match := _ASSIGNMENT.get().search(text, position):
         hit = _assignment_hit(match)
         # A rejected match may have swallowed the next assignment (`url: https://x?token=`):
         # resume inside its value.
@@ -383,9 +401,9 @@ def _generic_hits(text: str) -> Iterator[_Hit]:
             yield hit
     if "://" not in text:
         return
-    for match in _URL_CREDENTIALS.finditer(text):
+    for match in _URL_CREDENTIALS.get().finditer(text):
         password = unquote(match.group("password"))
-        if _LOCAL_HOSTS.match(match.group("host")):
+        if _LOCAL_HOSTS.get().match(match.group("host")):
             continue
         if not _looks_random(password, 8, _URL_PASSWORD_ENTROPY):
             continue

@@ -181,6 +181,14 @@ def test_private_key_with_escaped_newlines_and_truncated_key() -> None:
     assert [f.rule_id for f in scan_text(truncated)] == ["private-key"]
 
 
+@pytest.mark.parametrize("end", [".", ",", ")", "!", ":", "`"])
+def test_token_followed_by_prose_punctuation(end: str) -> None:
+    token = "sk_live_" + rand("alnum", 24, "stripe")
+    assert [f.rule_id for f in scan_text(f"(Billing uses {token}{end} today)")] == [
+        "stripe-access-token"
+    ]
+
+
 def test_low_entropy_lookalikes_are_not_reported() -> None:
     assert scan_text("ghp_" + "a" * 36) == []
     assert scan_text("AKIA" + "A" * 16) == []
