@@ -235,7 +235,8 @@ _KEY_NON_SECRET = frozenset(
         "i18n", "translation", "idempotency", "dedup", "dedupe", "routing", "shard",
         "row", "composite", "natural", "unique", "index", "csrf", "xsrf", "page", "next",
         "continuation", "cursor", "sync", "example", "sample", "dummy", "fake",
-        "placeholder", "mock", "hotkey", "object", "map", "dict", "sequence", "schema",
+        "placeholder", "mock", "hotkey", "publishable", "site", "object", "map", "dict",
+        "sequence", "schema",
     }
 )  # fmt: skip
 
@@ -265,9 +266,10 @@ _PLACEHOLDER = _Lazy(
 _SECRET_REFERENCE = _Lazy(
     r"^(?:ENC\[|vault:|arn:|op://|sm://|gcp:|azure:|ref\+|secretsmanager:|ssm:|"
     r"projects/|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|sha\d+[-:]|md5[-:]|AAAA[BC]3N|"
-    r"data:)",
+    r"data:|pk_(?:live|test)_)",
     re.IGNORECASE | re.ASCII,
 )
+_BASE64 = _Lazy(r"[A-Za-z0-9+/]+={0,2}", re.ASCII)
 _HEX = _Lazy(r"(?:0x)?(?:[0-9a-f]+|[0-9A-F]+)", re.ASCII)
 _UUID = _Lazy(
     r"(?:[A-Za-z]{1,12}[:_-])*[{(]?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
@@ -356,17 +358,28 @@ def _looks_random(value: str, min_length: int, min_entropy: float) -> bool:
         return False  # SHAs, digests, UUIDs
     if all(_is_wordy(part) for part in _SEPARATORS.get().split(value) if part):
         return False  # slugs, identifiers, versions, dates
-    return shannon_entropy(value) > min_entropy
+    if shannon_entropy(value) <= min_entropy:
+        return False
+    # Base64 of readable text (Kubernetes `data:` values) is judged by that text.
+    text = _decoded_text(value)
+    return text is None or _looks_random(text, 8, 3.0)
+
+
+def _decoded_text(value: str) -> str | None:
+    """The printable ASCII text ``value`` is the base64 encoding of, if any."""
+    if len(value) % 4 or not _BASE64.get().fullmatch(value):
+        return None
+    try:
+        text = base64.b64decode(value, validate=True).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    return text if text.isprintable() else None
 
 
 def _basic_auth_password(value: str) -> str | None:
     """The password inside an HTTP Basic credential, or None when it is not one."""
-    try:
-        decoded = base64.b64decode(value, validate=True).decode("ascii")
-    except (binascii.Error, UnicodeDecodeError):
-        return None
-    user, colon, password = decoded.partition(":")
-    return password if colon and user.isprintable() and password.isprintable() else None
+    user, colon, password = (_decoded_text(value) or "").partition(":")
+    return password if colon and user else None
 
 
 def _assignment_hit(match: re.Match[str]) -> _Hit | None:

@@ -235,6 +235,13 @@ def test_generic_rule_catches_credentials_in_urls() -> None:
     assert [f.rule_id for f in scan_text(f"Authorization: Basic {basic}")] == [GENERIC]
 
 
+def test_generic_rule_judges_base64_values_by_their_text() -> None:
+    random_text = base64.b64encode(rand("alnum", 16, "b64").encode()).decode()
+    assert [f.rule_id for f in scan_text(f"  password: {random_text}")] == [GENERIC]
+    words = base64.b64encode(b"example-token-value").decode()
+    assert scan_text(f"  token: {words}") == []
+
+
 @pytest.mark.parametrize(
     "line",
     [
