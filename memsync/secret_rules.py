@@ -114,7 +114,11 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         "Uncovered a GCP API key, which could lead to unauthorized access to Google "
         "Cloud services and data breaches.",
         keywords=("aiza",),
-        patterns=(r"\b(AIza[\w-]{35})" + _END,),
+        patterns=(
+            r"\b(AIza[\w-]{35})" + _END,
+            # widened: length drift
+            r"\b(AIza[\w-]{30,45})" + _END,
+        ),
         entropy=4.0,
         allow_sha256=_GCP_PUBLISHED_KEYS,
         prefix=r"AIza",
@@ -134,7 +138,11 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         "Discovered a DigitalOcean Personal Access Token, posing a threat to cloud "
         "infrastructure security and data privacy.",
         keywords=("dop_v1_",),
-        patterns=(r"\b(dop_v1_[a-f0-9]{64})" + _END,),
+        patterns=(
+            r"\b(dop_v1_[a-f0-9]{64})" + _END,
+            # widened: alphanumeric body
+            r"\b(dop_v1_[a-zA-Z0-9]{64})" + _END,
+        ),
         entropy=3.0,
         prefix=r"dop_v1_",
     ),
@@ -143,7 +151,11 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         "Found a DigitalOcean OAuth Access Token, risking unauthorized cloud resource "
         "access and data compromise.",
         keywords=("doo_v1_",),
-        patterns=(r"\b(doo_v1_[a-f0-9]{64})" + _END,),
+        patterns=(
+            r"\b(doo_v1_[a-f0-9]{64})" + _END,
+            # widened: alphanumeric body
+            r"\b(doo_v1_[a-zA-Z0-9]{64})" + _END,
+        ),
         entropy=3.0,
         prefix=r"doo_v1_",
     ),
@@ -177,13 +189,15 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         "openai-api-key",
         "Found an OpenAI API Key, posing a risk of unauthorized access to AI services "
         "and data manipulation.",
-        keywords=("t3blbkfj", "sk-proj-", "sk-svcacct-", "sk-admin-"),
+        keywords=("t3blbkfj", "sk-"),
         patterns=(
             r"\b(sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ"
             r"(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ"
             r"[a-zA-Z0-9]{20})" + _END,
-            # widened: project / service-account / admin keys of any recent length
+            # widened: project / service-account / admin keys of any recent length,
+            # and the legacy sk-<48> layout
             r"\b(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,300})" + _END,
+            r"\b(sk-[A-Za-z0-9]{48})" + _END,
         ),
         entropy=3.0,
         prefix=r"sk-(?:(?:proj|svcacct|admin)-)?",
@@ -195,8 +209,8 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         keywords=("hf_",),
         patterns=(
             r"\b(hf_(?i:[a-z]{34}))" + _END,
-            # widened: digits in the body
-            r"\b(hf_[a-zA-Z0-9]{34})" + _END,
+            # widened: digits in the body, length drift
+            r"\b(hf_[a-zA-Z0-9]{30,40})" + _END,
         ),
         entropy=2.0,
         prefix=r"hf_",
@@ -322,7 +336,11 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         "Uncovered an npm access token, potentially compromising package management and "
         "code repository access.",
         keywords=("npm_",),
-        patterns=(r"(?i)\b(npm_[a-z0-9]{36})" + _END,),
+        patterns=(
+            r"(?i)\b(npm_[a-z0-9]{36})" + _END,
+            # widened: length drift
+            r"\b(npm_[A-Za-z0-9]{30,40})" + _END,
+        ),
         entropy=2.0,
         prefix=r"(?i:npm)_",
     ),
@@ -344,7 +362,11 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         "Uncovered a Databricks API token, which may compromise big data analytics "
         "platforms and sensitive data processing.",
         keywords=("dapi",),
-        patterns=(r"\b(dapi[a-f0-9]{32}(?:-\d)?)" + _END,),
+        patterns=(
+            r"\b(dapi[a-f0-9]{32}(?:-\d)?)" + _END,
+            # widened: alphanumeric body
+            r"\b(dapi[a-zA-Z0-9]{32}(?:-\d)?)" + _END,
+        ),
         entropy=3.0,
         prefix=r"dapi",
     ),
@@ -353,7 +375,11 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         "Uncovered a HashiCorp Terraform user/org API token, which may lead to "
         "unauthorized infrastructure management and security breaches.",
         keywords=("atlasv1",),
-        patterns=(r"(?i)[a-z0-9]{14}\.(?-i:atlasv1)\.[a-z0-9\-_=]{60,70}",),
+        patterns=(
+            r"(?i)[a-z0-9]{14}\.(?-i:atlasv1)\.[a-z0-9\-_=]{60,70}",
+            # widened: length drift on both sides
+            r"(?i)\b[a-z0-9]{10,20}\.(?-i:atlasv1)\.[a-z0-9\-_=]{40,100}",
+        ),
         entropy=3.5,
     ),
     SecretRule(
@@ -361,7 +387,11 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         "Found a Pulumi API token, posing a risk to infrastructure as code services and "
         "cloud resource management.",
         keywords=("pul-",),
-        patterns=(r"\b(pul-[a-f0-9]{40})" + _END,),
+        patterns=(
+            r"\b(pul-[a-f0-9]{40})" + _END,
+            # widened: alphanumeric body
+            r"\b(pul-[a-zA-Z0-9]{40})" + _END,
+        ),
         entropy=2.0,
         prefix=r"pul-",
     ),
@@ -370,7 +400,11 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         "Uncovered a Postman API token, potentially compromising API testing and "
         "development workflows.",
         keywords=("pmak-",),
-        patterns=(r"\b(PMAK-(?i:[a-f0-9]{24}\-[a-f0-9]{34}))" + _END,),
+        patterns=(
+            r"\b(PMAK-(?i:[a-f0-9]{24}\-[a-f0-9]{34}))" + _END,
+            # widened: alphanumeric parts
+            r"\b(PMAK-[a-zA-Z0-9]{24}-[a-zA-Z0-9]{34})" + _END,
+        ),
         entropy=3.0,
         prefix=r"PMAK-",
     ),
@@ -397,7 +431,11 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         "Discovered a Grafana service account token, posing a risk of compromised "
         "monitoring services and data integrity.",
         keywords=("glsa_",),
-        patterns=(r"(?i)\b(glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})" + _END,),
+        patterns=(
+            r"(?i)\b(glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})" + _END,
+            # widened: length drift, alphanumeric checksum
+            r"\b(glsa_[A-Za-z0-9]{24,40}_[A-Za-z0-9]{6,10})" + _END,
+        ),
         entropy=3.0,
         prefix=r"(?i:glsa)_",
     ),
@@ -406,7 +444,11 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
         "Found a Sentry.io User Token, risking unauthorized access to error tracking "
         "services and sensitive application data.",
         keywords=("sntryu_",),
-        patterns=(r"\b(sntryu_[a-f0-9]{64})" + _END,),
+        patterns=(
+            r"\b(sntryu_[a-f0-9]{64})" + _END,
+            # widened: alphanumeric body
+            r"\b(sntryu_[a-zA-Z0-9]{64})" + _END,
+        ),
         entropy=3.5,
         prefix=r"sntryu_",
     ),
@@ -419,9 +461,8 @@ CLAUDE_CODE_RULES: tuple[SecretRule, ...] = (
             r"\b(sntrys_eyJpYXQiO[a-zA-Z0-9+/]{10,200}"
             r"(?:LCJyZWdpb25fdXJs|InJlZ2lvbl91cmwi|cmVnaW9uX3VybCI6)"
             r"[a-zA-Z0-9+/]{10,200}={0,2}_[a-zA-Z0-9+/]{43})(?:[^a-zA-Z0-9+/]|\Z)",
-            # widened: any base64 JSON payload followed by the 43-char secret
-            r"\b(sntrys_eyJ[a-zA-Z0-9+/]{20,400}={0,2}_[a-zA-Z0-9+/]{32,64})"
-            r"(?:[^a-zA-Z0-9+/]|\Z)",
+            # widened: any payload (the base64 JSON, "_", the 43-char secret)
+            r"\b(sntrys_[a-zA-Z0-9+/=_]{50,600})(?:[^a-zA-Z0-9+/=_]|\Z)",
         ),
         entropy=4.5,
         prefix=r"sntrys_",

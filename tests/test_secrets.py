@@ -144,6 +144,37 @@ def test_positive_corpus_scores_36_of_36() -> None:
     assert len(found) == 36, sorted(set(CLAUDE_CODE_RULE_IDS) - found)
 
 
+# Hand-made tokens often get the length or alphabet slightly wrong; the widened
+# patterns still catch them under the right rule id.
+NEAR_MISS_FORMATS = (
+    ("aws-access-token", "AKIA<<upalnum:16>>"),
+    ("gcp-api-key", "AIza<<alnum:37>>"),
+    ("digitalocean-pat", "dop_v1_<<alnum:64>>"),
+    ("anthropic-api-key", "sk-ant-api03-<<urlsafe:90>>"),
+    ("openai-api-key", "sk-proj-<<alnum:100>>"),
+    ("openai-api-key", "sk-<<alnum:48>>"),
+    ("huggingface-access-token", "hf_<<alnum:37>>"),
+    ("github-fine-grained-pat", "github_pat_<<alnum:76>>"),
+    ("sendgrid-api-token", "SG.<<urlsafe:20>>.<<urlsafe:40>>"),
+    ("npm-access-token", "npm_<<alnum:40>>"),
+    ("pypi-upload-token", "pypi-AgENdGVzdC5weXBpLm9yZw<<urlsafe:80>>"),
+    ("databricks-api-token", "dapi<<alnum:32>>"),
+    ("hashicorp-tf-api-token", "<<lowalnum:12>>.atlasv1.<<urlsafe:50>>"),
+    ("pulumi-api-token", "pul-<<alnum:40>>"),
+    ("postman-api-token", "PMAK-<<alnum:24>>-<<alnum:34>>"),
+    ("grafana-service-account-token", "glsa_<<alnum:30>>_<<alnum:8>>"),
+    ("sentry-user-token", "sntryu_<<alnum:64>>"),
+    ("sentry-org-token", "sntrys_<<alnum:90>>"),
+    ("shopify-access-token", "shpat_<<alnum:32>>"),
+)
+
+
+@pytest.mark.parametrize(("rule_id", "template"), NEAR_MISS_FORMATS)
+def test_near_miss_formats_are_caught(rule_id: str, template: str) -> None:
+    text, _ = materialize(f"The job uses {template}.", template)
+    assert [f.rule_id for f in scan_text(text)] == [rule_id]
+
+
 def test_finding_position_and_preview() -> None:
     token = "ghp_" + rand("alnum", 36, "pos")
     text = "---\nname: ci\n---\n\nThe bot uses  " + token + " daily.\n"
