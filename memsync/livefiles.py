@@ -80,15 +80,17 @@ def write_live(
     for path in sorted(set(target) | set(snapshot) | set(base)):
         want = target.get(path)
         have = snapshot.get(path)
-        if path in pending:
-            kept.append(path)
-            if path in base:
-                manifest[path] = base[path]
-            continue
+        # Already in sync, pending or not: a crash between the commit and the manifest save
+        # leaves such files, and forgetting them would undo a later local deletion.
         if want is not None and have == want:
             manifest[path] = blob_sha(want)
             continue
         if want is None and have is None:
+            continue
+        if path in pending:
+            kept.append(path)
+            if path in base:
+                manifest[path] = base[path]
             continue
         location = contained(live_dir, path)
         if location is None or _read(location) != have:

@@ -1,0 +1,73 @@
+"""Sync under stress: crash recovery, hostile remotes, concurrency, network faults (fast subset).
+
+The full campaigns live in `benchmarks/run_stress.py`; these are the quick, deterministic
+cases that guard the fixes the harness drove.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from memsync.gitcmd import blob_sha
+from memsync.livefiles import write_live
+from tests.conftest import Machine, git, make_bare_remote, write_memory
+
+ORIGIN = "git@github.com:Acme/API.git"
+
+
+def live_dir(machine: Machine, project: Path) -> Path:
+    from memsync.paths import sanitize_path
+
+    return machine.claude_dir / "projects" / sanitize_path(str(project.resolve())) / "memory"
+
+
+def setup(machine: Machine, private: Path, team: Path | None = None) -> tuple[Path, Path]:
+    project = machine.checkout_project(ORIGIN, "src/api")
+    args = ["init", "--private", str(private), "--no-hooks"]
+    if team is not None:
+        args += ["--team", str(team)]
+    machine.memsync(*args, cwd=project)
+    return project, live_dir(machine, project)
+
+
+def remote_paths(remote: Path) -> list[str]:
+    return git("ls-tree", "-r", "--name-only", "main", cwd=remote).split()
+
+
+# --- crash recovery ---
+
+
+def test_live_file_equal_to_the_store_is_recorded_even_if_it_looks_pending(
+    tmp_path: Path,
+) -> None:
+    # A crash after the local commit but before the manifest was saved leaves files that
+    # differ from the manifest yet already match the store: they must enter the manifest.
+    live = tmp_path / "memory"
+    live.mkdir()
+    (live / "new.md").write_bytes(b"committed before the crash")
+    snapshot = {"new.md": b"committed before the crash"}
+    outcome = write_live(live, dict(snapshot), snapshot, {}, pending={"new.md"})
+    assert outcome.manifest == {"new.md": blob_sha(b"committed before the crash")}
+    assert outcome.kept == ()
+
+
+def test_a_deletion_after_a_crash_between_commit_and_manifest_is_not_undone(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    project, live = setup(laptop, private)
+    manifests = laptop.home / ".memsync" / "manifests"
+    saved = tmp_path / "manifests-before"
+    shutil.copytree(manifests, saved)
+    write_memory(live, "note.md", "note", "Written just before the crash.\n")
+    laptop.memsync("push", cwd=project)
+    # Simulate SIGKILL after the commit and push but before the manifest was written.
+    shutil.rmtree(manifests)
+    shutil.copytree(saved, manifests)
+    laptop.memsync("sync", cwd=project)
+    (live / "note.md").unlink()
+    laptop.memsync("sync", cwd=project)
+    assert not (live / "note.md").exists()
+    assert "acme-api/note.md" not in remote_paths(private)
