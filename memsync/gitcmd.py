@@ -190,8 +190,13 @@ def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
 
 def fetch(repo: Path, timeout: float | None) -> None:
     """Fetch every branch of origin into refs/remotes/origin/."""
+    # No auto-maintenance: it is one more git process on every session start, and the
+    # clones are tiny (gc.auto is off for them anyway).
     run_git(
-        ["fetch", "-q", "--prune", "--no-tags", "origin"], cwd=repo, timeout=timeout, network=True
+        ["fetch", "-q", "--prune", "--no-tags", "--no-auto-maintenance", "origin"],
+        cwd=repo,
+        timeout=timeout,
+        network=True,
     )
 
 
@@ -227,31 +232,31 @@ def push_ref(repo: Path, local: str, remote_ref: str, timeout: float | None) -> 
 
 def resolve_refs(repo: Path, *refs: str) -> list[str | None]:
     """Commit ids of REFS (None for a ref that does not exist), in one git process."""
-    result = run_git(
-        [
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            "--end-of-options",
-            *(f"{r}^{{commit}}" for r in refs),
-        ],
-        cwd=repo,
-        check=False,
-    )
-    if result.ok:
-        return [line.strip() for line in result.text.splitlines()]
-    # Some ref is missing: --verify stops at the first; ask one by one (rare: new stores).
+    # `rev-parse --verify` takes a single argument, and plain `rev-parse` fails outright on
+    # a missing ref; `cat-file --batch-check` answers each line, missing or not.
+    query = "".join(f"{ref}^{{commit}}\n" for ref in refs).encode()
+    result = run_git(["cat-file", "--batch-check=%(objectname)"], cwd=repo, input_data=query)
+    answers = result.text.splitlines()
     out: list[str | None] = []
-    for ref in refs:
-        single = run_git(
-            ["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd=repo, check=False
-        )
-        out.append(single.text.strip() if single.ok else None)
+    for index in range(len(refs)):
+        answer = answers[index].strip() if index < len(answers) else ""
+        is_id = len(answer) in (40, 64) and all(c in "0123456789abcdef" for c in answer)
+        out.append(answer if is_id else None)
     return out
 
 
 def symbolic_head(repo: Path) -> str | None:
     """The branch HEAD points to, or None when HEAD is detached."""
+    # Read the file git itself would read (memsync's clones use the files backend); ask git
+    # only when it holds something else. Saves a process on every session start.
+    try:
+        text = (repo / "HEAD").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if text.startswith("ref: refs/heads/") and "\n" not in text:
+        return text.removeprefix("ref: refs/heads/")
+    if len(text) == 40 and all(c in "0123456789abcdef" for c in text):
+        return None
     result = run_git(["symbolic-ref", "-q", "HEAD"], cwd=repo, check=False)
     ref = result.text.strip()
     return ref.removeprefix("refs/heads/") if result.ok and ref.startswith("refs/heads/") else None

@@ -71,3 +71,42 @@ def test_a_deletion_after_a_crash_between_commit_and_manifest_is_not_undone(
     laptop.memsync("sync", cwd=project)
     assert not (live / "note.md").exists()
     assert "acme-api/note.md" not in remote_paths(private)
+
+
+# --- fewer git processes on the session-start path ---
+
+
+def _count_git_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    from memsync import gitcmd
+
+    calls: list[tuple[str, ...]] = []
+    real = gitcmd.subprocess.run
+
+    def counting(args: list[str], **kwargs: object) -> object:
+        calls.append(tuple(args))
+        return real(args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(gitcmd.subprocess, "run", counting)
+    return calls
+
+
+def test_resolving_the_branch_and_its_upstream_takes_one_git_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memsync import gitcmd
+
+    remote = make_bare_remote(tmp_path / "remote.git")
+    repo = tmp_path / "clone.git"
+    gitcmd.init_bare(repo, str(remote))
+    me = gitcmd.Identity("T", "t@example.invalid")
+    first = gitcmd.write_commit(
+        repo, parents=[], changes={"a.md": b"A"}, message="m\n", author=me, when=1
+    )
+    gitcmd.update_branch(repo, "main", first, None, "t")
+    calls = _count_git_calls(monkeypatch)
+    assert gitcmd.resolve_refs(repo, "refs/heads/main", "refs/remotes/origin/main") == [
+        first,
+        None,
+    ]
+    assert gitcmd.symbolic_head(repo) == "main"
+    assert len(calls) == 1, calls
