@@ -9,6 +9,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from memsync.gitcmd import blob_sha
 from memsync.livefiles import write_live
 from tests.conftest import Machine, git, make_bare_remote, write_memory

@@ -188,6 +188,8 @@ class Machine:
             input=stdin if stdin is not None else "",
             capture_output=True,
             text=True,
+            encoding="utf-8",
+            errors="replace",
             timeout=timeout,
             check=False,
         )
@@ -208,6 +210,8 @@ class Machine:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            encoding="utf-8",
+            errors="replace",
             start_new_session=True,
         )
         if proc.stdin is not None:
