@@ -19,12 +19,15 @@ class LiveOutcome:
     deleted: tuple[str, ...]
     kept: tuple[str, ...]
     manifest: dict[str, str]
+    # Files the file system refused (a folder in the way, a name too long): (path, reason).
+    failed: tuple[tuple[str, str], ...] = ()
 
 
 def _read(path: Path) -> bytes | None:
     try:
         return path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+    except OSError:
+        # Missing, a folder, a name too long to exist: nothing memsync wrote is there.
         return None
 
 
@@ -35,8 +38,13 @@ def contained(root: Path, relpath: str) -> Path | None:
         if part in ("", ".", ".."):
             return None
         current = current / part
-        if current.is_symlink():
-            return None
+        try:
+            if current.is_symlink():
+                return None
+        except OSError:
+            # A name the file system cannot hold cannot be a link either; writing it fails
+            # later and is reported with the reason.
+            continue
     return current
 
 
@@ -76,7 +84,9 @@ def write_live(
     written: list[str] = []
     deleted: list[str] = []
     kept: list[str] = []
+    failed: list[tuple[str, str]] = []
     manifest: dict[str, str] = {}
+    writes: list[tuple[str, Path, bytes]] = []
     for path in sorted(set(target) | set(snapshot) | set(base)):
         want = target.get(path)
         have = snapshot.get(path)
@@ -105,7 +115,19 @@ def write_live(
             _prune_empty_dirs(live_dir, location.parent)
             deleted.append(path)
         else:
-            atomic_write(location, want)
-            manifest[path] = blob_sha(want)
-            written.append(path)
-    return LiveOutcome(tuple(written), tuple(deleted), tuple(kept), manifest)
+            writes.append((path, location, want))
+    # Deletions first: a folder `x.md/` the store replaced by a file `x.md` must be gone
+    # before the file is written.
+    for path, location, data in writes:
+        try:
+            if location.is_dir() and not location.is_symlink():
+                raise IsADirectoryError(21, "a folder of that name is in the way")
+            atomic_write(location, data)
+        except OSError as exc:
+            # One file the file system will not take must not stop the others (or every
+            # later run): report it and leave it out of the manifest so it is tried again.
+            failed.append((path, f"cannot write it here: {exc.strerror or exc}"))
+            continue
+        manifest[path] = blob_sha(data)
+        written.append(path)
+    return LiveOutcome(tuple(written), tuple(deleted), tuple(kept), manifest, tuple(failed))

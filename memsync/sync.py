@@ -234,7 +234,7 @@ def _materialize(run: _Run, head: str | None) -> None:
         updated=outcome.written,
         deleted=outcome.deleted,
         kept_local=outcome.kept,
-        skipped=run.report.skipped + tuple(skipped),
+        skipped=run.report.skipped + tuple(skipped) + tuple(Skipped(*f) for f in outcome.failed),
     )
 
 
