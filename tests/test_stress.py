@@ -112,3 +112,40 @@ def test_resolving_the_branch_and_its_upstream_takes_one_git_process(
     ]
     assert gitcmd.symbolic_head(repo) == "main"
     assert len(calls) == 1, calls
+
+
+# --- hostile remotes ---
+
+
+def test_a_folder_replaced_by_a_file_of_the_same_name_is_written(tmp_path: Path) -> None:
+    live = tmp_path / "memory"
+    (live / "x.md").mkdir(parents=True)
+    (live / "x.md" / "inner.md").write_bytes(b"old")
+    snapshot = {"x.md/inner.md": b"old"}
+    base = {"x.md/inner.md": blob_sha(b"old")}
+    outcome = write_live(live, {"x.md": b"now a file"}, snapshot, base, pending=set())
+    assert (live / "x.md").read_bytes() == b"now a file"
+    assert outcome.deleted == ("x.md/inner.md",)
+    assert outcome.manifest == {"x.md": blob_sha(b"now a file")}
+
+
+def test_a_file_that_cannot_be_written_is_reported_not_fatal(tmp_path: Path) -> None:
+    live = tmp_path / "memory"
+    (live / "blocked.md").mkdir(parents=True)
+    (live / "blocked.md" / "user-file.txt").write_text("not ours")
+    target = {"n" * 300 + ".md": b"long", "blocked.md": b"file", "fine.md": b"ok"}
+    outcome = write_live(live, target, {}, {}, pending=set())
+    assert (live / "fine.md").read_bytes() == b"ok"
+    assert [path for path, _ in outcome.failed] == ["blocked.md", "n" * 300 + ".md"]
+    assert "fine.md" in outcome.manifest
+    assert "blocked.md" not in outcome.manifest
+
+
+def test_names_that_are_not_utf8_are_skipped() -> None:
+    from memsync.safety import filter_files
+
+    bad = b"caf\xe9.md".decode("utf-8", "surrogateescape")
+    scan = filter_files({bad: b"---\nname: x\n---\n", "ok.md": b"fine"}, "team")
+    assert list(scan.files) == ["ok.md"]
+    assert [s.path for s in scan.skipped] == ["caf\\xe9.md"]
+    assert "UTF-8" in scan.skipped[0].reason
