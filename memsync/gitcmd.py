@@ -356,12 +356,12 @@ def write_commit(
     repo: Path,
     *,
     parents: Sequence[str],
-    changes: Mapping[str, bytes | None],
+    changes: Mapping[str, bytes | TreeEntry | None],
     message: str,
     author: Identity,
     when: int,
 ) -> str:
-    """Create a commit on top of PARENTS[0] applying CHANGES (path -> bytes, None deletes)."""
+    """A commit on PARENTS[0] applying CHANGES: bytes, an existing entry, or None to delete."""
     import os as _os
 
     staging = f"refs/memsync/staging-{_os.getpid()}"
@@ -380,6 +380,8 @@ def write_commit(
         quoted = _fast_import_path(path).encode("utf-8", errors="surrogateescape")
         if data is None:
             chunks.append(b"D " + quoted + b"\n")
+        elif isinstance(data, TreeEntry):
+            chunks.append(f"M {data.mode} {data.sha} ".encode() + quoted + b"\n")
         else:
             chunks.append(b"M 100644 inline " + quoted + b"\n" + f"data {len(data)}\n".encode())
             chunks.append(data + b"\n")
