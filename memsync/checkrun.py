@@ -39,7 +39,7 @@ def run_check(
         return _check_single_file(path.resolve(), chosen, cwd)
     trees = resolve_trees(path, scope=chosen, all_projects=all_projects, project=project, cwd=cwd)
     if not trees:  # a store checkout without any memory yet
-        return CheckReport(str(cwd), (), 0, ())
+        return CheckReport(str((path or cwd).resolve()), (), 0, ())
     anchor = trees[0].root if len(trees) == 1 else _common_root(trees)
     base = cwd if _is_within(anchor, cwd) else anchor
     findings: list[Finding] = []
@@ -90,8 +90,8 @@ def resolve_trees(
             )
         return directory_trees(memory_dir, scope)
     path = path.resolve()
-    if not path.is_dir():
-        raise UsageError(f"{path} is not a directory", hint="Pass a memory directory or a file.")
+    if not path.exists():
+        raise UsageError(f"{path} does not exist", hint="Pass a memory directory or a file.")
     if (path / ".git").exists():
         return store_trees(path, scope)
     return directory_trees(path, scope)
