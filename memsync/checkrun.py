@@ -92,6 +92,8 @@ def resolve_trees(
     path = path.resolve()
     if not path.exists():
         raise UsageError(f"{path} does not exist", hint="Pass a memory directory or a file.")
+    if not path.is_dir():
+        raise UsageError(f"{path} is not a directory or a regular file")
     if (path / ".git").exists():
         return store_trees(path, scope)
     return directory_trees(path, scope)
