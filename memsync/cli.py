@@ -60,6 +60,70 @@ def _root(
 
 # --- check ---
 
+CheckPathArgument = Annotated[
+    Path | None,
+    typer.Argument(
+        help="A memory directory, a store checkout or one file (default: this project's "
+        "Claude Code memory).",
+        show_default=False,
+    ),
+]
+
+
+@app.command()
+def check(
+    path: CheckPathArgument = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope", help="private or team (default: from the layout).", show_default=False
+        ),
+    ] = None,
+    all_projects: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Every project folder of a store checkout (default PATH: the git work tree here).",
+        ),
+    ] = False,
+    fmt: Annotated[
+        str, typer.Option("--format", help="text, json, sarif or github.", case_sensitive=False)
+    ] = "text",
+    project: ProjectOption = Path("."),
+) -> None:
+    """Validate memories: frontmatter, index limits, secrets, unsafe files. Exit 1 on errors."""
+    from memsync.checkrun import run_check
+    from memsync.errors import UsageError
+    from memsync.findings import FORMATS, render
+
+    fmt = fmt.lower()
+    if fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    report = run_check(path, scope=scope, all_projects=all_projects, project=project)
+    if fmt == "text" and sys.stdout.isatty():
+        _render_check(report)
+    else:
+        sys.stdout.write(render(report, fmt))
+    raise typer.Exit(1 if report.has_errors else 0)
+
+
+def _render_check(report: Any) -> None:
+    from rich.markup import escape
+
+    from memsync.findings import summary_line
+
+    out = _console()
+    styles = {"error": "bold red", "warning": "yellow"}
+    for f in report.findings:
+        out.print(
+            f"[bold]{escape(f.path)}[/]:{f.line}: [{styles[f.severity]}]{f.severity}[/] "
+            f"{escape(f.message)} [dim]\\[{f.rule}][/]"
+        )
+    counts = report.counts
+    colour = "red" if counts["error"] else "yellow" if counts["warning"] else "green"
+    out.print(f"[{colour}]{escape(summary_line(report))}[/] [dim]({escape(report.base)})[/]")
+
+
 # --- merge-file ---
 
 

@@ -18,7 +18,7 @@ _ENTRY = re.compile(
 )
 _SEPARATOR = re.compile(r"^[ \t]*(?:—|–|--?|:|\|)?[ \t]*")
 # What JavaScript's trim() removes; Python's str.strip() differs (BOM, U+001C-1F, U+0085).
-_JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(
+JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(
     chr(c) for c in range(0x2000, 0x200B)
 )
 
@@ -163,7 +163,7 @@ def shorten(line: str, limit: int) -> str:
 
 def js_trim(text: str) -> str:
     """JavaScript's String.prototype.trim: Claude Code trims the index with it."""
-    return text.strip(_JS_WHITESPACE)
+    return text.strip(JS_WHITESPACE)
 
 
 def measure_index(text: str) -> IndexSize:
