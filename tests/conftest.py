@@ -29,7 +29,7 @@ def _write_git_config(path: Path, name: str, email: str) -> None:
     path.write_text(
         f"[user]\n\tname = {name}\n\temail = {email}\n"
         "[init]\n\tdefaultBranch = main\n"
-        "[protocol \"file\"]\n\tallow = always\n"
+        '[protocol "file"]\n\tallow = always\n'
         "[commit]\n\tgpgsign = false\n",
         encoding="utf-8",
     )
@@ -151,11 +151,21 @@ def make_machine(base: Path, name: str) -> Machine:
 @pytest.fixture
 def machines(tmp_path: Path) -> list[Machine]:
     """Three simulated machines (alice-laptop, alice-desktop, bob-laptop)."""
-    return [make_machine(tmp_path / "machines", n) for n in ("alice-laptop", "alice-desktop", "bob-laptop")]
+    return [
+        make_machine(tmp_path / "machines", n)
+        for n in ("alice-laptop", "alice-desktop", "bob-laptop")
+    ]
 
 
-def write_memory(directory: Path, filename: str, name: str, body: str, *, type_: str = "project",
-                 description: str | None = None) -> Path:
+def write_memory(
+    directory: Path,
+    filename: str,
+    name: str,
+    body: str,
+    *,
+    type_: str = "project",
+    description: str | None = None,
+) -> Path:
     """Write a well-formed memory file and return its path."""
     path = directory / filename
     path.parent.mkdir(parents=True, exist_ok=True)
