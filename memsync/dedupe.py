@@ -22,7 +22,7 @@ from difflib import SequenceMatcher
 DEFAULT_THRESHOLD = 0.85
 BANDS = 32
 ROWS = 3
-MAX_BUCKET = 64  # a band value shared by more memories only links neighbours (template floods)
+MAX_BUCKET = 16  # a band value shared by more memories only links neighbours (template floods)
 _BINS = BANDS * ROWS
 _EMPTY = 1 << 62
 _KEY_BITS = 42
@@ -207,14 +207,36 @@ def _align(a: Sequence[str], b: Sequence[str]) -> Similarity:
     )
 
 
+class _Doc:
+    """A body with its token views computed once, however many pairs it is part of."""
+
+    def __init__(self, body: str, words: list[str] | None = None) -> None:
+        self.body = body
+        self.words = tokens(body) if words is None else words
+        self.numbers = frozenset(w for w in self.words if any(ch.isdigit() for ch in w))
+        self._sorted: list[str] | None = None
+
+    @property
+    def sorted_words(self) -> list[str]:
+        if self._sorted is None:
+            self._sorted = tokens("\n".join(sorted(self.body.splitlines())))
+        return self._sorted
+
+
 def similarity(body_a: str, body_b: str) -> Similarity:
     """Exact check of two bodies: in order, and with lines sorted (so reordering is forgiven)."""
-    direct = _align(tokens(body_a), tokens(body_b))
+    return _similar(_Doc(body_a), _Doc(body_b))
+
+
+def _similar(a: _Doc, b: _Doc) -> Similarity:
+    shorter, longer = sorted((len(a.words), len(b.words)))
+    if a.numbers - b.numbers and b.numbers - a.numbers:
+        # Each side has a number the other lacks: a changed number, decided without aligning.
+        return Similarity(0.0, 0.0, 0, 1, shorter, longer)
+    direct = _align(a.words, b.words)
     if direct.ratio >= 0.999:
         return direct
-    sorted_a = tokens("\n".join(sorted(body_a.splitlines())))
-    sorted_b = tokens("\n".join(sorted(body_b.splitlines())))
-    reordered = _align(sorted_a, sorted_b)
+    reordered = _align(a.sorted_words, b.sorted_words)
     return max(direct, reordered, key=lambda s: (s.ratio - 0.05 * s.conflicts, -s.conflicts))
 
 
@@ -254,7 +276,8 @@ def find_duplicates(
     representatives.sort()
     followers = {members[0]: members for members in exact.values()}
     type_ids: dict[str, int] = {}
-    words = [tokens(items[i].body) for i in representatives]
+    docs = [_Doc(items[i].body) for i in representatives]
+    words = [doc.words for doc in docs]
     types = [
         type_ids.setdefault(t, len(type_ids)) if (t := items[i].type) else -1
         for i in representatives
@@ -262,13 +285,11 @@ def find_duplicates(
     scored: list[tuple[float, int, int]] = []
     cache: dict[tuple[int, int], Similarity] = {}
     for a, b in sorted(candidate_pairs(words, types)):
-        result = similarity(items[representatives[a]].body, items[representatives[b]].body)
+        result = _similar(docs[a], docs[b])
         cache[(a, b)] = result
         if result.is_duplicate(threshold):
             scored.append((-result.ratio, a, b))
-    groups = _complete_linkage(
-        scored, representatives=representatives, items=items, cache=cache, threshold=threshold
-    )
+    groups = _complete_linkage(scored, docs=docs, cache=cache, threshold=threshold)
     out: list[DuplicateGroup] = []
     for rep_ids, lowest in groups:
         member_ids = sorted(m for r in rep_ids for m in followers[representatives[r]])
@@ -283,20 +304,18 @@ def find_duplicates(
 def _complete_linkage(
     scored: list[tuple[float, int, int]],
     *,
-    representatives: list[int],
-    items: list[Candidate],
+    docs: list[_Doc],
     cache: dict[tuple[int, int], Similarity],
     threshold: float,
 ) -> list[tuple[list[int], float]]:
     """Join pairs, most similar first, only when every cross pair is a near-duplicate too."""
-    uf = _UnionFind(len(representatives))
+    uf = _UnionFind(len(docs))
     lowest: dict[int, float] = {}
 
     def pair(a: int, b: int) -> Similarity:
         key = (min(a, b), max(a, b))
         if key not in cache:
-            body_a = items[representatives[key[0]]].body
-            cache[key] = similarity(body_a, items[representatives[key[1]]].body)
+            cache[key] = _similar(docs[key[0]], docs[key[1]])
         return cache[key]
 
     for negative_ratio, a, b in sorted(scored):
@@ -310,7 +329,7 @@ def _complete_linkage(
             floor = min(lowest.get(ra, 1.0), lowest.get(rb, 1.0), worst)
             uf.union(a, b)
             lowest[uf.find(a)] = floor
-    roots = sorted({uf.find(i) for i in range(len(representatives))})
+    roots = sorted({uf.find(i) for i in range(len(docs))})
     return [(sorted(uf.members[r]), lowest.get(r, 1.0)) for r in roots]
 
 
