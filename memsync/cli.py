@@ -463,6 +463,97 @@ def promote(
 
 # --- consolidate ---
 
+
+@app.command("consolidate")
+def consolidate_command(
+    path: Annotated[
+        Path | None,
+        typer.Argument(
+            help="A memory folder or a store checkout (default: this project's memory folder).",
+            file_okay=False,
+        ),
+    ] = None,
+    *,
+    all_projects: Annotated[
+        bool, typer.Option("--all", help="Every project folder of a store checkout.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the plan, change nothing.")
+    ] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Also write the report to this file.", dir_okay=False),
+    ] = None,
+    report_format: Annotated[
+        str, typer.Option("--format", help="Report format: markdown or json.", case_sensitive=False)
+    ] = "markdown",
+    threshold: Annotated[
+        float | None,
+        typer.Option("--threshold", help="Near-duplicate similarity, 0-1 (default 0.85)."),
+    ] = None,
+    allow_archive: Annotated[
+        str,
+        typer.Option(
+            "--allow-archive",
+            help="Types that may be archived to fit the index: project-reference or all.",
+            case_sensitive=False,
+        ),
+    ] = "project-reference",
+    project: ProjectOption = Path("."),
+    as_json: JsonOption = False,
+) -> None:
+    """Merge duplicates, make relative dates absolute, keep the index within Claude's limits."""
+    from memsync.consolidate import Options, apply_plan, make_plan
+    from memsync.consolidation_report import plan_to_json, render_markdown
+    from memsync.dedupe import DEFAULT_THRESHOLD
+    from memsync.errors import UsageError, UserMessageError
+
+    fmt = "json" if as_json else report_format.lower()
+    if fmt not in ("markdown", "json"):
+        raise UsageError(f"--format must be markdown or json, not {report_format!r}")
+    if threshold is not None and not 0 < threshold <= 1:
+        raise UsageError(f"--threshold must be between 0 and 1, not {threshold}")
+    if path is None:
+        from memsync.paths import memory_dir_for, project_root
+
+        path = memory_dir_for(project_root(project))
+        if not path.is_dir():
+            raise UserMessageError(
+                f"no memory folder for this project at {path}",
+                hint="Pass the folder to consolidate, e.g. `memsync consolidate PATH`.",
+            )
+    options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.lower())
+    plan = make_plan(path, all_projects=all_projects, options=options, dry_run=dry_run)
+
+    def render() -> str:
+        if fmt == "json":
+            import json
+
+            return json.dumps(plan_to_json(plan), indent=2, ensure_ascii=False) + "\n"
+        return render_markdown(plan)
+
+    sys.stdout.write(render())
+    if plan.changed and not dry_run:
+        if not yes:
+            if not sys.stdin.isatty():
+                if report is not None:
+                    report.write_text(render(), encoding="utf-8")
+                raise UserMessageError(
+                    "consolidation not applied: no terminal to ask on",
+                    hint="Pass --yes to apply the plan above, or --dry-run to only show it.",
+                )
+            if not typer.confirm("Apply these changes?", default=False):
+                _console(stderr=True).print("Nothing changed.")
+                raise typer.Exit(0)
+        apply_plan(plan)
+        if fmt != "json":
+            _console(stderr=True).print("memsync: consolidation applied.")
+    if report is not None:
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(render(), encoding="utf-8")
+
+
 # --- hooks, scaffold, review ---
 
 hooks_app = typer.Typer(

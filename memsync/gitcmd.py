@@ -626,3 +626,45 @@ def changed_between(repo: Path, old: str, new: str) -> list[str]:
     """Paths whose content or presence differs between two commits."""
     out = run_git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new], cwd=repo)
     return [p.decode("utf-8", "surrogateescape") for p in out.stdout.split(b"\0") if p]
+
+
+# --- consolidation ---
+
+
+@dataclass(frozen=True)
+class BlameLine:
+    """When one line of a file was written, as `git blame` sees it."""
+
+    author_time: int  # unix seconds
+    author_tz: str  # `+0100`
+    committed: bool  # False for lines not committed yet (their time is not meaningful)
+
+
+def blame_lines(repo: Path, relpath: str) -> list[BlameLine] | None:
+    """Author time of every line of the work-tree file RELPATH (one blame); None if untracked."""
+    result = run_git(["blame", "--line-porcelain", "--", relpath], cwd=repo, check=False)
+    if not result.ok:
+        return None
+    lines: list[BlameLine] = []
+    sha, when, tz = "", 0, "+0000"
+    for raw in result.stdout.split(b"\n"):
+        if raw.startswith(b"\t"):
+            lines.append(BlameLine(when, tz, committed=set(sha) != {"0"}))
+        elif raw.startswith(b"author-time "):
+            when = int(raw[12:])
+        elif raw.startswith(b"author-tz "):
+            tz = raw[10:].decode("ascii", "replace")
+        elif len(raw) >= 40 and raw[:40].isalnum() and b" " in raw:
+            sha = raw[:40].decode("ascii", "replace")
+    return lines
+
+
+def work_tree_changes(repo: Path, prefix: str = "") -> set[str]:
+    """Paths (relative to the repository) that differ from HEAD or are untracked."""
+    args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]
+    if prefix:
+        args += ["--", prefix.rstrip("/") + "/"]
+    result = run_git(args, cwd=repo, check=False)
+    if not result.ok:
+        return set()
+    return {entry[3:] for entry in result.text.split("\0") if len(entry) > 3}
