@@ -448,3 +448,20 @@ def log_entries(repo: Path, ref: str, paths: Sequence[str], limit: int = 50) -> 
             i += step
         entries.append(LogEntry(sha, int(when), author, subject, tuple(files)))
     return entries
+
+
+# --- review ---
+
+
+def is_repository(path: Path) -> bool:
+    """Whether PATH is inside a git repository (a work tree or a bare one)."""
+    if not path.is_dir():
+        return False
+    return run_git(["rev-parse", "--git-dir"], cwd=path, check=False).ok
+
+
+def config_value(repo: Path, key: str) -> str | None:
+    """The value git config gives KEY seen from REPO (local, then global), if set."""
+    result = run_git(["config", "--get", key], cwd=repo, check=False)
+    value = result.text.strip()
+    return value if result.ok and value else None
