@@ -319,7 +319,7 @@ def test_long_reviews_are_cut_at_a_unit_boundary(tmp_path: Path) -> None:
     long_body = "".join(f"line {i} of a long memory\n" for i in range(60))
     files = {f"p/m{i:03}.md": TESTING for i in range(80)}
     base = commit(repo, {"p/MEMORY.md": "- [x](x.md)\n", **files}, "base")
-    head = commit(repo, {p: TESTING_AFTER + long_body for p in files}, "head")
+    head = commit(repo, dict.fromkeys(files, TESTING_AFTER + long_body), "head")
     review = review_commits(repo, base, head)
     full = render_markdown(review, limit=10_000_000)
     assert full.count("<details><summary>body diff (41 lines)</summary>") == 80
