@@ -168,17 +168,18 @@ def _render_pulls(pushed: Any) -> None:
         if result is None:
             out.print(f"review: {pull.note}", markup=False)
             continue
+        noun = "memory" if pull.changes == 1 else "memories"
+        out.print(
+            f"review: pushed {pull.branch} ({pull.changes} {noun} changed against {pull.base})",
+            markup=False,
+        )
         for warning in result.warnings:
             err.print(f"warning: {warning}", markup=False)
         if result.method == "url":
-            out.print(f"review: open the pull request {pull.branch} -> {pull.base}:", markup=False)
-            out.print(f"  {result.url}", markup=False)
+            out.print(f"review: open the pull request at {result.url}", markup=False)
         elif result.url:
             verb = "opened" if result.created else "updated"
-            out.print(
-                f"review: pull request {verb} ({pull.changes} memory change(s)): {result.url}",
-                markup=False,
-            )
+            out.print(f"review: pull request {verb}: {result.url}", markup=False)
 
 
 def _render_reports(command: str, reports: list[Any]) -> None:
