@@ -247,6 +247,14 @@ def failing_gh(bindir: Path) -> str:
     return f"{bindir}{os.pathsep}{os.environ['PATH']}"
 
 
+def ready_to_review(machine: Machine, project: Path, api: FakeGitHub, bindir: Path) -> None:
+    """A local commit waiting in the team clone; the API stand-in reachable, gh not logged in."""
+    with machine.active():
+        commit_in_clone(project, {"deploy.md": deploy(), "MEMORY.md": INDEX_2}, "add deploy")
+    machine.env["PATH"] = failing_gh(bindir)
+    machine.env.update({"GITHUB_API_URL": api.url, "GITHUB_TOKEN": TOKEN})
+
+
 def test_cli_push_review_prints_the_pull_request(
     alice: tuple[Machine, Path, Path],
     api: FakeGitHub,
@@ -254,10 +262,7 @@ def test_cli_push_review_prints_the_pull_request(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     machine, project, remote = alice
-    with machine.active():
-        commit_in_clone(project, {"deploy.md": deploy(), "MEMORY.md": INDEX_2}, "add deploy")
-    machine.env["PATH"] = failing_gh(tmp_path / "bin")
-    machine.env.update({"GITHUB_API_URL": api.url, "GITHUB_TOKEN": TOKEN})
+    ready_to_review(machine, project, api, tmp_path / "bin")
     push = ["push", "--project", str(project), "--review"]
     code, out, err = cli(machine, capsys, *push, "-m", "Deploy freeze for the team")
     assert code == 0, err
@@ -324,10 +329,7 @@ def test_hook_mode_prints_the_pull_request_url(
     alice: tuple[Machine, Path, Path], api: FakeGitHub, tmp_path: Path
 ) -> None:
     machine, project, _ = alice
-    with machine.active():
-        commit_in_clone(project, {"deploy.md": deploy(), "MEMORY.md": INDEX_2}, "add deploy")
-    machine.env["PATH"] = failing_gh(tmp_path / "bin")
-    machine.env.update({"GITHUB_API_URL": api.url, "GITHUB_TOKEN": TOKEN})
+    ready_to_review(machine, project, api, tmp_path / "bin")
     hook_input = json.dumps({"cwd": str(project), "hook_event_name": "SessionEnd"})
     out = machine.memsync("push", "--hook", "--review", stdin=hook_input)
     assert out.returncode == 0
