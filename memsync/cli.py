@@ -169,15 +169,32 @@ def _scopes(scope: str) -> tuple[str, ...]:
     raise UsageError(f"--scope must be private, team or all, not {scope!r}")
 
 
-def _run_sync_command(command: str, project: Path, scope: str, hook: bool, as_json: bool) -> None:
-    from memsync.sync import exit_code, sync_project
+def _run_sync_command(
+    command: str,
+    project: Path,
+    scope: str,
+    hook: bool,
+    as_json: bool,
+    *,
+    message: str | None = None,
+    review: bool = False,
+) -> None:
+    from memsync.sync import RunOptions, exit_code, sync_project
 
+    pushed: Any = None
     if not hook:
-        reports = sync_project(project, _scopes(scope), command)
+        if review:
+            from memsync.reviewflow import push_for_review
+
+            pushed = push_for_review(project, _scopes(scope), message=message)
+            reports = list(pushed.reports)
+        else:
+            reports = sync_project(project, _scopes(scope), command, options=RunOptions(message))
         if as_json:
-            _print_json([_report_data(r) for r in reports])
+            _print_json([_report_data(r, pushed) for r in reports])
         else:
             _render_reports(command, reports)
+            _render_pulls(pushed)
         raise typer.Exit(exit_code(reports))
     from memsync import hookmode
 
@@ -189,7 +206,15 @@ def _run_sync_command(command: str, project: Path, scope: str, hook: bool, as_js
         settings = load_config().settings
         limit = settings.pull_timeout if command == "pull" else settings.push_timeout
         hookmode.start_watchdog(limit + 2, f"memsync {command}")
-        reports = sync_project(project, _scopes(scope), command, hook=True)
+        if review:
+            from memsync.reviewflow import push_for_review
+
+            pushed = push_for_review(project, _scopes(scope), message=message, hook=True)
+            reports = list(pushed.reports)
+        else:
+            reports = sync_project(
+                project, _scopes(scope), command, hook=True, options=RunOptions(message)
+            )
     except MemsyncError as error:
         if "is not set up for memsync" not in error.message:
             sys.stderr.write(f"memsync: {error.message}\n")
@@ -199,18 +224,48 @@ def _run_sync_command(command: str, project: Path, scope: str, hook: bool, as_js
         raise typer.Exit(0) from None
     for line in hookmode.summary_lines(reports, command):
         sys.stdout.write(line + "\n")
+    for pull in pushed.pulls if pushed else ():
+        if pull.result is not None and pull.result.url:
+            sys.stdout.write(f"memsync: review pull request {pull.result.url}\n")
     for line in hookmode.problem_lines(reports):
         sys.stderr.write(line + "\n")
     raise typer.Exit(0)
 
 
-def _report_data(report: Any) -> dict[str, Any]:
+def _report_data(report: Any, pushed: Any = None) -> dict[str, Any]:
     import dataclasses
 
     data = dataclasses.asdict(report)
     data["blocked"] = [p.describe() for p in report.blocked]
     data["warnings"] = [p.describe() for p in report.warnings]
+    for pull in pushed.pulls if pushed else ():
+        if report.scope == "team" and pull.store == report.store:
+            data["pull_request"] = dataclasses.asdict(pull)
     return data
+
+
+def _render_pulls(pushed: Any) -> None:
+    """Where the review pull request is, or why there is none."""
+    if pushed is None:
+        return
+    out, err = _console(), _console(stderr=True)
+    for pull in pushed.pulls:
+        result = pull.result
+        if result is None:
+            out.print(f"review: {pull.note}", markup=False)
+            continue
+        noun = "memory" if pull.changes == 1 else "memories"
+        out.print(
+            f"review: pushed {pull.branch} ({pull.changes} {noun} changed against {pull.base})",
+            markup=False,
+        )
+        for warning in result.warnings:
+            err.print(f"warning: {warning}", markup=False)
+        if result.method == "url":
+            out.print(f"review: open the pull request at {result.url}", markup=False)
+        elif result.url:
+            verb = "opened" if result.created else "updated"
+            out.print(f"review: pull request {verb}: {result.url}", markup=False)
 
 
 def _render_reports(command: str, reports: list[Any]) -> None:
@@ -314,13 +369,26 @@ def pull(
 
 @app.command()
 def push(
+    *,
     project: ProjectOption = Path("."),
     scope: ScopeOption = "all",
     hook: HookOption = False,
     as_json: JsonOption = False,
+    review: Annotated[
+        bool,
+        typer.Option(
+            "--review",
+            help="Team store: push to branch memsync/<user>/<date> and open or update its "
+            "pull request instead of pushing to the default branch.",
+        ),
+    ] = False,
+    message: Annotated[
+        str | None,
+        typer.Option("--message", "-m", help="Commit subject (and pull request title)."),
+    ] = None,
 ) -> None:
     """Commit local memory edits, merge with the remote, check them and push."""
-    _run_sync_command("push", project, scope, hook, as_json)
+    _run_sync_command("push", project, scope, hook, as_json, message=message, review=review)
 
 
 @app.command("sync")
@@ -682,6 +750,42 @@ def scaffold_command(
         out.print(f"{verb} {path.as_posix()}", markup=False)
     for path in result.skipped:
         out.print(f"kept   {path.as_posix()} (exists)", markup=False)
+
+
+@app.command("review")
+def review_command(
+    path: Annotated[
+        Path,
+        typer.Argument(help="A checkout or bare clone of a memory store.", file_okay=False),
+    ] = Path("."),
+    base: Annotated[
+        str | None,
+        typer.Option("--base", help="Compare with (default: merge-base of HEAD and origin/HEAD)."),
+    ] = None,
+    head: Annotated[str | None, typer.Option("--head", help="The changes (default: HEAD).")] = None,
+    output_format: Annotated[
+        str, typer.Option("--format", help="markdown or json.", case_sensitive=False)
+    ] = "markdown",
+    scope: Annotated[
+        str, typer.Option("--scope", help="The store's scope for the checks: team or private.")
+    ] = "team",
+) -> None:
+    """Semantic summary of the memory changes between two refs (for a pull request body)."""
+    from memsync.errors import UsageError
+    from memsync.review import review_refs
+    from memsync.reviewrender import render_markdown, review_data
+
+    output_format, scope = output_format.lower(), scope.lower()
+    if output_format not in ("markdown", "json"):
+        raise UsageError(f"--format must be markdown or json, not {output_format!r}")
+    if scope not in ("team", "private"):
+        raise UsageError(f"--scope must be team or private, not {scope!r}")
+    review = review_refs(path, base, head, scope=scope)
+    if output_format == "json":
+        _print_json(review_data(review))
+    else:
+        # Plain stdout: the Markdown goes to a PR body or $GITHUB_STEP_SUMMARY as it is.
+        sys.stdout.write(render_markdown(review))
 
 
 def _fail(error: MemsyncError) -> NoReturn:

@@ -668,3 +668,20 @@ def work_tree_changes(repo: Path, prefix: str = "") -> set[str]:
     if not result.ok:
         return set()
     return {entry[3:] for entry in result.text.split("\0") if len(entry) > 3}
+
+
+# --- review ---
+
+
+def is_repository(path: Path) -> bool:
+    """Whether PATH is inside a git repository (a work tree or a bare one)."""
+    if not path.is_dir():
+        return False
+    return run_git(["rev-parse", "--git-dir"], cwd=path, check=False).ok
+
+
+def config_value(repo: Path, key: str) -> str | None:
+    """The value git config gives KEY seen from REPO (local, then global), if set."""
+    result = run_git(["config", "--get", key], cwd=repo, check=False)
+    value = result.text.strip()
+    return value if result.ok and value else None
