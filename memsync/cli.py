@@ -196,39 +196,9 @@ def _run_sync_command(
             _render_reports(command, reports)
             _render_pulls(pushed)
         raise typer.Exit(exit_code(reports))
-    from memsync import hookmode
+    from memsync.hookmode import run_hook
 
-    data = hookmode.read_hook_input()
-    project = hookmode.hook_project_dir(data, project)
-    try:
-        from memsync.config import load_config
-
-        settings = load_config().settings
-        limit = settings.pull_timeout if command == "pull" else settings.push_timeout
-        hookmode.start_watchdog(limit + 2, f"memsync {command}")
-        if review:
-            from memsync.reviewflow import push_for_review
-
-            pushed = push_for_review(project, _scopes(scope), message=message, hook=True)
-            reports = list(pushed.reports)
-        else:
-            reports = sync_project(
-                project, _scopes(scope), command, hook=True, options=RunOptions(message)
-            )
-    except MemsyncError as error:
-        if "is not set up for memsync" not in error.message:
-            sys.stderr.write(f"memsync: {error.message}\n")
-        raise typer.Exit(0) from None
-    except Exception as error:  # a hook must never block or break a session
-        sys.stderr.write(f"memsync: {command} failed: {error!r}\n")
-        raise typer.Exit(0) from None
-    for line in hookmode.summary_lines(reports, command):
-        sys.stdout.write(line + "\n")
-    for pull in pushed.pulls if pushed else ():
-        if pull.result is not None and pull.result.url:
-            sys.stdout.write(f"memsync: review pull request {pull.result.url}\n")
-    for line in hookmode.problem_lines(reports):
-        sys.stderr.write(line + "\n")
+    run_hook(command, project, _scopes(scope), message=message, review=review)
     raise typer.Exit(0)
 
 
