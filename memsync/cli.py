@@ -284,7 +284,7 @@ def init(
     ] = True,
 ) -> None:
     """Configure this project's stores, clone them and do a first sync."""
-    from memsync.initialize import run_init
+    from memsync.initialize import default_private_remote, run_init
     from memsync.sync import exit_code
 
     result = run_init(project, private_url=private, team_url=team, subdir=subdir)
@@ -292,11 +292,8 @@ def init(
     plan = result.plan
     out.print(f"[bold]project[/] {plan.location.root} [dim](key {plan.location.key})[/]")
     out.print(f"memory   {plan.location.memory_dir}", markup=False)
-    note = (
-        " (a local repository: add a remote with --private URL)"
-        if _is_local(plan.private.url)
-        else ""
-    )
+    embedded = plan.private.url == str(default_private_remote())
+    note = " (the embedded default: add a remote with --private URL)" if embedded else ""
     out.print(f"private  {plan.private.url}{note}", markup=False)
     out.print(
         f"team     {plan.team.url if plan.team else 'none (add one with --team URL)'}", markup=False
@@ -320,10 +317,6 @@ def init(
     else:
         out.print("hooks    not installed; run `memsync hooks install` to add them", markup=False)
     raise typer.Exit(exit_code(reports))
-
-
-def _is_local(url: str) -> bool:
-    return "://" not in url and ":" not in url.split("/", 1)[0]
 
 
 @app.command()
