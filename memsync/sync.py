@@ -186,8 +186,6 @@ def _fetch(run: _Run) -> None:
 
 def _integrate_remote(run: _Run) -> str | None:
     """Bring origin's branch into the local one: fast-forward or an in-process merge."""
-    from memsync.syncmerge import merge_heads
-
     binding = run.binding
     heads = store.heads(binding)
     if heads.remote is None or heads.remote == heads.local:
@@ -203,6 +201,8 @@ def _integrate_remote(run: _Run) -> str | None:
             binding.clone_dir, heads.branch, heads.remote, heads.local, "memsync: fast-forward"
         )
         return heads.remote
+    from memsync.syncmerge import merge_heads
+
     new, decisions = merge_heads(binding, heads.local, heads.remote, base)
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: merge")
     run.note(decisions=run.report.decisions + decisions)

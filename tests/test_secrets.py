@@ -15,7 +15,6 @@ import random
 import re
 import string
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -266,6 +265,21 @@ def test_generic_rule_catches_credentials_in_urls() -> None:
     assert [f.rule_id for f in scan_text(f"Authorization: Basic {basic}")] == [GENERIC]
 
 
+def _jwt(claims: str) -> str:
+    header, payload = (
+        base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+        for raw in ('{"alg":"HS256"}', claims)
+    )
+    return f"{header}.{payload}.{rand('urlsafe', 43, claims)}"
+
+
+def test_generic_rule_flags_jwts_except_tutorial_samples() -> None:
+    real = _jwt('{"sub":"u_82731","org":"acme","exp":1767225600}')
+    sample = _jwt('{"sub":"1234567890","name":"John Doe","iat":1516239022}')
+    assert [f.rule_id for f in scan_text(f"access_token: {real}")] == [GENERIC]
+    assert scan_text(f"access_token: {sample}") == []
+
+
 def test_generic_rule_judges_base64_values_by_their_text() -> None:
     random_text = base64.b64encode(rand("alnum", 16, "b64").encode()).decode()
     assert [f.rule_id for f in scan_text(f"  password: {random_text}")] == [GENERIC]
@@ -345,7 +359,8 @@ def test_shannon_entropy() -> None:
 # --- speed -----------------------------------------------------------------------------
 
 
-def test_scans_2000_memory_files_well_under_a_second() -> None:
+def test_two_thousand_realistic_memories_raise_no_finding() -> None:
+    # Speed is measured in benchmarks/bench_startup.py, not asserted here.
     memory = (
         "---\nname: deploy-policy-{i}\ndescription: How deploy tokens and keys are rotated\n"
         "type: project\n---\n\nDeploys run from main after review. The deploy token lives "
@@ -358,10 +373,7 @@ def test_scans_2000_memory_files_well_under_a_second() -> None:
     )
     texts = [memory.format(i=i) * 2 for i in range(2000)]
     assert 900 < len(texts[0]) < 1500
-    scan_text(texts[0])  # compile once
-    started = time.perf_counter()
     assert not any(scan_text(t, f"m{i}.md") for i, t in enumerate(texts))
-    assert time.perf_counter() - started < 1.0
 
 
 if __name__ == "__main__":
