@@ -81,6 +81,8 @@ class _Run:
     message: str | None = None
     review_branch: str | None = None
     live: dict[str, bytes] = field(default_factory=dict)
+    # Local edits handed to the merge: the store holds them now, even those it already had.
+    merged_local: frozenset[str] = frozenset()
     report: StoreReport = field(default_factory=lambda: StoreReport("", ""))
 
     def note(self, **changes: object) -> None:
@@ -147,6 +149,7 @@ def _commit_local(run: _Run) -> str | None:
 
     current = store.store_files(binding, heads.local)
     merged, decisions = merge_local_edits(binding, run.manifest, allowed, current, heads.local)
+    run.merged_local = frozenset(allowed)
     if not merged:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
@@ -226,7 +229,9 @@ def _materialize(run: _Run, head: str | None) -> None:
     files.update({p: blobs[sha] for p, sha in missing.items() if sha in blobs})
     scan = filter_files(files, binding.scope)
     skipped += scan.skipped
-    pending = {p for p in local_changes(run.live, run.manifest) if p not in run.report.committed}
+    # Only edits that were not merged (blocked by validation) stay pending; an edit the
+    # store already had would otherwise keep its live file from ever updating again.
+    pending = set(local_changes(run.live, run.manifest)) - run.merged_local
     outcome = write_live(binding.live_dir, scan.files, run.live, run.manifest.files, pending)
     run.manifest = replace(run.manifest, files=outcome.manifest, commit=head, last_sync=time.time())
     save_manifest(run.manifest_file, run.manifest)

@@ -149,3 +149,32 @@ def test_names_that_are_not_utf8_are_skipped() -> None:
     assert list(scan.files) == ["ok.md"]
     assert [s.path for s in scan.skipped] == ["caf\\xe9.md"]
     assert "UTF-8" in scan.skipped[0].reason
+
+
+def test_an_edit_the_store_already_has_does_not_block_later_remote_changes(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = machines
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    p1, live1 = setup(laptop, private)
+    p2, live2 = setup(desktop, private)
+    shared = write_memory(live1, "shared.md", "shared", "one\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+    manifests = desktop.home / ".memsync" / "manifests"
+    saved = tmp_path / "desktop-manifests"
+    shutil.copytree(manifests, saved)
+    with (live2 / "shared.md").open("a") as handle:
+        handle.write("two from the desktop\n")
+    desktop.memsync("push", cwd=p2)
+    # Killed after the push, before the manifest was saved.
+    shutil.rmtree(manifests)
+    shutil.copytree(saved, manifests)
+    laptop.memsync("pull", cwd=p1)
+    with shared.open("a") as handle:
+        handle.write("three from the laptop\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("sync", cwd=p2)
+    text = (live2 / "shared.md").read_text()
+    assert "two from the desktop" in text
+    assert "three from the laptop" in text
