@@ -81,21 +81,28 @@ def classify(trace: Path, killed: bool) -> str:
     except FileNotFoundError:
         return "startup"
     phase = "startup"
+    integrated = False
     for line in lines:
         if "trace: built-in: git " not in line:
             continue
-        cmd = line.split("trace: built-in: git ", 1)[1].split(" ", 1)[0]
-        if cmd in ("push", "receive-pack", "send-pack"):
+        args = line.split("trace: built-in: git ", 1)[1]
+        cmd = args.split(" ", 1)[0]
+        if cmd in ("push", "receive-pack", "send-pack", "pack-objects") and phase != "fetch":
             phase = "push"
         elif cmd in ("fetch", "upload-pack", "index-pack", "unpack-objects"):
-            phase = "fetch"
+            phase, integrated = "fetch", False
         elif cmd == "merge-base":
             phase = "merge"
-        elif cmd == "fast-import":
-            phase = "commit" if phase in ("startup", "commit") else phase
-        elif cmd in ("ls-tree", "cat-file") and phase in ("fetch", "merge", "push"):
-            phase = "materialize" if phase != "merge" or cmd == "cat-file" else phase
-        elif cmd in ("config", "symbolic-ref", "rev-parse", "for-each-ref") and phase == "startup":
+        elif cmd == "update-ref" and ("memsync: merge" in args or "fast-forward" in args):
+            integrated = True
+        elif cmd in ("ls-tree", "cat-file", "rev-parse", "fast-import", "update-ref"):
+            if phase == "push" or (phase == "fetch" and cmd == "ls-tree"):
+                phase = "materialize"
+            elif phase == "merge" and integrated:
+                phase = "materialize" if cmd == "ls-tree" else phase
+            elif phase == "startup":
+                phase = "commit"
+        elif phase == "startup":
             phase = "commit"
     return phase
 
