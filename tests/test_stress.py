@@ -178,3 +178,38 @@ def test_an_edit_the_store_already_has_does_not_block_later_remote_changes(
     text = (live2 / "shared.md").read_text()
     assert "two from the desktop" in text
     assert "three from the laptop" in text
+
+
+# --- concurrent pushers ---
+
+
+def test_a_push_that_loses_the_race_inside_the_server_is_retried(tmp_path: Path) -> None:
+    from memsync import gitcmd
+
+    remote = make_bare_remote(tmp_path / "remote.git")
+    repo = tmp_path / "clone.git"
+    gitcmd.init_bare(repo, str(remote))
+    me = gitcmd.Identity("T", "t@example.invalid")
+    first = gitcmd.write_commit(
+        repo, parents=[], changes={"a.md": b"A"}, message="a\n", author=me, when=1
+    )
+    gitcmd.update_branch(repo, "main", first, None, "t")
+    assert gitcmd.push(repo, "main", 30)
+    other = gitcmd.write_commit(
+        repo, parents=[first], changes={"b.md": b"B"}, message="b\n", author=me, when=2
+    )
+    git("push", "-q", str(remote), f"{other}:refs/heads/other", cwd=repo)
+    mine = gitcmd.write_commit(
+        repo, parents=[first], changes={"c.md": b"C"}, message="c\n", author=me, when=3
+    )
+    gitcmd.update_branch(repo, "main", mine, first, "t")
+    # Another pusher's update lands after the server advertised `first` to us, before our
+    # ref update: git reports "cannot lock ref ... is at X but expected Y".
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text(
+        "#!/bin/sh\ncat >/dev/null\n"
+        "env -u GIT_QUARANTINE_PATH git update-ref refs/heads/main refs/heads/other\n",
+        encoding="utf-8",
+    )
+    hook.chmod(0o755)
+    assert gitcmd.push(repo, "main", 30) is False

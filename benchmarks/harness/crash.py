@@ -191,6 +191,9 @@ def crash_campaign(
     url_of: object = None,
     log: object = None,
     stop_on_failure: bool = False,
+    sizes: tuple[int, ...] = SIZES,
+    commands: tuple[str, ...] = ("pull", "push", "sync"),
+    estimate_s: float | None = None,
 ) -> tuple[CrashSummary, list[CrashRun]]:
     """RUNS killed commands (plus calibration runs), each followed by a checked recovery."""
     rng = random.Random(seed)
@@ -200,15 +203,19 @@ def crash_campaign(
     for rel in ("shared.md", "team/shared.md"):
         new_memory(peer, world.ledger, rel, rng, 400)
     peer.machine.run("sync", cwd=peer.project)
-    estimate: dict[tuple[str, int], float] = {}
+    # Kill delays are drawn over each (command, size)'s duration, measured by one unkilled
+    # calibration run unless ESTIMATE_S gives it.
+    estimate: dict[tuple[str, int], float] = {
+        (c, n): estimate_s for c in commands for n in sizes if estimate_s is not None
+    }
     summary = CrashSummary()
     results: list[CrashRun] = []
     index = 0
     while summary.killed < runs and index < runs * 2 + 20:
         index += 1
         peer_turn(world, peer, rng, index)
-        command = rng.choice(("pull", "push", "sync"))
-        size = rng.choice(SIZES)
+        command = rng.choice(commands)
+        size = rng.choice(sizes)
         victim_edits(world, victim, rng, index, size)
         key = (command, size)
         calibrating = key not in estimate
