@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +47,35 @@ def contained(root: Path, relpath: str) -> Path | None:
             # later and is reported with the reason.
             continue
     return current
+
+
+# Present in a live directory while memsync writes there: a run killed meanwhile leaves it,
+# and the next run then sweeps the temporary files it left (they would litter for good).
+WRITING_MARK = ".memsync-writing"
+_TEMPORARY = re.compile(r"^\..+\.memsync-(\d+)\.tmp$")
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError):
+        return True
+    return True
+
+
+def _sweep_temporary_files(live_dir: Path) -> None:
+    """Remove the temporary files of dead memsync processes below LIVE_DIR."""
+    for current, dirs, files in os.walk(live_dir):
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(current, d))]
+        for name in files:
+            match = _TEMPORARY.match(name)
+            if match and not _pid_alive(int(match.group(1))):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(current, name))
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -116,6 +146,12 @@ def write_live(
             deleted.append(path)
         else:
             writes.append((path, location, want))
+    mark = live_dir / WRITING_MARK
+    if mark.exists():
+        _sweep_temporary_files(live_dir)
+    if writes:
+        live_dir.mkdir(parents=True, exist_ok=True)
+        mark.write_text(str(os.getpid()), encoding="ascii")
     # Deletions first: a folder `x.md/` the store replaced by a file `x.md` must be gone
     # before the file is written.
     for path, location, data in writes:
@@ -130,4 +166,6 @@ def write_live(
             continue
         manifest[path] = blob_sha(data)
         written.append(path)
+    with contextlib.suppress(FileNotFoundError):
+        mark.unlink()
     return LiveOutcome(tuple(written), tuple(deleted), tuple(kept), manifest, tuple(failed))

@@ -213,3 +213,16 @@ def test_a_push_that_loses_the_race_inside_the_server_is_retried(tmp_path: Path)
     )
     hook.chmod(0o755)
     assert gitcmd.push(repo, "main", 30) is False
+
+
+def test_temporary_files_of_a_killed_run_are_swept_by_the_next(tmp_path: Path) -> None:
+    from memsync.livefiles import WRITING_MARK
+
+    live = tmp_path / "memory"
+    (live / "sub").mkdir(parents=True)
+    # A run killed mid-write leaves its marker and a temporary file (its pid is gone).
+    (live / WRITING_MARK).write_text("999999999")
+    (live / "sub" / ".a.md.memsync-999999999.tmp").write_bytes(b"half")
+    (live / ".keep-me.tmp").write_bytes(b"not ours")
+    write_live(live, {"b.md": b"B"}, {}, {}, pending=set())
+    assert sorted(p.name for p in live.rglob("*")) == [".keep-me.tmp", "b.md", "sub"]
