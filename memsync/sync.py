@@ -266,6 +266,7 @@ def _push_body(run: _Run) -> None:
     try:
         while True:
             attempts += 1
+            began = time.monotonic()
             _fetch(run)
             head = _integrate_remote(run)
             if run.report.blocked:
@@ -290,8 +291,8 @@ def _push_body(run: _Run) -> None:
                     f"the {binding.label} store moved on {attempts} times while pushing",
                     hint="Your commits are kept locally; run `memsync push` again.",
                 )
-            # Another machine won the race: back off with jitter, then fetch and merge again.
-            time.sleep(min(run.deadline.remaining(), random.uniform(0.05, 0.25) * attempts))
+            # Another machine won the race: back off, then fetch and merge again.
+            time.sleep(min(run.deadline.remaining(), backoff(attempts, time.monotonic() - began)))
     except RemoteUnavailableError as exc:
         run.note(offline=exc.message)
     finally:
@@ -300,6 +301,17 @@ def _push_body(run: _Run) -> None:
     if run.report.pushed:
         run.manifest = replace(run.manifest, last_push=time.time())
         save_manifest(run.manifest_file, run.manifest)
+
+
+def backoff(losses: int, attempt_seconds: float) -> float:
+    """Seconds to wait after the LOSSES-th lost push race (full jitter, doubling window).
+
+    The window is measured in attempts (fetch, merge, push): pushers that lost together
+    spread over twice as many attempt slots each time, so a crowd of N thins out in about
+    log2(N) rounds instead of colliding again and again.
+    """
+    slot = min(max(attempt_seconds, 0.05), 5.0)
+    return random.uniform(0, slot * 2 ** min(losses, 4))
 
 
 def _run_store(

@@ -226,3 +226,23 @@ def test_temporary_files_of_a_killed_run_are_swept_by_the_next(tmp_path: Path) -
     (live / ".keep-me.tmp").write_bytes(b"not ours")
     write_live(live, {"b.md": b"B"}, {}, {}, pending=set())
     assert sorted(p.name for p in live.rglob("*")) == [".keep-me.tmp", "b.md", "sub"]
+
+
+def test_push_backoff_spreads_losers_over_a_doubling_window() -> None:
+    import random
+
+    from memsync.sync import backoff
+
+    random.seed(3)
+    for losses, window in ((1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (9, 8.0)):
+        waits = [backoff(losses, 0.5) for _ in range(400)]
+        assert 0 <= min(waits) < window * 0.05
+        assert window * 0.9 < max(waits) <= window
+    assert max(backoff(1, 600.0) for _ in range(50)) <= 10.0  # a slow attempt is capped
+
+
+def test_twenty_concurrent_pushers_fit_in_the_default_retries() -> None:
+    from memsync.config import Settings
+
+    # The stress harness: 20 machines at once need up to 6 attempts with the backoff above.
+    assert Settings().push_retries >= 10
