@@ -56,7 +56,13 @@ class PushersResult:
 
 
 def concurrent_pushers(
-    base: Path, *, machines: int = 20, memories: int = 10, rtt: float = 0.05, log: object = None
+    base: Path,
+    *,
+    machines: int = 20,
+    memories: int = 10,
+    rtt: float = 0.05,
+    log: object = None,
+    settings: dict[str, object] | None = None,
 ) -> PushersResult:
     """MACHINES machines push MEMORIES team memories each at the same moment."""
     started = time.monotonic()
@@ -73,6 +79,8 @@ def concurrent_pushers(
             machine = make_machine(base / "machines", f"pusher-{index:02d}")
             project = machine.checkout_project()
             machine.init(project, proxy.url("private.git"), proxy.url("team.git"))
+            if settings:
+                machine.set_settings(**settings)
             fleet.append((machine, project))
         if callable(log):
             log(f"pushers: {machines} machines set up in {time.monotonic() - started:.0f} s")
@@ -93,9 +101,16 @@ def concurrent_pushers(
         attempts: list[int] = []
         codes: dict[int, int] = {}
         problems: list[str] = []
-        for began, proc in procs:
-            code, out, err = wait_quietly(proc, 600)
-            latencies.append(time.monotonic() - began)
+        ended: dict[int, float] = {}
+        deadline = time.monotonic() + 600
+        while len(ended) < len(procs) and time.monotonic() < deadline:
+            for index, (_, proc) in enumerate(procs):
+                if index not in ended and proc.poll() is not None:
+                    ended[index] = time.monotonic()
+            time.sleep(0.01)
+        for index, (began, proc) in enumerate(procs):
+            code, out, err = wait_quietly(proc, 5)
+            latencies.append(ended.get(index, time.monotonic()) - began)
             codes[code if code is not None else -1] = (
                 codes.get(code if code is not None else -1, 0) + 1
             )
