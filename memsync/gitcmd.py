@@ -195,7 +195,7 @@ def read_blobs(repo: Path, oids: Sequence[str]) -> dict[str, bytes]:
     if not unique:
         return {}
     request = "".join(f"{oid}\n" for oid in unique).encode()
-    out = run_git(["cat-file", "--batch"], cwd=repo, input_data=request).stdout
+    out = run_git(["cat-file", "--batch", "--buffer"], cwd=repo, input_data=request).stdout
     blobs: dict[str, bytes] = {}
     pos = 0
     for oid in unique:
@@ -210,20 +210,16 @@ def read_blobs(repo: Path, oids: Sequence[str]) -> dict[str, bytes]:
 
 
 def write_blobs(repo: Path, contents: Sequence[bytes]) -> list[str]:
-    """Store contents as blobs (no filters) through one `git hash-object` process; their ids."""
-    import tempfile
-
+    """Store contents as blobs through one `git fast-import` (one pack, no temp files); ids."""
     if not contents:
         return []
-    with tempfile.TemporaryDirectory(prefix="memsync-blobs-") as tmp:
-        paths = []
-        for i, data in enumerate(contents):
-            path = Path(tmp) / str(i)
-            path.write_bytes(data)
-            paths.append(str(path))
-        args = ["hash-object", "-w", "--no-filters", "--stdin-paths"]
-        out = run_git(args, cwd=repo, input_data="\n".join(paths).encode() + b"\n").text
-    return out.split()
+    parts = [b"blob\nmark :%d\ndata %d\n%b\n" % (i + 1, len(d), d) for i, d in enumerate(contents)]
+    parts += [b"get-mark :%d\n" % (i + 1) for i in range(len(contents))]
+    out = run_git(["fast-import", "--quiet"], cwd=repo, input_data=b"".join(parts)).text
+    oids = out.split()
+    if len(oids) != len(contents):
+        raise GitError(f"git fast-import stored {len(oids)} of {len(contents)} blobs in {repo}")
+    return oids
 
 
 def write_tree(repo: Path, start: str, changes: Mapping[str, TreeEntry | None]) -> str:
