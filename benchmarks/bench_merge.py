@@ -5,7 +5,7 @@ branches change the same 1,000 memories: one edits every `description`, the othe
 body line, so git's default text driver merges them cleanly too. Each tool merges the branches
 into a fresh checkout of the first branch, REPEAT times; the best time of each is compared.
 
-    python benchmarks/bench_merge.py [--memories 11000] [--changed 1000] [--repeat 3]
+    python benchmarks/bench_merge.py [--memories 11000] [--changed 1000] [--repeat 5]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memsync.treemerge import merge_commits  # noqa: E402
+from memsync.treemerge import merge_commits
 
 PROJECTS = 50
 ENV = {
@@ -36,7 +36,9 @@ ENV = {
 
 
 def git(repo: Path, *args: str) -> str:
-    proc = subprocess.run(["git", *args], cwd=repo, env=ENV, capture_output=True, text=True)
+    proc = subprocess.run(
+        ["git", *args], cwd=repo, env=ENV, capture_output=True, text=True, check=False
+    )
     if proc.returncode != 0:
         raise SystemExit(f"git {' '.join(args)} failed:\n{proc.stderr}")
     return proc.stdout
@@ -108,7 +110,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=11_000)
     parser.add_argument("--changed", type=int, default=1_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memsync-bench-") as tmp:
         began = time.perf_counter()
