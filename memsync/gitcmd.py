@@ -107,7 +107,9 @@ def run_git(
     return result
 
 
-def error_for(result: GitResult, cwd: Path, *, network: bool = False) -> GitError | RemoteUnavailableError:
+def error_for(
+    result: GitResult, cwd: Path, *, network: bool = False
+) -> GitError | RemoteUnavailableError:
     """Turn a failed git command into an error the user can act on."""
     stderr = result.stderr.strip()
     lowered = stderr.lower()
@@ -121,9 +123,342 @@ def error_for(result: GitResult, cwd: Path, *, network: bool = False) -> GitErro
     return GitError(f"`{command}` failed in {cwd}: {stderr or f'exit {result.returncode}'}")
 
 
+# --- store plumbing ---
+# memsync keeps each store as a bare clone and builds commits with plumbing, so a clone
+# can never be left mid-merge, with a dirty work tree or with staged changes.
+
+ZERO_SHA = "0" * 40
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """One blob (or other object) in a commit's tree."""
+
+    mode: str
+    kind: str
+    sha: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A git author/committer identity."""
+
+    name: str
+    email: str
+
+
+def blob_sha(data: bytes) -> str:
+    """The id git gives DATA as a blob, computed without running git."""
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def init_bare(repo: Path, url: str, branch: str = "main") -> None:
+    """Create a bare clone skeleton of URL whose fetches keep remote-tracking refs."""
+    repo.mkdir(parents=True, exist_ok=True)
+    run_git(["init", "-q", "--bare", str(repo)], cwd=repo)
+    run_git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], cwd=repo)
+    run_git(["config", "remote.origin.url", url], cwd=repo)
+    run_git(["config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"], cwd=repo)
+    run_git(["config", "gc.auto", "0"], cwd=repo)
+
+
+def create_bare_remote(path: Path, branch: str = "main") -> None:
+    """Create an empty bare repository to serve as a local remote."""
+    path.mkdir(parents=True, exist_ok=True)
+    run_git(["init", "-q", "--bare", str(path)], cwd=path)
+    run_git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], cwd=path)
+
+
+def set_remote_url(repo: Path, url: str) -> None:
+    """Point the clone's origin at URL."""
+    run_git(["config", "remote.origin.url", url], cwd=repo)
+
+
+def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
+    """The remote's default branch (None for an empty remote)."""
+    result = run_git(
+        ["ls-remote", "--symref", "origin", "HEAD"], cwd=repo, timeout=timeout, network=True
+    )
+    for line in result.text.splitlines():
+        if line.startswith("ref: ") and line.endswith("\tHEAD"):
+            return line[len("ref: refs/heads/") : -len("\tHEAD")]
+    return None
+
+
+def fetch(repo: Path, timeout: float | None) -> None:
+    """Fetch every branch of origin into refs/remotes/origin/."""
+    run_git(
+        ["fetch", "-q", "--prune", "--no-tags", "origin"], cwd=repo, timeout=timeout, network=True
+    )
+
+
+def push(repo: Path, branch: str, timeout: float | None) -> bool:
+    """Push BRANCH (never forced); False when the remote has moved on (rejected)."""
+    result = run_git(
+        ["push", "-q", "--porcelain", "origin", f"refs/heads/{branch}:refs/heads/{branch}"],
+        cwd=repo,
+        timeout=timeout,
+        network=True,
+        check=False,
+    )
+    if result.ok:
+        return True
+    text = (result.text + result.stderr).lower()
+    if "[rejected]" in text or "non-fast-forward" in text or "fetch first" in text:
+        return False
+    if "[remote rejected]" in text:
+        reason = result.stderr.strip() or result.text.strip()
+        raise GitError(
+            f"the remote refused the push of {branch}: {reason}",
+            hint="A server-side hook or branch protection said no; use `memsync push --review`.",
+        )
+    raise error_for(result, repo, network=True)
+
+
+def push_ref(repo: Path, local: str, remote_ref: str, timeout: float | None) -> None:
+    """Push commit LOCAL to REMOTE_REF, allowing only fast-forwards."""
+    run_git(
+        ["push", "-q", "origin", f"{local}:{remote_ref}"], cwd=repo, timeout=timeout, network=True
+    )
+
+
+def resolve_refs(repo: Path, *refs: str) -> list[str | None]:
+    """Commit ids of REFS (None for a ref that does not exist), in one git process."""
+    result = run_git(
+        [
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            *(f"{r}^{{commit}}" for r in refs),
+        ],
+        cwd=repo,
+        check=False,
+    )
+    if result.ok:
+        return [line.strip() for line in result.text.splitlines()]
+    # Some ref is missing: --verify stops at the first; ask one by one (rare: new stores).
+    out: list[str | None] = []
+    for ref in refs:
+        single = run_git(
+            ["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd=repo, check=False
+        )
+        out.append(single.text.strip() if single.ok else None)
+    return out
+
+
+def symbolic_head(repo: Path) -> str | None:
+    """The branch HEAD points to, or None when HEAD is detached."""
+    result = run_git(["symbolic-ref", "-q", "HEAD"], cwd=repo, check=False)
+    ref = result.text.strip()
+    return ref.removeprefix("refs/heads/") if result.ok and ref.startswith("refs/heads/") else None
+
+
+def merge_base(repo: Path, one: str, two: str) -> str | None:
+    """The best common ancestor of two commits, None for unrelated histories."""
+    result = run_git(["merge-base", one, two], cwd=repo, check=False)
+    if result.returncode == 1:
+        return None
+    if not result.ok:
+        raise error_for(result, repo)
+    return result.text.split()[0]
+
+
+def ahead_behind(repo: Path, local: str, upstream: str) -> tuple[int, int]:
+    """(commits only in LOCAL, commits only in UPSTREAM)."""
+    result = run_git(["rev-list", "--left-right", "--count", f"{local}...{upstream}"], cwd=repo)
+    ahead, behind = result.text.split()
+    return int(ahead), int(behind)
+
+
+def count_commits(repo: Path, ref: str) -> int:
+    """How many commits REF has."""
+    return int(run_git(["rev-list", "--count", ref], cwd=repo).text.strip())
+
+
+def list_tree(repo: Path, commit: str, prefix: str = "") -> dict[str, TreeEntry]:
+    """Every entry below PREFIX in COMMIT's tree, by path relative to PREFIX."""
+    args = ["ls-tree", "-r", "-z", "--full-tree", commit]
+    if prefix:
+        args += ["--", prefix.rstrip("/") + "/"]
+    result = run_git(args, cwd=repo)
+    entries: dict[str, TreeEntry] = {}
+    strip = len(prefix.rstrip("/")) + 1 if prefix else 0
+    for record in result.stdout.split(b"\0"):
+        if not record:
+            continue
+        meta, _, raw_path = record.partition(b"\t")
+        mode, kind, sha = meta.decode().split(" ")
+        path = raw_path.decode("utf-8", errors="surrogateescape")[strip:]
+        entries[path] = TreeEntry(mode, kind, sha, path)
+    return entries
+
+
+def read_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
+    """Contents of many blobs through one `git cat-file --batch`."""
+    wanted = list(dict.fromkeys(shas))
+    if not wanted:
+        return {}
+    result = run_git(
+        ["cat-file", "--batch"], cwd=repo, input_data="".join(f"{s}\n" for s in wanted).encode()
+    )
+    out: dict[str, bytes] = {}
+    data = result.stdout
+    pos = 0
+    for sha in wanted:
+        header_end = data.index(b"\n", pos)
+        header = data[pos:header_end].split()
+        if len(header) < 3 or header[1] == b"missing":
+            pos = header_end + 1
+            continue
+        size = int(header[2])
+        out[sha] = data[header_end + 1 : header_end + 1 + size]
+        pos = header_end + 1 + size + 1
+    return out
+
+
+def commit_time(repo: Path, commit: str) -> int:
+    """Committer time of COMMIT in unix seconds."""
+    return int(run_git(["show", "-s", "--format=%ct", commit], cwd=repo).text.strip() or 0)
+
+
+def path_times(
+    repo: Path, commit: str, prefix: str = "", since: str | None = None
+) -> dict[str, int]:
+    """Commit time of the newest commit touching each path (relative to PREFIX)."""
+    args = ["log", "--format=%x00%ct", "--name-only", "--no-renames", "-z", commit]
+    if since:
+        args.append(f"^{since}")
+    if prefix:
+        args += ["--", prefix.rstrip("/") + "/"]
+    result = run_git(args, cwd=repo)
+    strip = len(prefix.rstrip("/")) + 1 if prefix else 0
+    times: dict[str, int] = {}
+    current = 0
+    for raw_token in result.text.split("\0"):
+        token = raw_token.strip("\n")
+        if not token:
+            continue
+        if token.isdigit() and len(token) >= 9:
+            current = int(token)
+            continue
+        times.setdefault(token[strip:], current)
+    return times
+
+
+def _fast_import_path(path: str) -> str:
+    if any(c in path for c in '"\n\\') or path.startswith('"'):
+        escaped = path.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        return f'"{escaped}"'
+    return path
+
+
+def write_commit(
+    repo: Path,
+    *,
+    parents: Sequence[str],
+    changes: Mapping[str, bytes | TreeEntry | None],
+    message: str,
+    author: Identity,
+    when: int,
+) -> str:
+    """A commit on PARENTS[0] applying CHANGES: bytes, an existing entry, or None to delete."""
+    import os as _os
+
+    staging = f"refs/memsync/staging-{_os.getpid()}"
+    ident = f"{author.name} <{author.email}> {when} +0000"
+    msg = message.encode("utf-8")
+    chunks: list[bytes] = [
+        f"commit {staging}\nmark :1\nauthor {ident}\ncommitter {ident}\ndata {len(msg)}\n".encode()
+        + msg
+        + b"\n"
+    ]
+    if parents:
+        chunks.append(f"from {parents[0]}\n".encode())
+        chunks.extend(f"merge {p}\n".encode() for p in parents[1:])
+    for path in sorted(changes):
+        data = changes[path]
+        quoted = _fast_import_path(path).encode("utf-8", errors="surrogateescape")
+        if data is None:
+            chunks.append(b"D " + quoted + b"\n")
+        elif isinstance(data, TreeEntry):
+            chunks.append(f"M {data.mode} {data.sha} ".encode() + quoted + b"\n")
+        else:
+            chunks.append(b"M 100644 inline " + quoted + b"\n" + f"data {len(data)}\n".encode())
+            chunks.append(data + b"\n")
+    chunks.append(b"\nget-mark :1\ndone\n")
+    result = run_git(
+        ["fast-import", "--quiet", "--done", "--force", "--date-format=raw"],
+        cwd=repo,
+        input_data=b"".join(chunks),
+    )
+    sha = result.text.strip().splitlines()[-1]
+    run_git(["update-ref", "-d", staging], cwd=repo, check=False)
+    return sha
+
+
+def update_branch(repo: Path, branch: str, new: str, old: str | None, message: str) -> None:
+    """Move BRANCH from OLD to NEW atomically; fails if someone else moved it meanwhile."""
+    run_git(["update-ref", "-m", message, f"refs/heads/{branch}", new, old or ZERO_SHA], cwd=repo)
+
+
+def tree_of(repo: Path, commit: str) -> str:
+    """The tree id of COMMIT."""
+    return run_git(["rev-parse", f"{commit}^{{tree}}"], cwd=repo).text.strip()
+
+
+def identity(repo: Path, hostname: str) -> Identity:
+    """The user's git identity, or `memsync <memsync@HOST>` when none is configured."""
+    name = run_git(["config", "user.name"], cwd=repo, check=False).text.strip()
+    email = run_git(["config", "user.email"], cwd=repo, check=False).text.strip()
+    if name and email:
+        return Identity(name, email)
+    return Identity(name or "memsync", email or f"memsync@{hostname}")
+
+
+# --- history ---
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One commit touching memory files."""
+
+    sha: str
+    when: int
+    author: str
+    subject: str
+    files: tuple[tuple[str, str], ...]  # (status letter, path)
+
+
+def log_entries(repo: Path, ref: str, paths: Sequence[str], limit: int = 50) -> list[LogEntry]:
+    """Commits of REF touching PATHS, newest first, with the files each changed."""
+    args = ["log", f"-{limit}", "--format=%x1e%H%x1f%at%x1f%an%x1f%s", "--name-status", "-z", ref]
+    result = run_git([*args, "--", *paths] if paths else args, cwd=repo)
+    entries: list[LogEntry] = []
+    for record in result.text.split("\x1e"):
+        if not record.strip("\0\n"):
+            continue
+        header, _, rest = record.partition("\n")
+        sha, when, author, subject = header.split("\x1f", 3)
+        tokens = [t for t in rest.strip("\n").split("\0") if t]
+        files: list[tuple[str, str]] = []
+        i = 0
+        while i + 1 < len(tokens):
+            status = tokens[i].strip()
+            # Renames and copies carry two paths: keep the new one.
+            step = 3 if status[:1] in ("R", "C") else 2
+            files.append((status[:1], tokens[i + step - 1]))
+            i += step
+        entries.append(LogEntry(sha, int(when), author, subject, tuple(files)))
+    return entries
+
+
 # --- tree merge plumbing ---
 
-TreeEntry = tuple[str, str]  # (mode, object id)
+ModeOid = tuple[str, str]  # (mode, object id)
 
 
 def resolve_commit(repo: Path, rev: str) -> str:
@@ -144,22 +479,12 @@ def full_ref_name(repo: Path, rev: str) -> str | None:
     return name if result.ok and name.startswith("refs/heads/") else None
 
 
-def merge_base(repo: Path, one: str, two: str) -> str | None:
-    """The best common ancestor of two commits, None for unrelated histories."""
-    result = run_git(["merge-base", one, two], cwd=repo, check=False)
-    if result.returncode == 1:
-        return None
-    if not result.ok:
-        raise error_for(result, repo)
-    return result.text.split()[0]
-
-
-def list_tree(repo: Path, tree_ish: str | None) -> dict[str, TreeEntry]:
+def tree_entries(repo: Path, tree_ish: str | None) -> dict[str, ModeOid]:
     """Every file of a tree (recursively): path -> (mode, object id). None: the empty tree."""
     if tree_ish is None:
         return {}
     out = run_git(["ls-tree", "-r", "-z", "--full-tree", tree_ish], cwd=repo).stdout
-    entries: dict[str, TreeEntry] = {}
+    entries: dict[str, ModeOid] = {}
     for record in out.split(b"\0"):
         if not record:
             continue
@@ -189,26 +514,6 @@ def renamed_paths(repo: Path, old: str | None, new: str) -> dict[str, str]:
     return renames
 
 
-def read_blobs(repo: Path, oids: Sequence[str]) -> dict[str, bytes]:
-    """Contents of many blobs, read through one `git cat-file --batch` process."""
-    unique = list(dict.fromkeys(oids))
-    if not unique:
-        return {}
-    request = "".join(f"{oid}\n" for oid in unique).encode()
-    out = run_git(["cat-file", "--batch", "--buffer"], cwd=repo, input_data=request).stdout
-    blobs: dict[str, bytes] = {}
-    pos = 0
-    for oid in unique:
-        end = out.index(b"\n", pos)
-        header = out[pos:end].decode().split(" ")
-        if len(header) != 3:
-            raise GitError(f"object {oid} is missing from {repo}", hint="Run `git fsck` there.")
-        size = int(header[2])
-        blobs[oid] = out[end + 1 : end + 1 + size]
-        pos = end + 1 + size + 1
-    return blobs
-
-
 def write_blobs(repo: Path, contents: Sequence[bytes]) -> list[str]:
     """Store contents as blobs through one `git fast-import` (one pack, no temp files); ids."""
     if not contents:
@@ -222,7 +527,7 @@ def write_blobs(repo: Path, contents: Sequence[bytes]) -> list[str]:
     return oids
 
 
-def write_tree(repo: Path, start: str, changes: Mapping[str, TreeEntry | None]) -> str:
+def write_tree(repo: Path, start: str, changes: Mapping[str, ModeOid | None]) -> str:
     """The id of START's tree with CHANGES applied (None deletes), built in a throwaway index."""
     import tempfile
 
@@ -317,3 +622,62 @@ def changed_between(repo: Path, old: str, new: str) -> list[str]:
     """Paths whose content or presence differs between two commits."""
     out = run_git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new], cwd=repo)
     return [p.decode("utf-8", "surrogateescape") for p in out.stdout.split(b"\0") if p]
+
+
+# --- consolidation ---
+
+
+@dataclass(frozen=True)
+class BlameLine:
+    """When one line of a file was written, as `git blame` sees it."""
+
+    author_time: int  # unix seconds
+    author_tz: str  # `+0100`
+    committed: bool  # False for lines not committed yet (their time is not meaningful)
+
+
+def blame_lines(repo: Path, relpath: str) -> list[BlameLine] | None:
+    """Author time of every line of the work-tree file RELPATH (one blame); None if untracked."""
+    result = run_git(["blame", "--line-porcelain", "--", relpath], cwd=repo, check=False)
+    if not result.ok:
+        return None
+    lines: list[BlameLine] = []
+    sha, when, tz = "", 0, "+0000"
+    for raw in result.stdout.split(b"\n"):
+        if raw.startswith(b"\t"):
+            lines.append(BlameLine(when, tz, committed=set(sha) != {"0"}))
+        elif raw.startswith(b"author-time "):
+            when = int(raw[12:])
+        elif raw.startswith(b"author-tz "):
+            tz = raw[10:].decode("ascii", "replace")
+        elif len(raw) >= 40 and raw[:40].isalnum() and b" " in raw:
+            sha = raw[:40].decode("ascii", "replace")
+    return lines
+
+
+def work_tree_changes(repo: Path, prefix: str = "") -> set[str]:
+    """Paths (relative to the repository) that differ from HEAD or are untracked."""
+    args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]
+    if prefix:
+        args += ["--", prefix.rstrip("/") + "/"]
+    result = run_git(args, cwd=repo, check=False)
+    if not result.ok:
+        return set()
+    return {entry[3:] for entry in result.text.split("\0") if len(entry) > 3}
+
+
+# --- review ---
+
+
+def is_repository(path: Path) -> bool:
+    """Whether PATH is inside a git repository (a work tree or a bare one)."""
+    if not path.is_dir():
+        return False
+    return run_git(["rev-parse", "--git-dir"], cwd=path, check=False).ok
+
+
+def config_value(repo: Path, key: str) -> str | None:
+    """The value git config gives KEY seen from REPO (local, then global), if set."""
+    result = run_git(["config", "--get", key], cwd=repo, check=False)
+    value = result.text.strip()
+    return value if result.ok and value else None

@@ -528,19 +528,19 @@ def _merge_commit(
     """Build the merge commit of OURS and THEIRS (objects only; no ref or file moves)."""
     from memsync import gitcmd
 
-    trees = [gitcmd.list_tree(repo, commit) for commit in (base, ours, theirs)]
+    trees = [gitcmd.tree_entries(repo, commit) for commit in (base, ours, theirs)]
 
-    def renames(side: dict[str, gitcmd.TreeEntry]) -> dict[str, str]:
+    def renames(side: dict[str, gitcmd.ModeOid]) -> dict[str, str]:
         # Ask git only when the side both removed and added files.
         if any(p not in side for p in trees[0]) and any(p not in trees[0] for p in side):
             return gitcmd.renamed_paths(repo, base, ours if side is trees[1] else theirs)
         return {}
 
-    def load(values: Collection[gitcmd.TreeEntry]) -> dict[gitcmd.TreeEntry, bytes]:
+    def load(values: Collection[gitcmd.ModeOid]) -> dict[gitcmd.ModeOid, bytes]:
         blobs = gitcmd.read_blobs(repo, [oid for _, oid in values])
         return {value: blobs[value[1]] for value in values}
 
-    merger: _TreeMerger[gitcmd.TreeEntry] = _TreeMerger(
+    merger: _TreeMerger[gitcmd.ModeOid] = _TreeMerger(
         trees[0],
         trees[1],
         trees[2],
@@ -552,7 +552,7 @@ def _merge_commit(
     plan = merger.resolve()
     written = list(plan.write)
     oids = gitcmd.write_blobs(repo, [plan.write[p] for p in written])
-    changes: dict[str, gitcmd.TreeEntry | None] = dict.fromkeys(plan.delete)
+    changes: dict[str, gitcmd.ModeOid | None] = dict.fromkeys(plan.delete)
     changes.update(plan.take)
     for path, oid in zip(written, oids, strict=True):
         values = (merger.base.get(path), *(side.get(path) for side in merger.sides))

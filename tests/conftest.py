@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 TEST_IDENTITY = ("Memsync Tester", "tester@example.invalid")
+# Subprocesses import the package from this checkout, installed or not.
+SOURCE_ROOT = str(Path(__file__).resolve().parent.parent)
 
 
 def git(*args: str, cwd: Path, env: dict[str, str] | None = None) -> str:
@@ -25,11 +27,19 @@ def git(*args: str, cwd: Path, env: dict[str, str] | None = None) -> str:
     return proc.stdout
 
 
+def git_bytes(*args: str, cwd: Path) -> bytes:
+    """Run git and return its raw stdout (no newline translation)."""
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+    if proc.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed in {cwd}:\n{proc.stderr!r}")
+    return proc.stdout
+
+
 def _write_git_config(path: Path, name: str, email: str) -> None:
     path.write_text(
         f"[user]\n\tname = {name}\n\temail = {email}\n"
         "[init]\n\tdefaultBranch = main\n"
-        "[protocol \"file\"]\n\tallow = always\n"
+        '[protocol "file"]\n\tallow = always\n'
         "[commit]\n\tgpgsign = false\n",
         encoding="utf-8",
     )
@@ -112,7 +122,7 @@ class Machine:
         proc = subprocess.run(
             [sys.executable, "-m", "memsync", *args],
             cwd=cwd or self.home,
-            env={**os.environ, **self.env},
+            env={**os.environ, **self.env, "PYTHONPATH": _pythonpath()},
             input=stdin,
             capture_output=True,
             text=True,
@@ -125,6 +135,11 @@ class Machine:
                 f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
             )
         return proc
+
+
+def _pythonpath() -> str:
+    existing = os.environ.get("PYTHONPATH")
+    return SOURCE_ROOT + (os.pathsep + existing if existing else "")
 
 
 def make_machine(base: Path, name: str) -> Machine:
@@ -151,11 +166,21 @@ def make_machine(base: Path, name: str) -> Machine:
 @pytest.fixture
 def machines(tmp_path: Path) -> list[Machine]:
     """Three simulated machines (alice-laptop, alice-desktop, bob-laptop)."""
-    return [make_machine(tmp_path / "machines", n) for n in ("alice-laptop", "alice-desktop", "bob-laptop")]
+    return [
+        make_machine(tmp_path / "machines", n)
+        for n in ("alice-laptop", "alice-desktop", "bob-laptop")
+    ]
 
 
-def write_memory(directory: Path, filename: str, name: str, body: str, *, type_: str = "project",
-                 description: str | None = None) -> Path:
+def write_memory(
+    directory: Path,
+    filename: str,
+    name: str,
+    body: str,
+    *,
+    type_: str = "project",
+    description: str | None = None,
+) -> Path:
     """Write a well-formed memory file and return its path."""
     path = directory / filename
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,304 @@
+"""Open or update the pull request of a `push --review` branch on GitHub.
+
+Three ways, tried in order: the `gh` CLI when it is installed and logged in, the REST API
+with `GITHUB_TOKEN` (or `GH_TOKEN`), else the compare URL for the user to open. A failure
+of one way is reported as a warning and the next way is tried: the branch is already
+pushed, so nothing is lost and the user can always finish by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from urllib.error import HTTPError
+
+DEFAULT_API_URL = "https://api.github.com"
+# GitHub rejects pull request bodies over 65,536 characters.
+MAX_BODY_CHARS = 65_536
+_TRUNCATED = "\n\n_(summary truncated: run `memsync review` locally for the rest)_\n"
+_TIMEOUT_S = 15.0
+
+Method = Literal["gh", "api", "url", "none"]
+
+_SCP_URL = re.compile(r"^(?:[\w.+-]+@)?(?P<host>[\w.-]+):(?!//)(?P<path>[^\\]+)$")
+_HTTP_URL = re.compile(
+    r"^(?:https?|ssh|git)://(?:[^@/]+@)?(?P<host>[\w.-]+)(?::\d+)?/(?P<path>.+)$"
+)
+
+
+@dataclass(frozen=True)
+class RepoRef:
+    """A GitHub repository named by host, owner and name."""
+
+    host: str
+    owner: str
+    name: str
+
+    @property
+    def slug(self) -> str:
+        """`owner/name`."""
+        return f"{self.owner}/{self.name}"
+
+
+@dataclass(frozen=True)
+class PullRequestResult:
+    """How the pull request was handled and where the user can see it."""
+
+    method: Method
+    url: str | None
+    number: int | None = None
+    created: bool = False
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Proposal:
+    """What the pull request should be."""
+
+    head: str
+    base: str
+    title: str
+    body: str
+
+
+class _StepFailed(Exception):
+    """One way of opening the pull request failed; the next one is tried."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def parse_remote_url(url: str) -> RepoRef | None:
+    """Host, owner and name of a git remote URL (scp-like, ssh, https); None for others."""
+    url = url.strip()
+    match = _HTTP_URL.match(url) or _SCP_URL.match(url)
+    if match is None:
+        return None
+    parts = [p for p in match.group("path").split("/") if p]
+    if len(parts) != 2:
+        return None
+    owner, name = parts
+    name = name.removesuffix(".git")
+    if not owner or not name:
+        return None
+    return RepoRef(match.group("host").lower(), owner, name)
+
+
+def _redacted(url: str) -> str:
+    """The URL without credentials someone put in its user-info part."""
+    return re.sub(r"//[^@/]+@", "//", url)
+
+
+def compare_url(repo: RepoRef, base: str, head: str) -> str:
+    """The web page where the user can open the pull request by hand."""
+    return (
+        f"https://{repo.host}/{repo.slug}/compare/"
+        f"{quote(base, safe='/')}...{quote(head, safe='/')}?expand=1"
+    )
+
+
+def api_url_for(repo: RepoRef, env: Mapping[str, str]) -> str:
+    """`$GITHUB_API_URL`, else the API of github.com or of a GitHub Enterprise host."""
+    configured = env.get("GITHUB_API_URL")
+    if configured:
+        return configured.rstrip("/")
+    return DEFAULT_API_URL if repo.host == "github.com" else f"https://{repo.host}/api/v3"
+
+
+def fit_body(body: str) -> str:
+    """The body, shortened to what GitHub accepts."""
+    if len(body) <= MAX_BODY_CHARS:
+        return body
+    return body[: MAX_BODY_CHARS - len(_TRUNCATED)] + _TRUNCATED
+
+
+def open_or_update_pull_request(
+    remote_url: str,
+    *,
+    head: str,
+    base: str,
+    title: str,
+    body: str,
+    env: Mapping[str, str] | None = None,
+) -> PullRequestResult:
+    """Open a pull request from `head` into `base`, or update the body of the open one."""
+    env = os.environ if env is None else env
+    repo = parse_remote_url(remote_url)
+    if repo is None:
+        return PullRequestResult(
+            "none",
+            None,
+            warnings=(
+                f"cannot tell the GitHub repository of remote {_redacted(remote_url)!r}; "
+                f"open a pull request for branch {head} by hand",
+            ),
+        )
+    proposal = _Proposal(head, base, title, fit_body(body))
+    warnings: list[str] = []
+    gh = shutil.which("gh", path=env.get("PATH", os.defpath))
+    if gh is not None and _gh_logged_in(gh, repo, env):
+        try:
+            return _with_warnings(_via_gh(gh, repo, proposal, env), warnings)
+        except _StepFailed as exc:
+            warnings.append(f"gh could not open the pull request: {exc}")
+    token = env.get("GITHUB_TOKEN") or env.get("GH_TOKEN")
+    if token:
+        try:
+            result = _via_api(api_url_for(repo, env), token, repo, proposal)
+            return _with_warnings(result, warnings)
+        except _StepFailed as exc:
+            warnings.append(f"the GitHub API could not open the pull request: {exc}")
+    return PullRequestResult("url", compare_url(repo, base, head), warnings=tuple(warnings))
+
+
+def _with_warnings(result: PullRequestResult, warnings: list[str]) -> PullRequestResult:
+    if not warnings:
+        return result
+    return PullRequestResult(
+        result.method, result.url, result.number, result.created, (*warnings, *result.warnings)
+    )
+
+
+# --- gh ----------------------------------------------------------------------------------
+
+
+def _run_gh(
+    gh: str, args: list[str], env: Mapping[str, str], stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    # gh must never prompt: hooks and CI have no one to answer.
+    gh_env = {**env, "GH_PROMPT_DISABLED": "1", "GH_NO_UPDATE_NOTIFIER": "1", "NO_COLOR": "1"}
+    try:
+        return subprocess.run(
+            [gh, *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=gh_env,
+            timeout=_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise _StepFailed(str(exc)) from exc
+
+
+def _gh_logged_in(gh: str, repo: RepoRef, env: Mapping[str, str]) -> bool:
+    try:
+        return _run_gh(gh, ["auth", "status", "--hostname", repo.host], env).returncode == 0
+    except _StepFailed:
+        return False
+
+
+def _gh_checked(gh: str, args: list[str], env: Mapping[str, str], stdin: str | None = None) -> str:
+    done = _run_gh(gh, args, env, stdin)
+    if done.returncode != 0:
+        detail = done.stderr.strip().splitlines()
+        raise _StepFailed(detail[-1] if detail else f"gh exited with {done.returncode}")
+    return done.stdout
+
+
+def _via_gh(
+    gh: str, repo: RepoRef, proposal: _Proposal, env: Mapping[str, str]
+) -> PullRequestResult:
+    target = ["--repo", f"{repo.host}/{repo.slug}"]
+    query = ["--head", proposal.head, "--state", "open", "--json", "number,url"]
+    listed = _gh_checked(gh, ["pr", "list", *target, *query], env)
+    try:
+        existing = json.loads(listed or "[]")
+    except json.JSONDecodeError as exc:
+        raise _StepFailed(f"unexpected output of gh pr list: {listed[:200]!r}") from exc
+    body = proposal.body
+    if existing:
+        number, url = int(existing[0]["number"]), str(existing[0]["url"])
+        _gh_checked(gh, ["pr", "edit", str(number), *target, "--body-file", "-"], env, body)
+        return PullRequestResult("gh", url, number, created=False)
+    args = ["pr", "create", *target, "--head", proposal.head, "--base", proposal.base]
+    args += ["--title", proposal.title, "--body-file", "-"]
+    out = _gh_checked(gh, args, env, body).strip()
+    url = out.splitlines()[-1] if out else compare_url(repo, proposal.base, proposal.head)
+    tail = url.rstrip("/").rsplit("/", 1)[-1]
+    return PullRequestResult("gh", url, int(tail) if tail.isdigit() else None, created=True)
+
+
+# --- REST API ----------------------------------------------------------------------------
+
+
+def _api_request(method: str, url: str, token: str, payload: dict[str, Any] | None = None) -> Any:
+    import urllib.error
+    import urllib.request
+
+    from memsync import __version__
+
+    data = None if payload is None else json.dumps(payload).encode("utf-8")
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Accept", "application/vnd.github+json")
+    request.add_header("Authorization", f"Bearer {token}")
+    request.add_header("X-GitHub-Api-Version", "2022-11-28")
+    request.add_header("User-Agent", f"memsync/{__version__}")
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=_TIMEOUT_S) as response:
+            return json.loads(response.read().decode("utf-8") or "null")
+    except urllib.error.HTTPError as exc:
+        detail = f"{method} {url}: HTTP {exc.code} {_api_message(exc)}"
+        raise _StepFailed(detail, exc.code) from exc
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        raise _StepFailed(f"{method} {url}: {getattr(exc, 'reason', exc)}") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _StepFailed(f"{method} {url}: the answer is not JSON") from exc
+
+
+def _api_message(error: HTTPError) -> str:
+    """GitHub's own explanation from an error response, without echoing anything sent."""
+    try:
+        detail = json.loads(error.read().decode("utf-8"))
+    except (ValueError, OSError):
+        return str(error.reason)
+    message = str(detail.get("message", error.reason)) if isinstance(detail, dict) else ""
+    errors = detail.get("errors") if isinstance(detail, dict) else None
+    if isinstance(errors, list) and errors and isinstance(errors[0], dict):
+        message += f" ({errors[0].get('message') or errors[0].get('code')})"
+    return message
+
+
+def _via_api(api: str, token: str, repo: RepoRef, proposal: _Proposal) -> PullRequestResult:
+    pulls = f"{api}/repos/{quote(repo.owner)}/{quote(repo.name)}/pulls"
+    head_filter = quote(f"{repo.owner}:{proposal.head}", safe="")
+    query = f"?head={head_filter}&state=open&per_page=1"
+    updated = _api_update_open(pulls, query, token, proposal.body)
+    if updated is not None:
+        return updated
+    payload = {
+        "title": proposal.title,
+        "head": proposal.head,
+        "base": proposal.base,
+        "body": proposal.body,
+    }
+    try:
+        created = _api_request("POST", pulls, token, payload)
+    except _StepFailed as exc:
+        # 422: another push opened it between our look-up and our create.
+        raced = _api_update_open(pulls, query, token, proposal.body) if exc.status == 422 else None
+        if raced is None:
+            raise
+        return raced
+    return PullRequestResult("api", str(created["html_url"]), int(created["number"]), created=True)
+
+
+def _api_update_open(pulls: str, query: str, token: str, body: str) -> PullRequestResult | None:
+    existing = _api_request("GET", pulls + query, token)
+    if not (isinstance(existing, list) and existing):
+        return None
+    number = int(existing[0]["number"])
+    updated = _api_request("PATCH", f"{pulls}/{number}", token, {"body": body})
+    return PullRequestResult("api", str(updated["html_url"]), number, created=False)

@@ -1,0 +1,128 @@
+"""One memsync process per store: an exclusive lock file naming its holder."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import socket
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsync.errors import LockHeldError
+
+# A holder on another host cannot be probed; after this long its lock is presumed dead.
+FOREIGN_STALE_SECONDS = 6 * 3600
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    """Who holds a lock, as written in the lock file."""
+
+    pid: int
+    host: str
+    command: str
+    since: float
+
+    def describe(self) -> str:
+        """A human description of the holder."""
+        started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.since))
+        return f"pid {self.pid} on {self.host} ({self.command}, since {started})"
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    if os.name == "nt":  # pragma: no cover - exercised on Windows CI only
+        import ctypes
+
+        handle = ctypes.windll.kernel32.OpenProcess(0x1000, False, pid)  # type: ignore[attr-defined]
+        if not handle:
+            return False
+        ctypes.windll.kernel32.CloseHandle(handle)  # type: ignore[attr-defined]
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def read_holder(path: Path) -> LockHolder | None:
+    """The holder recorded in lock file PATH, or None when absent or unreadable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return LockHolder(
+            int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"])
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _is_stale(path: Path, holder: LockHolder | None) -> bool:
+    if holder is None:
+        # Half-written by a process killed between create and write: stale after a moment.
+        try:
+            return time.time() - path.stat().st_mtime > 5
+        except OSError:
+            return True
+    if holder.host == socket.gethostname():
+        return not _pid_alive(holder.pid)
+    return time.time() - holder.since > FOREIGN_STALE_SECONDS
+
+
+@contextlib.contextmanager
+def store_lock(path: Path, *, timeout: float, command: str, store: str) -> Iterator[None]:
+    """Hold the lock at PATH for the duration; wait up to TIMEOUT, take over dead holders."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    me = LockHolder(os.getpid(), socket.gethostname(), command, time.time())
+    payload = json.dumps(vars(me)).encode()
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            holder = read_holder(path)
+            if _is_stale(path, holder):
+                _break_stale(path, holder)
+                continue
+            if time.monotonic() >= deadline:
+                who = holder.describe() if holder else "another process"
+                raise LockHeldError(
+                    f"the {store} store is busy: locked by {who}",
+                    hint=f"Wait for it to finish; if that process is gone, delete {path}.",
+                ) from None
+            time.sleep(random.uniform(0.05, 0.2))
+            continue
+        try:
+            os.write(fd, payload)
+        finally:
+            os.close(fd)
+        break
+    try:
+        yield
+    finally:
+        if read_holder(path) == me:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+
+
+def _break_stale(path: Path, holder: LockHolder | None) -> None:
+    # Rename first so two processes breaking the same stale lock cannot both win.
+    grave = path.with_name(f"{path.name}.stale-{os.getpid()}")
+    try:
+        path.rename(grave)
+    except OSError:
+        return
+    if read_holder(grave) != holder:
+        # Someone re-acquired between our read and rename: put their lock back.
+        with contextlib.suppress(OSError):
+            grave.rename(path)
+        return
+    with contextlib.suppress(OSError):
+        grave.unlink()

@@ -1,0 +1,117 @@
+"""The git boundary: plumbing on a bare clone, scrubbed environment, actionable errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memsync import gitcmd
+from memsync.errors import GitError, RemoteUnavailableError
+from tests.conftest import git, make_bare_remote
+
+ME = gitcmd.Identity("Tester", "tester@example.invalid")
+
+
+@pytest.fixture
+def clone(tmp_path: Path) -> Path:
+    remote = make_bare_remote(tmp_path / "remote.git")
+    repo = tmp_path / "clone.git"
+    gitcmd.init_bare(repo, str(remote))
+    return repo
+
+
+def test_blob_sha_matches_git(tmp_path: Path) -> None:
+    data = b"---\nname: x\n---\nbody\r\n\xef\xbb\xbf"
+    (tmp_path / "f").write_bytes(data)
+    assert gitcmd.blob_sha(data) == git("hash-object", "f", cwd=tmp_path).strip()
+
+
+def test_commits_trees_and_blobs_round_trip(clone: Path) -> None:
+    odd = 'a "quoted" name.md'
+    first = gitcmd.write_commit(
+        clone,
+        parents=[],
+        changes={"p/a.md": b"A\n", "p/b.md": b"B", f"p/{odd}": b"Q", "q/c.md": b"C"},
+        message="first\n",
+        author=ME,
+        when=1_700_000_000,
+    )
+    gitcmd.update_branch(clone, "main", first, None, "test")
+    second = gitcmd.write_commit(
+        clone,
+        parents=[first],
+        changes={"p/a.md": b"A2\n", "p/b.md": None},
+        message="second\n",
+        author=ME,
+        when=1_700_000_100,
+    )
+    gitcmd.update_branch(clone, "main", second, first, "test")
+    tree = gitcmd.list_tree(clone, second, "p")
+    assert sorted(tree) == sorted(["a.md", odd])
+    blobs = gitcmd.read_blobs(clone, [tree["a.md"].sha, tree[odd].sha, "0" * 40])
+    assert blobs[tree["a.md"].sha] == b"A2\n"
+    assert blobs[tree[odd].sha] == b"Q"
+    assert gitcmd.path_times(clone, second, "p") == {
+        "a.md": 1_700_000_100,
+        "b.md": 1_700_000_100,
+        odd: 1_700_000_000,
+    }
+    assert gitcmd.resolve_refs(clone, "refs/heads/main", "refs/remotes/origin/main") == [
+        second,
+        None,
+    ]
+    assert gitcmd.count_commits(clone, second) == 2
+    assert gitcmd.commit_time(clone, second) == 1_700_000_100
+    assert gitcmd.symbolic_head(clone) == "main"
+    # A stale expected value is refused: nobody's update is silently lost.
+    with pytest.raises(GitError):
+        gitcmd.update_branch(clone, "main", first, first, "test")
+
+
+def test_push_fetch_and_a_lost_race(clone: Path, tmp_path: Path) -> None:
+    c1 = gitcmd.write_commit(
+        clone, parents=[], changes={"a.md": b"1"}, message="1\n", author=ME, when=1
+    )
+    gitcmd.update_branch(clone, "main", c1, None, "t")
+    assert gitcmd.push(clone, "main", 30)
+    other = tmp_path / "other.git"
+    gitcmd.init_bare(other, git("config", "remote.origin.url", cwd=clone).strip())
+    gitcmd.fetch(other, 30)
+    c2 = gitcmd.write_commit(
+        other, parents=[c1], changes={"b.md": b"2"}, message="2\n", author=ME, when=2
+    )
+    gitcmd.update_branch(other, "main", c2, None, "t")
+    assert gitcmd.push(other, "main", 30)
+    c3 = gitcmd.write_commit(
+        clone, parents=[c1], changes={"c.md": b"3"}, message="3\n", author=ME, when=3
+    )
+    gitcmd.update_branch(clone, "main", c3, c1, "t")
+    assert gitcmd.push(clone, "main", 30) is False
+    gitcmd.fetch(clone, 30)
+    assert gitcmd.ahead_behind(clone, "main", "origin/main") == (1, 1)
+    assert gitcmd.merge_base(clone, "main", "origin/main") == c1
+    assert gitcmd.remote_default_branch(clone, 30) == "main"
+
+
+def test_an_unreachable_remote_is_reported_as_such(tmp_path: Path) -> None:
+    repo = tmp_path / "clone.git"
+    gitcmd.init_bare(repo, str(tmp_path / "nowhere.git"))
+    with pytest.raises(RemoteUnavailableError) as info:
+        gitcmd.fetch(repo, 30)
+    assert "unreachable" in info.value.message
+
+
+def test_inherited_git_variables_are_scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GIT_DIR", "/somewhere/else")
+    monkeypatch.setenv("GIT_WORK_TREE", "/else")
+    env = gitcmd.git_env()
+    assert "GIT_DIR" not in env and "GIT_WORK_TREE" not in env
+    assert env["GIT_TERMINAL_PROMPT"] == "0"
+    assert "BatchMode=yes" in env["GIT_SSH_COMMAND"]
+
+
+def test_git_failures_name_the_command(tmp_path: Path) -> None:
+    with pytest.raises(GitError) as info:
+        gitcmd.run_git(["rev-parse", "--verify", "nope"], cwd=tmp_path)
+    assert "git rev-parse" in info.value.message

@@ -1,0 +1,82 @@
+"""The store lock: exclusive, names its holder, recovers from dead holders."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from memsync.errors import ExitCode, LockHeldError
+from memsync.lock import read_holder, store_lock
+
+
+def test_lock_is_exclusive_and_names_the_holder(tmp_path: Path) -> None:
+    path = tmp_path / "locks" / "private.lock"
+    with store_lock(path, timeout=1, command="pull", store="private"):
+        holder = read_holder(path)
+        assert holder is not None and holder.pid == os.getpid()
+        # A second, live holder (another process) keeps us out.
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        try:
+            path.write_text(
+                json.dumps(
+                    {
+                        "pid": child.pid,
+                        "host": socket.gethostname(),
+                        "command": "push",
+                        "since": time.time(),
+                    }
+                )
+            )
+            with (
+                pytest.raises(LockHeldError) as info,
+                store_lock(path, timeout=0.3, command="pull", store="private"),
+            ):
+                pass
+            assert f"pid {child.pid}" in str(info.value)
+            assert info.value.exit_code == ExitCode.LOCKED
+        finally:
+            child.kill()
+            child.wait()
+    # Ours was overwritten by the simulated holder, so we must not have deleted theirs.
+    assert path.exists()
+
+
+def test_a_lock_of_a_dead_process_is_taken_over(tmp_path: Path) -> None:
+    path = tmp_path / "store.lock"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    path.write_text(
+        json.dumps({"pid": dead.pid, "host": socket.gethostname(), "command": "push", "since": 0})
+    )
+    with store_lock(path, timeout=0.5, command="pull", store="team"):
+        assert read_holder(path) is not None
+        assert read_holder(path).pid == os.getpid()  # type: ignore[union-attr]
+    assert not path.exists()
+
+
+def test_a_half_written_lock_file_is_stale_after_a_moment(tmp_path: Path) -> None:
+    path = tmp_path / "store.lock"
+    path.write_text("")
+    old = time.time() - 60
+    os.utime(path, (old, old))
+    with store_lock(path, timeout=0.5, command="pull", store="team"):
+        pass
+
+
+def test_a_lock_held_on_another_host_is_respected_until_old(tmp_path: Path) -> None:
+    path = tmp_path / "store.lock"
+    path.write_text(
+        json.dumps({"pid": 1, "host": "elsewhere", "command": "push", "since": time.time()})
+    )
+    with pytest.raises(LockHeldError), store_lock(path, timeout=0.2, command="pull", store="x"):
+        pass
+    path.write_text(json.dumps({"pid": 1, "host": "elsewhere", "command": "push", "since": 0}))
+    with store_lock(path, timeout=0.2, command="pull", store="x"):
+        pass

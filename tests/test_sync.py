@@ -1,0 +1,200 @@
+"""End-to-end sync between simulated machines over real git remotes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Machine, git, git_bytes, make_bare_remote, write_memory
+
+ORIGIN = "git@github.com:Acme/API.git"
+
+
+def memory_dir(machine: Machine, project: Path) -> Path:
+    """The Claude Code memory directory of PROJECT on MACHINE."""
+    out = machine.memsync("status", "--json", cwd=project)
+    data = json.loads(out.stdout)
+    return Path(next(s["live_dir"] for s in data if s["scope"] == "private"))
+
+
+def setup_machine(machine: Machine, private: Path, team: Path | None, relpath: str) -> Path:
+    """Check the project out at RELPATH and run `memsync init` against the remotes."""
+    project = machine.checkout_project(ORIGIN, relpath)
+    args = ["init", "--private", str(private), "--no-hooks"]
+    if team is not None:
+        args += ["--team", str(team)]
+    machine.memsync(*args, cwd=project)
+    return project
+
+
+def remote_head(remote: Path) -> str:
+    return git("rev-parse", "refs/heads/main", cwd=remote).strip()
+
+
+def remote_files(remote: Path) -> list[str]:
+    return git("ls-tree", "-r", "--name-only", "main", cwd=remote).split()
+
+
+@pytest.fixture
+def remotes(tmp_path: Path) -> tuple[Path, Path]:
+    return (
+        make_bare_remote(tmp_path / "remotes" / "private.git"),
+        make_bare_remote(tmp_path / "remotes" / "team.git"),
+    )
+
+
+def test_init_without_arguments_uses_a_local_bare_remote(machines: list[Machine]) -> None:
+    alice = machines[0]
+    project = alice.checkout_project(ORIGIN)
+    result = alice.memsync("init", "--no-hooks", cwd=project)
+    assert "private" in result.stdout
+    default_remote = alice.home / ".memsync" / "remotes" / "private.git"
+    assert (default_remote / "HEAD").is_file()
+    live = memory_dir(alice, project)
+    write_memory(live, "testing.md", "testing policy", "Use a real database.\n")
+    alice.memsync("push", cwd=project)
+    assert "acme-api/testing.md" in remote_files(default_remote)
+    # Re-running init is safe and keeps the memory.
+    alice.memsync("init", "--no-hooks", cwd=project)
+    assert (live / "testing.md").read_text().endswith("Use a real database.\n")
+
+
+def test_memory_follows_a_person_across_machines(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    private, _ = remotes
+    laptop, desktop, _ = machines
+    p1 = setup_machine(laptop, private, None, "src/api")
+    p2 = setup_machine(desktop, private, None, "work/checkouts/api-clone")
+    live1, live2 = memory_dir(laptop, p1), memory_dir(desktop, p2)
+    assert live1 != live2
+    write_memory(live1, "deploy.md", "deploy freeze", "No deploys on Friday.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+    assert (live2 / "deploy.md").read_bytes() == (live1 / "deploy.md").read_bytes()
+
+    # A deletion propagates.
+    (live2 / "deploy.md").unlink()
+    desktop.memsync("push", cwd=p2)
+    laptop.memsync("pull", cwd=p1)
+    assert not (live1 / "deploy.md").exists()
+
+
+def test_local_edits_survive_a_pull_and_machines_converge(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    private, _ = remotes
+    laptop, desktop, _ = machines
+    p1 = setup_machine(laptop, private, None, "src/api")
+    p2 = setup_machine(desktop, private, None, "code/api")
+    live1, live2 = memory_dir(laptop, p1), memory_dir(desktop, p2)
+    shared = write_memory(live1, "style.md", "code style", "Use black.\nPrefer pathlib.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+
+    # Laptop edits the description, desktop edits the body of the same memory.
+    shared.write_text(
+        shared.read_text().replace("description: code style", "description: how we write Python")
+    )
+    laptop.memsync("push", cwd=p1)
+    other = live2 / "style.md"
+    other.write_text(other.read_text().replace("Use black.", "Use ruff format."))
+    write_memory(live2, "only-desktop.md", "desktop note", "Local only.\n")
+    desktop.memsync("pull", cwd=p2)
+    merged = other.read_text()
+    assert "description: how we write Python" in merged
+    assert "Use ruff format." in merged
+    assert (live2 / "only-desktop.md").exists()
+
+    desktop.memsync("push", cwd=p2)
+    laptop.memsync("pull", cwd=p1)
+    for name in ("style.md", "only-desktop.md"):
+        assert (live1 / name).read_bytes() == (live2 / name).read_bytes()
+    assert "<<<<<<<" not in (live1 / "style.md").read_text()
+
+
+def test_a_push_with_nothing_new_makes_no_commit(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    private, _ = remotes
+    laptop = machines[0]
+    project = setup_machine(laptop, private, None, "src/api")
+    live = memory_dir(laptop, project)
+    # CRLF and a BOM must round-trip without producing changes on the next run.
+    (live / "crlf.md").write_bytes(
+        b"\xef\xbb\xbf---\r\nname: crlf\r\ndescription: windows file\r\n"
+        b"type: project\r\n---\r\nBody\r\n"
+    )
+    laptop.memsync("push", cwd=project)
+    head = remote_head(private)
+    laptop.memsync("push", cwd=project)
+    laptop.memsync("sync", cwd=project)
+    assert remote_head(private) == head
+    blob = git_bytes("show", "main:acme-api/crlf.md", cwd=private)
+    assert blob == (live / "crlf.md").read_bytes()
+    assert blob.startswith(b"\xef\xbb\xbf---\r\n")
+
+
+def test_offline_push_keeps_work_and_the_next_run_sends_it(
+    machines: list[Machine], remotes: tuple[Path, Path], tmp_path: Path
+) -> None:
+    private, _ = remotes
+    laptop = machines[0]
+    project = setup_machine(laptop, private, None, "src/api")
+    live = memory_dir(laptop, project)
+    parked = tmp_path / "parked.git"
+    shutil.move(private, parked)
+    write_memory(live, "offline.md", "offline note", "Written on a plane.\n")
+    result = laptop.memsync("push", cwd=project, check=False)
+    assert result.returncode == 3, result.stderr
+    assert "unreachable" in result.stderr.lower()
+    assert (live / "offline.md").exists()
+    hooked = laptop.memsync("push", "--hook", cwd=project, stdin="{}", check=False)
+    assert hooked.returncode == 0
+    shutil.move(parked, private)
+    laptop.memsync("push", cwd=project)
+    assert "acme-api/offline.md" in remote_files(private)
+
+
+def test_hook_mode_reads_cwd_from_stdin_and_summarizes(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    private, team = remotes
+    laptop, desktop, _ = machines
+    p1 = setup_machine(laptop, private, team, "src/api")
+    p2 = setup_machine(desktop, private, team, "elsewhere/api")
+    team1 = memory_dir(laptop, p1) / "team"
+    write_memory(
+        team1, "testing-policy.md", "testing policy", "Hit a real database.\n", type_="feedback"
+    )
+    laptop.memsync("push", cwd=p1)
+    payload = json.dumps({"session_id": "x", "cwd": str(p2), "hook_event_name": "SessionStart"})
+    result = desktop.memsync("pull", "--hook", cwd=desktop.home, stdin=payload)
+    assert result.returncode == 0
+    assert "1 team memory updated (testing-policy.md)" in result.stdout
+    assert len(result.stdout.splitlines()) <= 3
+
+
+def test_team_push_blocks_secrets_and_user_memories(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    private, team = remotes
+    laptop = machines[0]
+    project = setup_machine(laptop, private, team, "src/api")
+    team_dir = memory_dir(laptop, project) / "team"
+    head = remote_head(team)
+    token = "ghp_" + "x7Kq2M9vR4tW8yB3nL6pZ1cF5hJ0dG2sA4eQ"
+    write_memory(team_dir, "ci.md", "ci access", f"Use token {token} for CI.\n")
+    result = laptop.memsync("push", "--scope", "team", cwd=project, check=False)
+    assert result.returncode == 1
+    assert token not in result.stdout + result.stderr
+    assert "ci.md" in result.stdout + result.stderr
+    assert remote_head(team) == head
+    (team_dir / "ci.md").unlink()
+    write_memory(team_dir, "me.md", "about me", "I like tabs.\n", type_="user")
+    result = laptop.memsync("push", "--scope", "team", cwd=project, check=False)
+    assert result.returncode == 1
+    assert remote_head(team) == head
