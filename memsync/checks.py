@@ -28,6 +28,7 @@ _OPEN_MARKER = re.compile(r"<{7}(?:[ \t].*)?")
 _OTHER_MARKER = re.compile(r"(?:>{7}|\|{7})(?:[ \t].*)?")
 _SEPARATOR = re.compile(r"={7}[ \t]*")
 _CODE_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_REASON_LINE = re.compile(r"\(line (\d+)")
 _EXTERNAL_LINK = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|#|//)")
 
 _NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)"
@@ -290,7 +291,9 @@ def skip_finding(skipped: Skipped, path: str) -> Finding:
     if reason.startswith("over "):
         return finding("file-too-large", path, 1, f"{reason}: memsync never syncs it")
     if reason.startswith("not valid UTF-8"):
-        return finding("not-utf8", path, 1, f"{reason}: memsync never syncs it; save as UTF-8")
+        where = _REASON_LINE.search(reason)
+        line = int(where.group(1)) if where else 1
+        return finding("not-utf8", path, line, f"{reason}: memsync never syncs it; save as UTF-8")
     if reason.startswith("differs only by"):
         return finding("case-collision", path, 1, f"name {reason}: memsync syncs only the first")
     return finding("unsafe-path", path, 1, f"{reason}: memsync never syncs it")

@@ -100,7 +100,7 @@ def test_filter_files_applies_every_rule() -> None:
         Skipped("../escape.md", "path contains '..'"),
         Skipped("a.md", "differs only by case from A.md"),
         Skipped("big.md", "over 250,000 bytes (250,001)"),
-        Skipped("latin1.md", "not valid UTF-8 (byte 3)"),
+        Skipped("latin1.md", "not valid UTF-8 (line 1, byte 3)"),
     )
 
 
@@ -140,7 +140,7 @@ def test_scan_directory_reads_safe_files_and_reports_the_rest(tmp_path: Path) ->
     assert sorted(scan.files) == ["MEMORY.md", "a.md", "dir.md/inner.md", "sub/b.md"]
     assert scan.files["a.md"] == GOOD
     assert scan.skipped == (
-        Skipped("bad.md", "not valid UTF-8 (byte 0)"),
+        Skipped("bad.md", "not valid UTF-8 (line 1, byte 0)"),
         Skipped("big.md", "over 250,000 bytes (250,010)"),
     )
     team = scan_directory(tmp_path, "team")
