@@ -126,6 +126,28 @@ def _render_check(report: Any) -> None:
 
 # --- merge-file ---
 
+
+@app.command("merge-file")
+def merge_file_command(
+    base: Annotated[Path, typer.Argument(help="The common ancestor's version (git's %O).")],
+    ours: Annotated[Path, typer.Argument(help="Our version; receives the result (%A).")],
+    theirs: Annotated[Path, typer.Argument(help="Their version (%B).")],
+    path: Annotated[
+        str | None, typer.Option("--path", help="The file's path in the repository (%P).")
+    ] = None,
+    marker_size: Annotated[
+        int, typer.Option("--marker-size", help="Accepted for git (%L); no markers are written.")
+    ] = 7,
+) -> None:
+    """Git merge driver: merge a memory or MEMORY.md into OURS, without conflict markers."""
+    from memsync.mergedriver import run_merge_driver
+
+    del marker_size  # memsync never writes conflict markers
+    result = run_merge_driver(base, ours, theirs, path)
+    for line in result.messages():
+        sys.stderr.write(line + "\n")
+
+
 # --- sync: init, pull, push, sync, status, diff, log, promote ---
 
 ScopeOption = Annotated[
@@ -147,15 +169,32 @@ def _scopes(scope: str) -> tuple[str, ...]:
     raise UsageError(f"--scope must be private, team or all, not {scope!r}")
 
 
-def _run_sync_command(command: str, project: Path, scope: str, hook: bool, as_json: bool) -> None:
-    from memsync.sync import exit_code, sync_project
+def _run_sync_command(
+    command: str,
+    project: Path,
+    scope: str,
+    hook: bool,
+    as_json: bool,
+    *,
+    message: str | None = None,
+    review: bool = False,
+) -> None:
+    from memsync.sync import RunOptions, exit_code, sync_project
 
+    pushed: Any = None
     if not hook:
-        reports = sync_project(project, _scopes(scope), command)
+        if review:
+            from memsync.reviewflow import push_for_review
+
+            pushed = push_for_review(project, _scopes(scope), message=message)
+            reports = list(pushed.reports)
+        else:
+            reports = sync_project(project, _scopes(scope), command, options=RunOptions(message))
         if as_json:
-            _print_json([_report_data(r) for r in reports])
+            _print_json([_report_data(r, pushed) for r in reports])
         else:
             _render_reports(command, reports)
+            _render_pulls(pushed)
         raise typer.Exit(exit_code(reports))
     from memsync import hookmode
 
@@ -167,7 +206,15 @@ def _run_sync_command(command: str, project: Path, scope: str, hook: bool, as_js
         settings = load_config().settings
         limit = settings.pull_timeout if command == "pull" else settings.push_timeout
         hookmode.start_watchdog(limit + 2, f"memsync {command}")
-        reports = sync_project(project, _scopes(scope), command, hook=True)
+        if review:
+            from memsync.reviewflow import push_for_review
+
+            pushed = push_for_review(project, _scopes(scope), message=message, hook=True)
+            reports = list(pushed.reports)
+        else:
+            reports = sync_project(
+                project, _scopes(scope), command, hook=True, options=RunOptions(message)
+            )
     except MemsyncError as error:
         if "is not set up for memsync" not in error.message:
             sys.stderr.write(f"memsync: {error.message}\n")
@@ -177,18 +224,48 @@ def _run_sync_command(command: str, project: Path, scope: str, hook: bool, as_js
         raise typer.Exit(0) from None
     for line in hookmode.summary_lines(reports, command):
         sys.stdout.write(line + "\n")
+    for pull in pushed.pulls if pushed else ():
+        if pull.result is not None and pull.result.url:
+            sys.stdout.write(f"memsync: review pull request {pull.result.url}\n")
     for line in hookmode.problem_lines(reports):
         sys.stderr.write(line + "\n")
     raise typer.Exit(0)
 
 
-def _report_data(report: Any) -> dict[str, Any]:
+def _report_data(report: Any, pushed: Any = None) -> dict[str, Any]:
     import dataclasses
 
     data = dataclasses.asdict(report)
     data["blocked"] = [p.describe() for p in report.blocked]
     data["warnings"] = [p.describe() for p in report.warnings]
+    for pull in pushed.pulls if pushed else ():
+        if report.scope == "team" and pull.store == report.store:
+            data["pull_request"] = dataclasses.asdict(pull)
     return data
+
+
+def _render_pulls(pushed: Any) -> None:
+    """Where the review pull request is, or why there is none."""
+    if pushed is None:
+        return
+    out, err = _console(), _console(stderr=True)
+    for pull in pushed.pulls:
+        result = pull.result
+        if result is None:
+            out.print(f"review: {pull.note}", markup=False)
+            continue
+        noun = "memory" if pull.changes == 1 else "memories"
+        out.print(
+            f"review: pushed {pull.branch} ({pull.changes} {noun} changed against {pull.base})",
+            markup=False,
+        )
+        for warning in result.warnings:
+            err.print(f"warning: {warning}", markup=False)
+        if result.method == "url":
+            out.print(f"review: open the pull request at {result.url}", markup=False)
+        elif result.url:
+            verb = "opened" if result.created else "updated"
+            out.print(f"review: pull request {verb}: {result.url}", markup=False)
 
 
 def _render_reports(command: str, reports: list[Any]) -> None:
@@ -292,13 +369,26 @@ def pull(
 
 @app.command()
 def push(
+    *,
     project: ProjectOption = Path("."),
     scope: ScopeOption = "all",
     hook: HookOption = False,
     as_json: JsonOption = False,
+    review: Annotated[
+        bool,
+        typer.Option(
+            "--review",
+            help="Team store: push to branch memsync/<user>/<date> and open or update its "
+            "pull request instead of pushing to the default branch.",
+        ),
+    ] = False,
+    message: Annotated[
+        str | None,
+        typer.Option("--message", "-m", help="Commit subject (and pull request title)."),
+    ] = None,
 ) -> None:
     """Commit local memory edits, merge with the remote, check them and push."""
-    _run_sync_command("push", project, scope, hook, as_json)
+    _run_sync_command("push", project, scope, hook, as_json, message=message, review=review)
 
 
 @app.command("sync")
@@ -441,6 +531,97 @@ def promote(
 
 # --- consolidate ---
 
+
+@app.command("consolidate")
+def consolidate_command(
+    path: Annotated[
+        Path | None,
+        typer.Argument(
+            help="A memory folder or a store checkout (default: this project's memory folder).",
+            file_okay=False,
+        ),
+    ] = None,
+    *,
+    all_projects: Annotated[
+        bool, typer.Option("--all", help="Every project folder of a store checkout.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the plan, change nothing.")
+    ] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Also write the report to this file.", dir_okay=False),
+    ] = None,
+    report_format: Annotated[
+        str, typer.Option("--format", help="Report format: markdown or json.", case_sensitive=False)
+    ] = "markdown",
+    threshold: Annotated[
+        float | None,
+        typer.Option("--threshold", help="Near-duplicate similarity, 0-1 (default 0.85)."),
+    ] = None,
+    allow_archive: Annotated[
+        str,
+        typer.Option(
+            "--allow-archive",
+            help="Types that may be archived to fit the index: project-reference or all.",
+            case_sensitive=False,
+        ),
+    ] = "project-reference",
+    project: ProjectOption = Path("."),
+    as_json: JsonOption = False,
+) -> None:
+    """Merge duplicates, make relative dates absolute, keep the index within Claude's limits."""
+    from memsync.consolidate import Options, apply_plan, make_plan
+    from memsync.consolidation_report import plan_to_json, render_markdown
+    from memsync.dedupe import DEFAULT_THRESHOLD
+    from memsync.errors import UsageError, UserMessageError
+
+    fmt = "json" if as_json else report_format.lower()
+    if fmt not in ("markdown", "json"):
+        raise UsageError(f"--format must be markdown or json, not {report_format!r}")
+    if threshold is not None and not 0 < threshold <= 1:
+        raise UsageError(f"--threshold must be between 0 and 1, not {threshold}")
+    if path is None:
+        from memsync.paths import memory_dir_for, project_root
+
+        path = memory_dir_for(project_root(project))
+        if not path.is_dir():
+            raise UserMessageError(
+                f"no memory folder for this project at {path}",
+                hint="Pass the folder to consolidate, e.g. `memsync consolidate PATH`.",
+            )
+    options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.lower())
+    plan = make_plan(path, all_projects=all_projects, options=options, dry_run=dry_run)
+
+    def render() -> str:
+        if fmt == "json":
+            import json
+
+            return json.dumps(plan_to_json(plan), indent=2, ensure_ascii=False) + "\n"
+        return render_markdown(plan)
+
+    sys.stdout.write(render())
+    if plan.changed and not dry_run:
+        if not yes:
+            if not sys.stdin.isatty():
+                if report is not None:
+                    report.write_text(render(), encoding="utf-8")
+                raise UserMessageError(
+                    "consolidation not applied: no terminal to ask on",
+                    hint="Pass --yes to apply the plan above, or --dry-run to only show it.",
+                )
+            if not typer.confirm("Apply these changes?", default=False):
+                _console(stderr=True).print("Nothing changed.")
+                raise typer.Exit(0)
+        apply_plan(plan)
+        if fmt != "json":
+            _console(stderr=True).print("memsync: consolidation applied.")
+    if report is not None:
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(render(), encoding="utf-8")
+
+
 # --- hooks, scaffold, review ---
 
 hooks_app = typer.Typer(
@@ -569,6 +750,42 @@ def scaffold_command(
         out.print(f"{verb} {path.as_posix()}", markup=False)
     for path in result.skipped:
         out.print(f"kept   {path.as_posix()} (exists)", markup=False)
+
+
+@app.command("review")
+def review_command(
+    path: Annotated[
+        Path,
+        typer.Argument(help="A checkout or bare clone of a memory store.", file_okay=False),
+    ] = Path("."),
+    base: Annotated[
+        str | None,
+        typer.Option("--base", help="Compare with (default: merge-base of HEAD and origin/HEAD)."),
+    ] = None,
+    head: Annotated[str | None, typer.Option("--head", help="The changes (default: HEAD).")] = None,
+    output_format: Annotated[
+        str, typer.Option("--format", help="markdown or json.", case_sensitive=False)
+    ] = "markdown",
+    scope: Annotated[
+        str, typer.Option("--scope", help="The store's scope for the checks: team or private.")
+    ] = "team",
+) -> None:
+    """Semantic summary of the memory changes between two refs (for a pull request body)."""
+    from memsync.errors import UsageError
+    from memsync.review import review_refs
+    from memsync.reviewrender import render_markdown, review_data
+
+    output_format, scope = output_format.lower(), scope.lower()
+    if output_format not in ("markdown", "json"):
+        raise UsageError(f"--format must be markdown or json, not {output_format!r}")
+    if scope not in ("team", "private"):
+        raise UsageError(f"--scope must be team or private, not {scope!r}")
+    review = review_refs(path, base, head, scope=scope)
+    if output_format == "json":
+        _print_json(review_data(review))
+    else:
+        # Plain stdout: the Markdown goes to a PR body or $GITHUB_STEP_SUMMARY as it is.
+        sys.stdout.write(render_markdown(review))
 
 
 def _fail(error: MemsyncError) -> NoReturn:

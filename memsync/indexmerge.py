@@ -181,6 +181,7 @@ def merge_index(
     path: str = "MEMORY.md",
     ours_time: int | None = None,
     theirs_time: int | None = None,
+    renames: Mapping[str, str] | None = None,
     ours_renames: Mapping[str, str] | None = None,
     theirs_renames: Mapping[str, str] | None = None,
     gone: Collection[str] = (),
@@ -188,13 +189,17 @@ def merge_index(
 ) -> FileMerge:
     """Merge a MEMORY.md by entry; the same result whichever side is ours.
 
-    RENAMES (store path -> new store path) retarget one side's entries before merging (the
-    add/add copies kept under a new name); GONE drops entries of memories the merged tree no
-    longer has; ENSURE adds entries memories must have when none links to them.
+    RENAMES (store path -> new store path) retarget entries of every version before merging
+    (files the merge moved); OURS_/THEIRS_RENAMES only that side's (the add/add copies kept
+    under a new name); GONE drops entries of memories the merged tree no longer has; ENSURE
+    adds entries memories must have when none links to them.
     """
     folder = posixpath.dirname(path)
-    a = None if ours is None else _view(ours, folder, ours_renames or {})
-    b = None if theirs is None else _view(theirs, folder, theirs_renames or {})
+    moves = renames or {}
+    a = None if ours is None else _view(ours, folder, {**moves, **(ours_renames or {})})
+    b = None if theirs is None else _view(theirs, folder, {**moves, **(theirs_renames or {})})
+    if moves and base is not None:
+        base = render_index(_view(base, folder, moves))
     a_raw = None if a is None else render_index(a)
     b_raw = None if b is None else render_index(b)
     decisions: list[MergeDecision] = []

@@ -19,8 +19,13 @@ BASE = (
 )
 
 
-def both_ways(base: bytes | None, ours: bytes | None, theirs: bytes | None, t1: int | None = None,
-              t2: int | None = None) -> FileMerge:  # fmt: skip
+def both_ways(
+    base: bytes | None,
+    ours: bytes | None,
+    theirs: bytes | None,
+    t1: int | None = None,
+    t2: int | None = None,
+) -> FileMerge:
     """Merge both ways round and check the machines agree."""
     one = merge_memory("m.md", base, ours, theirs, ours_time=t1, theirs_time=t2)
     two = merge_memory("m.md", base, theirs, ours, ours_time=t2, theirs_time=t1)

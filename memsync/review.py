@@ -1,0 +1,284 @@
+"""`memsync review`: the memory changes between two commits, for a pull request or a CI summary.
+
+Both trees are listed with one `git ls-tree` each and every blob the review needs (changed
+memories and the indexes of the folders they live in) is read through one `git cat-file
+--batch`, so a review costs four git processes whatever the size of the store.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memsync import gitcmd
+from memsync.errors import UsageError
+from memsync.index import IndexSize, measure_index, parse_index
+from memsync.limits import INDEX_NAME
+from memsync.semdiff import MemoryChange, diff_memories
+
+if TYPE_CHECKING:
+    from memsync.secrets import SecretFinding
+
+# Where `--base` is not given: the merge-base of HEAD with the first of these that exists.
+DEFAULT_BRANCH_REFS = (
+    "refs/remotes/origin/HEAD",
+    "refs/remotes/origin/main",
+    "refs/heads/main",
+    "refs/remotes/origin/master",
+    "refs/heads/master",
+)
+_REGULAR_MODES = ("100644", "100755")
+
+
+@dataclass(frozen=True)
+class IndexReview:
+    """One project folder's MEMORY.md before and after, measured as Claude Code loads it."""
+
+    folder: str
+    path: str
+    before: IndexSize | None
+    after: IndexSize | None
+    entries_added: tuple[str, ...] = ()
+    entries_removed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CheckNote:
+    """A `memsync check` finding on a changed file."""
+
+    path: str
+    line: int
+    severity: str
+    rule: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Review:
+    """The semantic summary of the memory changes from BASE to HEAD."""
+
+    base: str | None
+    head: str
+    base_label: str
+    head_label: str
+    scope: str
+    changes: tuple[MemoryChange, ...]
+    indexes: tuple[IndexReview, ...]
+    secrets: tuple[SecretFinding, ...]
+    # None: the check engine is not part of this memsync, so no checks ran.
+    findings: tuple[CheckNote, ...] | None
+    other_files: tuple[str, ...] = ()
+
+    def counts(self) -> dict[str, int]:
+        """How many memories were added, removed, renamed and changed."""
+        out = {"added": 0, "removed": 0, "renamed": 0, "changed": 0}
+        for change in self.changes:
+            out[change.status] += 1
+        return out
+
+
+def is_memory_path(path: str) -> bool:
+    """Memory content of a store: `*.md` outside dot-directories, except the root README.md."""
+    if not path.endswith(".md") or path == "README.md":
+        return False
+    return not any(part.startswith(".") for part in path.split("/")[:-1])
+
+
+@dataclass(frozen=True)
+class Range:
+    """The two commits a review compares, and how to name them."""
+
+    base: str | None
+    head: str
+    base_label: str
+    head_label: str
+
+
+def resolve_range(repo: Path, base: str | None = None, head: str | None = None) -> Range:
+    """Commits to compare: merge-base(BASE or the default branch, HEAD) and HEAD."""
+    if not gitcmd.is_repository(repo):
+        raise UsageError(
+            f"{repo} is not a git repository",
+            hint="Run `memsync review` in a checkout (or bare clone) of a memory store.",
+        )
+    head_label = head or "HEAD"
+    head_sha = _commit(repo, head_label, "--head")
+    if base is not None:
+        base_sha, base_label = _commit(repo, base, "--base"), base
+    else:
+        base_sha, base_label = _default_branch(repo)
+    # Like a pull request's diff: what HEAD brings since it forked from BASE.
+    fork = gitcmd.merge_base(repo, base_sha, head_sha)
+    if fork is not None and fork != base_sha:
+        base_label = f"merge-base of {base_label} and {head_label}"
+    return Range(fork or base_sha, head_sha, base_label, head_label)
+
+
+def _commit(repo: Path, ref: str, option: str) -> str:
+    (sha,) = gitcmd.resolve_refs(repo, ref)
+    if sha is None:
+        raise UsageError(
+            f"{option} {ref}: no such commit in {repo}",
+            hint="Fetch it first (`git fetch origin REF`); in GitHub Actions check out with "
+            "fetch-depth: 0.",
+        )
+    return sha
+
+
+def _default_branch(repo: Path) -> tuple[str, str]:
+    for ref in DEFAULT_BRANCH_REFS:
+        (sha,) = gitcmd.resolve_refs(repo, ref)
+        if sha is not None:
+            return sha, ref.removeprefix("refs/remotes/").removeprefix("refs/heads/")
+    raise UsageError(
+        f"cannot tell the default branch of {repo} (no origin/HEAD, origin/main or main)",
+        hint="Name the commit to compare with: `memsync review --base REF`.",
+    )
+
+
+def review_refs(
+    repo: Path, base: str | None = None, head: str | None = None, *, scope: str = "team"
+) -> Review:
+    """Review the memory changes HEAD (default `HEAD`) brings over BASE (default branch)."""
+    span = resolve_range(repo, base, head)
+    return review_commits(
+        repo,
+        span.base,
+        span.head,
+        scope=scope,
+        base_label=span.base_label,
+        head_label=span.head_label,
+    )
+
+
+def review_commits(
+    repo: Path,
+    base: str | None,
+    head: str,
+    *,
+    scope: str = "team",
+    base_label: str | None = None,
+    head_label: str | None = None,
+) -> Review:
+    """Review the memory changes from commit BASE (None: an empty tree) to commit HEAD."""
+    before = gitcmd.list_tree(repo, base) if base else {}
+    after = before if base == head else gitcmd.list_tree(repo, head)
+    touched = sorted(p for p in set(before) | set(after) if _sha(before, p) != _sha(after, p))
+    changed = [p for p in touched if is_memory_path(p) and _regular(before, after, p)]
+    others = tuple(p for p in touched if p not in set(changed))
+    index_paths = sorted({_index_of(p, before, after) for p in changed})
+    wanted = [m[p].sha for m in (before, after) for p in [*changed, *index_paths] if p in m]
+    blobs = gitcmd.read_blobs(repo, wanted)
+    old = {p: blobs[before[p].sha] for p in changed if p in before and before[p].sha in blobs}
+    new = {p: blobs[after[p].sha] for p in changed if p in after and after[p].sha in blobs}
+    return Review(
+        base=base,
+        head=head,
+        base_label=base_label or base or "empty tree",
+        head_label=head_label or head,
+        scope=scope,
+        changes=tuple(diff_memories(old, new)),
+        indexes=tuple(_index_review(p, before, after, blobs) for p in index_paths),
+        secrets=tuple(_secrets(new)),
+        findings=check_changed_files(new, scope),
+        other_files=others,
+    )
+
+
+def _sha(entries: Mapping[str, gitcmd.TreeEntry], path: str) -> str | None:
+    entry = entries.get(path)
+    return None if entry is None else entry.mode + entry.sha
+
+
+def _regular(
+    before: Mapping[str, gitcmd.TreeEntry], after: Mapping[str, gitcmd.TreeEntry], path: str
+) -> bool:
+    """Only plain files are memories: a symlink or submodule is listed with the other files."""
+    return all(m[path].mode in _REGULAR_MODES for m in (before, after) if path in m)
+
+
+def _index_of(
+    path: str, before: Mapping[str, gitcmd.TreeEntry], after: Mapping[str, gitcmd.TreeEntry]
+) -> str:
+    """The MEMORY.md of the project folder PATH belongs to.
+
+    The folder is the top-level directory when it has an index; else the repository root
+    (a team repository dedicated to one project keeps its memories there, `archive/` too).
+    """
+    top = path.split("/", 1)[0] if "/" in path else ""
+    candidate = f"{top}/{INDEX_NAME}" if top else INDEX_NAME
+    if (
+        top
+        and candidate not in before
+        and candidate not in after
+        and INDEX_NAME
+        in (
+            *before,
+            *after,
+        )
+    ):
+        return INDEX_NAME
+    return candidate
+
+
+def _index_review(
+    path: str,
+    before: Mapping[str, gitcmd.TreeEntry],
+    after: Mapping[str, gitcmd.TreeEntry],
+    blobs: Mapping[str, bytes],
+) -> IndexReview:
+    old = blobs.get(before[path].sha) if path in before else None
+    new = blobs.get(after[path].sha) if path in after else None
+    old_targets = _targets(old)
+    new_targets = _targets(new)
+    folder = path.rsplit("/", 1)[0] if "/" in path else "."
+    return IndexReview(
+        folder=folder,
+        path=path,
+        before=_measure(old),
+        after=_measure(new),
+        entries_added=tuple(t for t in new_targets if t not in set(old_targets)),
+        entries_removed=tuple(t for t in old_targets if t not in set(new_targets)),
+    )
+
+
+def _measure(data: bytes | None) -> IndexSize | None:
+    if data is None:
+        return None
+    return measure_index(parse_index(data).text())
+
+
+def _targets(data: bytes | None) -> list[str]:
+    return [] if data is None else list(dict.fromkeys(parse_index(data).targets))
+
+
+def _secrets(files: Mapping[str, bytes]) -> Iterable[SecretFinding]:
+    """Secrets in the new versions of the changed files (redacted previews only)."""
+    from memsync.secrets import scan_text
+
+    for path in sorted(files):
+        yield from scan_text(files[path].decode("utf-8", errors="replace"), path)
+
+
+def check_changed_files(files: Mapping[str, bytes], scope: str) -> tuple[CheckNote, ...] | None:
+    """`memsync check` findings on the new versions of FILES; None without a check engine."""
+    # The check engine arrives on its own branch; until it is part of the package the
+    # review says that checks did not run rather than claiming the files are clean.
+    if importlib.util.find_spec("memsync.checks") is None:
+        return None
+    checks = importlib.import_module("memsync.checks")
+    notes: list[CheckNote] = []
+    for path in sorted(files):
+        is_index = path.rsplit("/", 1)[-1] == INDEX_NAME
+        for finding in checks.check_file(path, files[path], scope, index=is_index):
+            # Secrets have their own section, with the scanner's redacted preview.
+            if finding.rule != "secret":
+                notes.append(
+                    CheckNote(
+                        finding.path, finding.line, finding.severity, finding.rule, finding.message
+                    )
+                )
+    return tuple(notes)

@@ -1,0 +1,396 @@
+"""`memsync review`: the memory changes between two refs of a store repository."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import json
+import re
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from memsync import gitcmd
+from memsync.cli import main
+from memsync.review import is_memory_path, review_commits, review_refs
+from memsync.reviewrender import render_markdown, review_data
+from tests.conftest import git
+
+SECRET = "ghp_" + "Zq8XrT2vLm9KpW4sNb7YcD1fGh6JkA3eUo5i"  # assembled: no scanner trips here
+
+TESTING = """---
+name: testing policy
+description: integration tests hit a real database
+type: feedback
+tags: [db]
+---
+Integration tests must hit a real database.
+**Why:** mocks hid a broken migration.
+"""
+TESTING_AFTER = """---
+name: testing policy
+description: integration tests hit a real database, never mocks
+type: feedback
+tags: [db, ci]
+---
+Integration tests must hit a real database.
+**Why:** mocks hid a broken migration.
+**How to apply:** CI runs them against Postgres.
+"""
+DEPLOY = "---\nname: deploy freeze\ndescription: no Friday deploys\ntype: project\n---\nNone.\n"
+OLD = "---\nname: old runbook\ndescription: gone\ntype: reference\n---\nSee the wiki.\n"
+MOVED = "---\nname: oncall\ndescription: who is on call\ntype: reference\n---\nPagerDuty.\n"
+LEAK = f"---\nname: ci token\ndescription: CI access\ntype: reference\n---\nToken: {SECRET}\n"
+
+
+def commit(repo: Path, files: dict[str, str | None], message: str) -> str:
+    """Write (None: delete) FILES in the work tree of REPO and commit them."""
+    for rel, text in files.items():
+        path = repo / rel
+        if text is None:
+            path.unlink()
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", message, cwd=repo)
+    return git("rev-parse", "HEAD", cwd=repo).strip()
+
+
+def index(*names: str) -> str:
+    return "".join(f"- [{n}]({n}.md) — about {n}\n" for n in names)
+
+
+@dataclass
+class Store:
+    repo: Path
+    base: str
+    head: str
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    """A team store on `main` and a branch `review` that touches every kind of change."""
+    repo = tmp_path / "team"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", str(repo), cwd=tmp_path)
+    base = commit(
+        repo,
+        {
+            "README.md": "# Team memory\n",
+            "acme-api/MEMORY.md": index("testing", "old", "oncall"),
+            "acme-api/testing.md": TESTING,
+            "acme-api/old.md": OLD,
+            "acme-api/oncall.md": MOVED,
+            "acme-web/MEMORY.md": index("deploy"),
+            "acme-web/deploy.md": DEPLOY,
+        },
+        "base",
+    )
+    git("checkout", "-qb", "review", cwd=repo)
+    head = commit(
+        repo,
+        {
+            "README.md": "# Team memory, reviewed\n",
+            ".github/workflows/extra.md": "not a memory\n",
+            "acme-api/MEMORY.md": index("testing", "ci", "people/oncall"),
+            "acme-api/testing.md": TESTING_AFTER,
+            "acme-api/old.md": None,
+            "acme-api/oncall.md": None,
+            "acme-api/people/oncall.md": MOVED,
+            "acme-api/ci.md": LEAK,
+            "acme-api/notes.txt": "not markdown\n",
+        },
+        "review",
+    )
+    return Store(repo, base, head)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exited:
+        main(list(args))
+    out, err = capsys.readouterr()
+    code = exited.value.code
+    return (code if isinstance(code, int) else 0), out, err
+
+
+def test_which_paths_are_memories() -> None:
+    assert is_memory_path("acme/testing.md")
+    assert is_memory_path("MEMORY.md")  # a repository dedicated to one project
+    assert is_memory_path("acme/archive/old.md")
+    assert not is_memory_path("README.md")
+    assert not is_memory_path("acme/README.txt")
+    assert not is_memory_path(".github/PULL_REQUEST_TEMPLATE.md")
+    assert not is_memory_path("acme/.drafts/x.md")
+
+
+def test_review_names_every_changed_memory(store: Store) -> None:
+    review = review_refs(store.repo, "main", "review")
+    assert (review.base, review.head) == (store.base, store.head)
+    by_path = {c.path: c for c in review.changes}
+    assert {p: c.status for p, c in by_path.items()} == {
+        "acme-api/ci.md": "added",
+        "acme-api/old.md": "removed",
+        "acme-api/people/oncall.md": "renamed",
+        "acme-api/testing.md": "changed",
+    }
+    assert review.counts() == {"added": 1, "removed": 1, "renamed": 1, "changed": 1}
+    assert (by_path["acme-api/old.md"].name, by_path["acme-api/old.md"].type) == (
+        "old runbook",
+        "reference",
+    )
+    assert by_path["acme-api/people/oncall.md"].old_path == "acme-api/oncall.md"
+    changed = by_path["acme-api/testing.md"]
+    fields = {f.path: (f.before, f.after) for f in changed.fields}
+    assert fields == {
+        "description": (
+            "integration tests hit a real database",
+            "integration tests hit a real database, never mocks",
+        ),
+        "tags[1]": (None, "ci"),
+    }
+    assert "+**How to apply:** CI runs them against Postgres." in changed.body_diff
+    # README, dot-directories and non-Markdown files are not memories, but are listed.
+    assert review.other_files == (".github/workflows/extra.md", "README.md", "acme-api/notes.txt")
+    # acme-web did not change: no index row for it.
+    (api_index,) = review.indexes
+    assert (api_index.folder, api_index.before.lines, api_index.after.lines) == ("acme-api", 3, 3)  # type: ignore[union-attr]
+    assert api_index.entries_added == ("ci.md", "people/oncall.md")
+    assert api_index.entries_removed == ("old.md", "oncall.md")
+
+
+def test_markdown_summary(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "review", str(store.repo), "--base", "main", "--head", "review")
+    assert code == 0
+    assert out.startswith("## Memory review\n\n**4 memories** changed: 1 added · 1 removed")
+    for row in (
+        "| added | ci token | reference | `acme-api/ci.md` |",
+        "| removed | old runbook | reference | `acme-api/old.md` |",
+        "| renamed | oncall | reference | `acme-api/oncall.md` → `acme-api/people/oncall.md` |",
+        "| changed | testing policy | feedback | `acme-api/testing.md` (2 field(s), body) |",
+        "| `description` | integration tests hit a real database "
+        "| integration tests hit a real database, never mocks |",
+        "| `tags[1]` | — | ci |",
+        "| `acme-api` | 3 → 3 / 200 |",
+    ):
+        assert row in out
+    assert "```diff\n@@" in out
+    assert "+**How to apply:** CI runs them against Postgres." in out
+
+
+def test_secrets_are_flagged_and_never_printed(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for fmt in ("markdown", "json"):
+        code, out, err = run_cli(
+            capsys, "review", str(store.repo), "--base", "main", "--head", "review", "--format", fmt
+        )
+        assert code == 0
+        assert SECRET not in out + err
+        assert SECRET[4:20] not in out + err
+        if fmt == "json":
+            (found,) = json.loads(out)["secrets"]
+            assert (found["path"], found["line"], found["rule_id"]) == (
+                "acme-api/ci.md",
+                6,
+                "github-pat",
+            )
+        else:
+            assert "### ⚠️ Possible secrets (1)" in out
+            assert "| `acme-api/ci.md` | 6 | github-pat |" in out
+
+
+def test_json_format(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "review", str(store.repo), "--base", "main", "--format", "JSON")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["base"], data["head"]) == (store.base, store.head)  # --head defaults to HEAD
+    assert data["counts"] == {"added": 1, "removed": 1, "renamed": 1, "changed": 1}
+    assert {c["path"]: c["status"] for c in data["changes"]}["acme-api/people/oncall.md"] == (
+        "renamed"
+    )
+    (idx,) = data["indexes"]
+    assert idx["before"] == {
+        "lines": 3,
+        "chars": len(index("testing", "old", "oncall").strip()),
+        "line_limit": 200,
+        "char_limit": 25_000,
+        "fits": True,
+    }
+    assert data["checks_ran"] is (importlib.util.find_spec("memsync.checks") is not None)
+
+
+def test_default_base_is_the_fork_point_with_origin(store: Store, tmp_path: Path) -> None:
+    git("checkout", "-q", "main", cwd=store.repo)
+    remote = tmp_path / "remote.git"
+    git("clone", "-q", "--bare", str(store.repo), str(remote), cwd=tmp_path)
+    clone = tmp_path / "clone"
+    git("clone", "-q", str(remote), str(clone), cwd=tmp_path)
+    git("checkout", "-q", "review", cwd=clone)
+    # main moves on after the branch forked: its new memory is not part of the review.
+    commit(store.repo, {"acme-web/later.md": DEPLOY.replace("deploy", "later")}, "later")
+    git("push", "-q", str(remote), "main", cwd=store.repo)
+    git("fetch", "-q", cwd=clone)
+    review = review_refs(clone)
+    assert review.base == store.base
+    assert review.base_label == "merge-base of origin/HEAD and HEAD"
+    assert "acme-web/later.md" not in {c.path for c in review.changes}
+    assert len(review.changes) == 4
+
+
+def test_bare_repository(store: Store, tmp_path: Path) -> None:
+    bare = tmp_path / "bare.git"
+    git("clone", "-q", "--bare", str(store.repo), str(bare), cwd=tmp_path)
+    review = review_refs(bare, head="review")  # default base: main
+    assert review.base == store.base
+    assert len(review.changes) == 4
+    assert review_refs(bare, "review", "review").changes == ()
+
+
+def test_one_ls_tree_per_ref_and_one_cat_file(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+    real = gitcmd.run_git
+
+    def counting(args: list[str], **kwargs: object) -> gitcmd.GitResult:
+        calls.append(args[0])
+        return real(args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gitcmd, "run_git", counting)
+    review_commits(store.repo, store.base, store.head)
+    assert calls == ["ls-tree", "ls-tree", "cat-file"]
+
+
+def test_bad_refs_and_paths_are_usage_errors(
+    store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run_cli(capsys, "review", str(store.repo), "--base", "nope")
+    assert code == 2
+    assert "--base nope: no such commit" in err
+    assert "fetch-depth: 0" in err
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    code, _, err = run_cli(capsys, "review", str(plain))
+    assert (code, "is not a git repository" in err) == (2, True)
+    code, _, err = run_cli(capsys, "review", str(store.repo), "--format", "html")
+    assert (code, "--format must be markdown or json" in err) == (2, True)
+    lonely = tmp_path / "lonely"
+    lonely.mkdir()
+    git("init", "-q", "-b", "trunk", str(lonely), cwd=tmp_path)
+    commit(lonely, {"a/x.md": DEPLOY}, "first")
+    code, _, err = run_cli(capsys, "review", str(lonely))
+    assert (code, "cannot tell the default branch" in err) == (2, True)
+
+
+def test_a_dedicated_repository_and_an_index_over_the_limit(tmp_path: Path) -> None:
+    repo = tmp_path / "dedicated"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", str(repo), cwd=tmp_path)
+    base = commit(repo, {"MEMORY.md": index("deploy"), "deploy.md": DEPLOY}, "base")
+    names = [f"note-{i:03}" for i in range(210)]
+    head = commit(
+        repo,
+        {
+            "MEMORY.md": index("deploy", *names),
+            "archive/deploy.md": DEPLOY,
+            "deploy.md": None,
+            **{f"{n}.md": DEPLOY.replace("deploy freeze", n) for n in names},
+        },
+        "grow",
+    )
+    review = review_commits(repo, base, head)
+    (root,) = review.indexes  # archive/ belongs to the root folder's index
+    assert (root.folder, root.before.lines, root.after.lines) == (".", 1, 211)  # type: ignore[union-attr]
+    assert root.after is not None and root.after.over_lines
+    text = render_markdown(review)
+    assert "| `.` | 1 → 211 / 200 |" in text
+    assert "⚠️ over the limit" in text
+    assert "| renamed | deploy freeze | project | `deploy.md` → `archive/deploy.md` |" in text
+
+
+def test_long_reviews_are_cut_at_a_unit_boundary(tmp_path: Path) -> None:
+    repo = tmp_path / "big"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", str(repo), cwd=tmp_path)
+    long_body = "".join(f"line {i} of a long memory\n" for i in range(60))
+    files = {f"p/m{i:03}.md": TESTING for i in range(80)}
+    base = commit(repo, {"p/MEMORY.md": "- [x](x.md)\n", **files}, "base")
+    head = commit(repo, dict.fromkeys(files, TESTING_AFTER + long_body), "head")
+    review = review_commits(repo, base, head)
+    full = render_markdown(review, limit=10_000_000)
+    assert full.count("<details><summary>body diff (41 lines)</summary>") == 80
+    cut = render_markdown(review, limit=20_000)
+    assert len(cut) <= 20_000
+    assert re.search(r"_Summary cut to fit 20,000 characters: [\d,]+ more part\(s\) not shown", cut)
+    assert f"memsync review --base {base[:12]} --head {head[:12]}" in cut
+    assert cut.count("<details>") == cut.count("</details>")
+    assert cut.count("```") % 2 == 0
+    # The default limit keeps every pull request body under GitHub's 65,536 characters.
+    assert len(render_markdown(review)) <= 65_000
+
+
+def test_cells_cannot_break_the_markdown(tmp_path: Path) -> None:
+    repo = tmp_path / "odd"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", str(repo), cwd=tmp_path)
+    base = commit(repo, {"p/MEMORY.md": ""}, "base")
+    odd = "---\nname: a | b </details> <script>\ntype: project\n---\n```\nx ``` y\n"
+    head = commit(repo, {"p/odd`name.md": odd}, "odd")
+    text = render_markdown(review_commits(repo, base, head))
+    assert (
+        "| added | a \\| b &lt;/details&gt; &lt;script&gt; | project | ``p/odd`name.md`` |" in text
+    )
+    assert "<script>" not in text
+
+
+def test_findings_of_the_check_engine_are_listed(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    @dataclass(frozen=True)
+    class Finding:
+        path: str
+        line: int
+        severity: str
+        rule: str
+        message: str
+
+    seen: list[tuple[str, str, bool]] = []
+
+    def check_file(path: str, data: bytes, scope: str, *, index: bool) -> list[Finding]:
+        seen.append((path, scope, index))
+        if path.endswith("ci.md"):
+            return [
+                Finding(path, 6, "error", "secret", "a GitHub token"),
+                Finding(path, 1, "warning", "empty-description", "description is empty"),
+            ]
+        return []
+
+    fake = types.ModuleType("memsync.checks")
+    fake.__spec__ = importlib.machinery.ModuleSpec("memsync.checks", None)
+    fake.check_file = check_file  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "memsync.checks", fake)
+    review = review_refs(store.repo, "main", "review")
+    # The new versions of changed files only; the index is checked as an index.
+    assert sorted(seen) == [
+        ("acme-api/MEMORY.md", "team", True),
+        ("acme-api/ci.md", "team", False),
+        ("acme-api/people/oncall.md", "team", False),
+        ("acme-api/testing.md", "team", False),
+    ]
+    # The secret is reported once, in the secrets section.
+    assert [(f.rule, f.line) for f in review.findings or ()] == [("empty-description", 1)]
+    text = render_markdown(review)
+    assert "### Checks: 0 error(s), 1 warning(s)" in text
+    assert "| ⚠️ | `acme-api/ci.md` | 1 | empty-description | description is empty |" in text
+    assert review_data(review)["checks_ran"] is True
+
+
+def test_nothing_changed(store: Store) -> None:
+    review = review_commits(store.repo, store.base, store.base)
+    text = render_markdown(review)
+    assert text.startswith("## Memory review\n\nNo memory changes:")
+    assert review_data(review)["counts"] == {"added": 0, "removed": 0, "renamed": 0, "changed": 0}

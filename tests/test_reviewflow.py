@@ -1,0 +1,336 @@
+"""`memsync push --review`: a real bare team remote behind a GitHub URL, a local GitHub API."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memsync import gitcmd, reviewflow, store
+from memsync.cli import main
+from memsync.config import load_config
+from memsync.errors import UsageError
+from memsync.project import Binding, resolve_bindings
+from tests.conftest import Machine, git, make_bare_remote, write_memory
+from tests.test_github import TOKEN, FakeGitHub, api
+
+__all__ = ["api"]  # the fixture, shared with test_github
+
+TEAM_URL = "git@github.com:acme/team-memory.git"
+ORIGIN = "git@github.com:Acme/API.git"
+DAY = dt.date(2026, 3, 5)
+BRANCH = "memsync/alice-laptop-user/2026-03-05"
+TESTING = "---\nname: testing policy\ndescription: real database\ntype: feedback\n---\nReal DB.\n"
+
+
+ENGINE_READY = all(
+    importlib.util.find_spec(name) is not None for name in ("memsync.checks", "memsync.syncmerge")
+)
+
+
+@pytest.fixture(autouse=True)
+def merge_stand_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Until the sync merge lands, a module that fails the test if a merge is ever needed.
+
+    sync.py imports it on every fetch; none of these scenarios has diverged histories.
+    """
+    if importlib.util.find_spec("memsync.syncmerge") is not None:
+        return
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("this scenario should not need a merge")
+
+    module = types.ModuleType("memsync.syncmerge")
+    module.__spec__ = importlib.machinery.ModuleSpec("memsync.syncmerge", None)
+    module.merge_heads = module.merge_local_edits = never  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "memsync.syncmerge", module)
+
+
+def cli(machine: Machine, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the memsync CLI in this process as MACHINE."""
+    capsys.readouterr()
+    with machine.active(), pytest.raises(SystemExit) as exited:
+        main(list(args))
+    out, err = capsys.readouterr()
+    code = exited.value.code
+    return (code if isinstance(code, int) else 0), out, err
+
+
+def seed_team_remote(tmp_path: Path) -> Path:
+    """A bare team remote whose main holds one project folder with one memory."""
+    remote = make_bare_remote(tmp_path / "remotes" / "team.git")
+    work = tmp_path / "seed"
+    git("clone", "-q", str(remote), str(work), cwd=tmp_path)
+    (work / "acme-api").mkdir()
+    (work / "acme-api" / "testing.md").write_text(TESTING)
+    (work / "acme-api" / "MEMORY.md").write_text("- [Testing policy](testing.md) — real DB\n")
+    (work / "README.md").write_text("# Team memory\n")
+    git("add", "-A", cwd=work)
+    git("commit", "-qm", "seed", cwd=work)
+    git("push", "-q", "origin", "main", cwd=work)
+    return remote
+
+
+@pytest.fixture
+def alice(
+    machines: list[Machine], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> Iterator[tuple[Machine, Path, Path]]:
+    """alice-laptop with a project bound to a GitHub-looking team remote that is a local repo."""
+    machine = machines[0]
+    remote = seed_team_remote(tmp_path)
+    # The remote URL must look like GitHub's for the pull request step; git reaches it locally.
+    with open(machine.env["GIT_CONFIG_GLOBAL"], "a", encoding="utf-8") as config:
+        config.write(f'[url "{remote.as_uri()}"]\n\tinsteadOf = {TEAM_URL}\n')
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    project = machine.checkout_project(ORIGIN)
+    code, _, err = cli(
+        machine,
+        capsys,
+        "init",
+        "--project",
+        str(project),
+        "--private",
+        str(private),
+        "--team",
+        TEAM_URL,
+        "--no-hooks",
+    )
+    assert code == 0, err
+    yield machine, project, remote
+
+
+def team_binding(project: Path) -> Binding:
+    _, (binding,) = resolve_bindings(load_config(), project, ("team",))
+    return binding
+
+
+def commit_in_clone(project: Path, files: dict[str, bytes | None], message: str) -> str:
+    """Local commits a plain push could not deliver (e.g. refused by a protected branch)."""
+    binding = team_binding(project)
+    heads = store.heads(binding)
+    author = gitcmd.Identity("alice-laptop user", "alice-laptop@example.invalid")
+    new = store.commit_files(
+        binding, parent=heads.local, changes=files, message=message, author=author
+    )
+    gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "test")
+    return new
+
+
+def api_env(api: FakeGitHub) -> dict[str, str]:
+    # An empty PATH hides any real gh: the REST API is the way taken.
+    return {"PATH": "", "GITHUB_API_URL": api.url, "GITHUB_TOKEN": TOKEN}
+
+
+def deploy(description: str = "no Friday deploys") -> bytes:
+    return (
+        f"---\nname: deploy freeze\ndescription: {description}\ntype: project\n---\nNone.\n"
+    ).encode()
+
+
+INDEX_2 = (
+    b"- [Testing policy](testing.md) \xe2\x80\x94 real DB\n- [Deploy](deploy.md) \xe2\x80\x94 no\n"
+)
+
+
+def test_branch_name_and_user_slug(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert reviewflow.slug("Zoë O'Neil") == "zoe-o-neil"
+    assert reviewflow.slug("  ") == ""
+    assert reviewflow.review_branch("zoe", DAY) == "memsync/zoe/2026-03-05"
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git("init", "-q", str(repo), cwd=tmp_path)
+    assert reviewflow.user_slug(repo) == "memsync-tester"  # conftest's git identity
+    git("config", "user.name", "Ünïcode Name", cwd=repo)
+    assert reviewflow.user_slug(repo) == "unicode-name"
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "none"))
+    git("config", "--unset", "user.name", cwd=repo)
+    assert reviewflow.user_slug(repo, {"USER": "Bob"}) == "bob"
+    assert reviewflow.user_slug(repo, {}) == "memsync"
+
+
+def test_push_review_opens_then_updates_one_pull_request(
+    alice: tuple[Machine, Path, Path], api: FakeGitHub
+) -> None:
+    machine, project, remote = alice
+    main_before = git("rev-parse", "main", cwd=remote).strip()
+    with machine.active():
+        first = commit_in_clone(
+            project, {"deploy.md": deploy(), "MEMORY.md": INDEX_2}, "add deploy"
+        )
+        result = reviewflow.push_for_review(
+            project, ("private", "team"), today=DAY, env=api_env(api)
+        )
+    assert result.branch == BRANCH
+    team = next(r for r in result.reports if r.scope == "team")
+    assert (team.pushed, team.review_branch, team.error) == (True, BRANCH, None)
+    # The default branch is untouched; the review branch holds the local commit.
+    assert git("rev-parse", "main", cwd=remote).strip() == main_before
+    assert git("rev-parse", BRANCH, cwd=remote).strip() == first
+    (pull,) = result.pulls
+    assert pull.result is not None
+    assert (pull.result.method, pull.result.number, pull.result.created) == ("api", 1, True)
+    assert pull.result.url == "https://github.com/acme/team-memory/pull/1"
+    pr = api.pulls[1]
+    assert (pr["head"], pr["base"]) == (BRANCH, "main")
+    assert pr["title"] == "memsync(acme-api): 1 memory from alice-laptop-user"
+    body = pr["body"]
+    assert "by alice-laptop-user from alice-laptop" in body
+    assert "**1 memory** changed: 1 added" in body
+    assert "| added | deploy freeze | project | `acme-api/deploy.md` |" in body
+    assert "| `acme-api` | 1 → 2 / 200 |" in body
+    # The live memory directory got the committed memory too.
+    assert (team_binding_live(machine, project) / "deploy.md").read_bytes() == deploy()
+
+    with machine.active():
+        second = commit_in_clone(
+            project, {"deploy.md": deploy("no deploys Friday to Monday")}, "widen"
+        )
+        again = reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+    (pull,) = again.pulls
+    assert pull.result is not None
+    assert (pull.result.number, pull.result.created) == (1, False)
+    assert len(api.pulls) == 1
+    assert git("rev-parse", BRANCH, cwd=remote).strip() == second
+    body = api.pulls[1]["body"]
+    # Still the whole branch against main: one added memory, in its newest version.
+    assert "| `description` | — | no deploys Friday to Monday |" in body
+    assert [m for m, *_ in api.requests] == ["GET", "POST", "GET", "PATCH"]
+
+
+def team_binding_live(machine: Machine, project: Path) -> Path:
+    with machine.active():
+        return team_binding(project).live_dir
+
+
+def test_nothing_to_review_and_scope_errors(
+    alice: tuple[Machine, Path, Path], api: FakeGitHub
+) -> None:
+    machine, project, _ = alice
+    with machine.active():
+        result = reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+        (pull,) = result.pulls
+        assert pull.result is None
+        assert pull.note == "nothing to review: the team store has no commits beyond origin/main"
+        assert api.requests == []
+        with pytest.raises(UsageError, match="--review sends the team store"):
+            reviewflow.push_for_review(project, ("private",))
+
+
+def test_a_project_without_a_team_store_is_refused(
+    machines: list[Machine], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    machine = machines[1]
+    project = machine.checkout_project(ORIGIN)
+    private = make_bare_remote(tmp_path / "remotes" / "solo.git")
+    init = ["init", "--project", str(project), "--private", str(private), "--no-hooks"]
+    assert cli(machine, capsys, *init)[0] == 0
+    code, _, err = cli(machine, capsys, "push", "--project", str(project), "--review")
+    assert code == 1
+    assert "has no team store" in err
+
+
+def failing_gh(bindir: Path) -> str:
+    """A `gh` that is never logged in, so a real gh (as on GitHub runners) stays out of it."""
+    bindir.mkdir(exist_ok=True)
+    script = bindir / "gh"
+    script.write_text("#!/bin/sh\nexit 1\n")
+    script.chmod(0o755)
+    (bindir / "gh.bat").write_text("@exit /b 1\r\n")
+    return f"{bindir}{os.pathsep}{os.environ['PATH']}"
+
+
+def ready_to_review(machine: Machine, project: Path, api: FakeGitHub, bindir: Path) -> None:
+    """A local commit waiting in the team clone; the API stand-in reachable, gh not logged in."""
+    with machine.active():
+        commit_in_clone(project, {"deploy.md": deploy(), "MEMORY.md": INDEX_2}, "add deploy")
+    machine.env["PATH"] = failing_gh(bindir)
+    machine.env.update({"GITHUB_API_URL": api.url, "GITHUB_TOKEN": TOKEN})
+
+
+def test_cli_push_review_prints_the_pull_request(
+    alice: tuple[Machine, Path, Path],
+    api: FakeGitHub,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    machine, project, remote = alice
+    ready_to_review(machine, project, api, tmp_path / "bin")
+    push = ["push", "--project", str(project), "--review"]
+    code, out, err = cli(machine, capsys, *push, "-m", "Deploy freeze for the team")
+    assert code == 0, err
+    assert "team (team-acme-team-memory): updated 2, pushed" in out
+    assert "review: pushed memsync/alice-laptop-user/" in out
+    assert "(1 memory changed against main)" in out
+    assert "review: pull request opened: https://github.com/acme/team-memory/pull/1" in out
+    assert api.pulls[1]["title"] == "Deploy freeze for the team"
+    branch = git("for-each-ref", "--format=%(refname:short)", "refs/heads/memsync", cwd=remote)
+    (pushed,) = branch.split()
+    assert pushed.startswith("memsync/alice-laptop-user/")
+    dt.date.fromisoformat(pushed.rsplit("/", 1)[1])
+
+    # Without a token (and no gh) the compare URL is the way to finish by hand.
+    del machine.env["GITHUB_TOKEN"]
+    code, out, _ = cli(machine, capsys, *push, "--scope", "team", "--json")
+    (team,) = json.loads(out)
+    assert team["pull_request"]["result"]["method"] == "url"
+    assert team["pull_request"]["result"]["url"] == (
+        f"https://github.com/acme/team-memory/compare/main...{pushed}?expand=1"
+    )
+    code, out, _ = cli(machine, capsys, *push, "--scope", "team")
+    compare = f"https://github.com/acme/team-memory/compare/main...{pushed}?expand=1"
+    assert (code, f"review: open the pull request at {compare}" in out) == (0, True)
+    code, _, err = cli(machine, capsys, *push, "--scope", "private")
+    assert code == 2
+    assert "--review sends the team store" in err
+
+
+def test_plain_push_passes_the_message_through(
+    alice: tuple[Machine, Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    machine, project, remote = alice
+    with machine.active():
+        commit_in_clone(project, {"deploy.md": deploy()}, "add deploy")
+    code, out, err = cli(machine, capsys, "push", "--project", str(project), "-m", "ignored")
+    assert code == 0, err
+    # Already committed: the subject applies to new commits only; main got the commit.
+    assert "acme-api/deploy.md" in git("ls-tree", "-r", "--name-only", "main", cwd=remote)
+    assert "review:" not in out
+
+
+@pytest.mark.skipif(not ENGINE_READY, reason="needs the check engine and the sync merge")
+def test_live_edits_go_to_the_review_branch(
+    alice: tuple[Machine, Path, Path], api: FakeGitHub
+) -> None:
+    machine, project, remote = alice
+    live = team_binding_live(machine, project)
+    write_memory(live, "deploy.md", "deploy freeze", "No deploys on Friday.\n")
+    with machine.active():
+        result = reviewflow.push_for_review(
+            project, ("team",), message="deploy freeze", today=DAY, env=api_env(api)
+        )
+    (team,) = result.reports
+    assert team.committed == ("deploy.md",)
+    assert "acme-api/deploy.md" in git("ls-tree", "-r", "--name-only", BRANCH, cwd=remote)
+    assert "acme-api/deploy.md" not in git("ls-tree", "-r", "--name-only", "main", cwd=remote)
+    assert git("log", "-1", "--format=%s", BRANCH, cwd=remote).strip() == "deploy freeze"
+    assert "| added | deploy freeze | project | `acme-api/deploy.md` |" in api.pulls[1]["body"]
+
+
+@pytest.mark.skipif(not ENGINE_READY, reason="needs the check engine and the sync merge")
+def test_hook_mode_prints_the_pull_request_url(
+    alice: tuple[Machine, Path, Path], api: FakeGitHub, tmp_path: Path
+) -> None:
+    machine, project, _ = alice
+    ready_to_review(machine, project, api, tmp_path / "bin")
+    hook_input = json.dumps({"cwd": str(project), "hook_event_name": "SessionEnd"})
+    out = machine.memsync("push", "--hook", "--review", stdin=hook_input)
+    assert out.returncode == 0
+    assert "memsync: review pull request https://github.com/acme/team-memory/pull/1" in out.stdout
