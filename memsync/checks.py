@@ -31,19 +31,6 @@ _CODE_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _REASON_LINE = re.compile(r"\(line (\d+)")
 _EXTERNAL_LINK = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|#|//)")
 
-_NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)"
-_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_RELATIVE_DATE = re.compile(
-    rf"""\b(?:yesterday|today|tonight|tomorrow
-        |the\ day\ (?:before|after)\ (?:yesterday|tomorrow)
-        |(?:last|next|this)\ (?:week|weekend|month|year|{_DAY})
-        |{_NUMBER}\ (?:days?|weeks?|months?|years?)\ ago
-        |in\ {_NUMBER}\ (?:days?|weeks?|months?))\b""",
-    re.IGNORECASE | re.VERBOSE,
-)
-# Where a date-looking word is not prose: inline code and URLs.
-_NOT_PROSE = re.compile(r"`[^`]*`|<?https?://[^\s>)]*>?|\]\([^)]*\)")
-
 
 def finding(
     rule: str,
@@ -101,7 +88,7 @@ def check_memory(memory: Memory, scope: str) -> list[Finding]:
     found = _frontmatter_findings(memory, scope)
     found.extend(conflict_markers(path, memory.text))
     found.extend(secret_findings(path, memory.text))
-    found.extend(relative_dates(path, memory.body, memory.body_start_line))
+    found.extend(relative_dates(path, memory.text))
     return found
 
 
@@ -205,17 +192,17 @@ def secret_findings(path: str, text: str, first_line: int = 1) -> list[Finding]:
     ]
 
 
-def find_relative_dates(text: str) -> list[tuple[int, int, str]]:
-    """(0-based line, 0-based column, expression) of relative dates in prose."""
-    hits: list[tuple[int, int, str]] = []
-    fence: str | None = None
-    for number, line in enumerate(text.split("\n")):
-        is_fence, fence = fence_step(line, fence)
-        if is_fence or fence is not None:
-            continue
-        prose = _NOT_PROSE.sub(lambda m: " " * len(m.group()), line)
-        hits.extend((number, m.start(), m.group()) for m in _RELATIVE_DATE.finditer(prose))
-    return hits
+def relative_date_positions(text: str) -> list[tuple[int, int, str]]:
+    """Where consolidation would rewrite a relative date: (0-based line, column, expression)."""
+    from memsync.dates import find_relative_dates
+
+    positions: list[tuple[int, int, str]] = []
+    for match in find_relative_dates(text):
+        line_start = text.rfind("\n", 0, match.start) + 1
+        positions.append(
+            (text.count("\n", 0, match.start), match.start - line_start, match.expression)
+        )
+    return positions
 
 
 def relative_dates(path: str, text: str, first_line: int = 1) -> list[Finding]:
@@ -228,7 +215,7 @@ def relative_dates(path: str, text: str, first_line: int = 1) -> list[Finding]:
             f"relative date {expression!r}: write the absolute date",
             column=column + 1,
         )
-        for line, column, expression in find_relative_dates(text)
+        for line, column, expression in relative_date_positions(text)
     ]
 
 

@@ -17,7 +17,7 @@ from memsync.checks import (
     check_file,
     check_files,
     conflict_markers,
-    find_relative_dates,
+    relative_date_positions,
     relative_dates,
 )
 from memsync.cli import _render_check, app, main
@@ -262,17 +262,21 @@ def test_conflict_markers(text: str, lines: list[int]) -> None:
         ("next Friday, this month", ["next Friday", "this month"]),
         ("`today` in code, https://x.test/yesterday, [link](today.md)", []),
         ("```\nyesterday\n```\nafter the block: today", ["today"]),
-        ("weekly reports, todays, Yesterday's", ["Yesterday"]),
+        ("weekly reports, todays, Yesterday's", ["Yesterday's"]),
+        ("description: fixed yesterday", ["yesterday"]),
         ("May 3rd, a second, now, Sunday school", []),
     ],
 )
 def test_relative_dates(text: str, expressions: list[str]) -> None:
-    assert [expr for _, _, expr in find_relative_dates(text)] == expressions
+    assert [expr for _, _, expr in relative_date_positions(text)] == expressions
 
 
 def test_relative_date_positions() -> None:
     (hit,) = relative_dates("m.md", "line one\nsee you tomorrow\n", first_line=6)
     assert (hit.line, hit.column) == (7, len("see you ") + 1)
+    text = "---\nname: n\ndescription: done yesterday\ntype: project\n---\nbody\n"
+    (in_description,) = check_file("n.md", text.encode(), "team")
+    assert (in_description.line, in_description.rule) == (3, "relative-date")
 
 
 # --- formats ---
