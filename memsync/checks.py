@@ -27,7 +27,13 @@ _TYPES = ", ".join(MEMORY_TYPES)
 _OPEN_MARKER = re.compile(r"<{7}(?:[ \t].*)?")
 _OTHER_MARKER = re.compile(r"(?:>{7}|\|{7})(?:[ \t].*)?")
 _SEPARATOR = re.compile(r"={7}[ \t]*")
+_MARKER_TEXTS = ("<" * 7, "=" * 7, ">" * 7, "|" * 7)
 _CODE_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+# Every expression of the relative-date grammar (memsync.dates) contains one of these words;
+# tests/test_checks.py holds the corpus of that grammar to this. (`in` on lowered text is
+# several times faster than a case-insensitive regex alternation.)
+DATE_WORDS: tuple[str, ...] = ("day", "week", "month", "year", "fortnight", "tomorrow")
+DATE_WORDS += ("night", "morning", "afternoon", "evening")
 _REASON_LINE = re.compile(r"\(line (\d+)")
 _EXTERNAL_LINK = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|#|//)")
 
@@ -149,6 +155,8 @@ def fence_step(line: str, fence: str | None) -> tuple[bool, str | None]:
 
 def conflict_markers(path: str, text: str, first_line: int = 1) -> list[Finding]:
     """Git conflict markers outside fenced code blocks, one finding per conflict."""
+    if not any(marker in text for marker in _MARKER_TEXTS):
+        return []
     found: list[Finding] = []
     open_at: int | None = None
     fence: str | None = None
@@ -194,6 +202,9 @@ def secret_findings(path: str, text: str, first_line: int = 1) -> list[Finding]:
 
 def relative_date_positions(text: str) -> list[tuple[int, int, str]]:
     """Where consolidation would rewrite a relative date: (0-based line, column, expression)."""
+    lowered = text.lower()
+    if not any(word in lowered for word in DATE_WORDS):
+        return []  # the grammar is costly (about 1 ms a memory) and most text has no date word
     from memsync.dates import find_relative_dates
 
     positions: list[tuple[int, int, str]] = []

@@ -271,6 +271,23 @@ def test_relative_dates(text: str, expressions: list[str]) -> None:
     assert [expr for _, _, expr in relative_date_positions(text)] == expressions
 
 
+def test_every_date_the_grammar_finds_passes_the_keyword_prefilter() -> None:
+    from memsync.checks import DATE_WORDS
+    from memsync.dates import find_relative_dates
+
+    corpus = Path(__file__).parent / "data" / "dates" / "sentences.tsv"
+    found = 0
+    for row in corpus.read_text(encoding="utf-8").splitlines():
+        if row.startswith("#") or not row.strip():
+            continue
+        text = row.split("\t")[3].replace("\\n", "\n")
+        for match in find_relative_dates(text):
+            found += 1
+            lowered = match.expression.lower()
+            assert any(word in lowered for word in DATE_WORDS), match.expression
+    assert found > 200
+
+
 def test_relative_date_positions() -> None:
     (hit,) = relative_dates("m.md", "line one\nsee you tomorrow\n", first_line=6)
     assert (hit.line, hit.column) == (7, len("see you ") + 1)
