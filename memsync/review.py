@@ -8,16 +8,18 @@ memories and the indexes of the folders they live in) is read through one `git c
 from __future__ import annotations
 
 import importlib.util
+import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memsync import gitcmd
 from memsync.errors import UsageError
 from memsync.index import IndexSize, measure_index, parse_index
 from memsync.limits import INDEX_NAME
-from memsync.semdiff import MemoryChange, diff_memories
+from memsync.memory import parse_memory
+from memsync.semdiff import FieldChange, MemoryChange, body_diff, diff_memories
 
 if TYPE_CHECKING:
     from memsync.secrets import SecretFinding
@@ -71,6 +73,8 @@ class Review:
     # None: the check engine is not part of this memsync, so no checks ran.
     findings: tuple[CheckNote, ...] | None
     other_files: tuple[str, ...] = ()
+    # Memories whose body diff is not shown because a version of them holds a possible secret.
+    hidden_bodies: tuple[str, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """How many memories were added, removed, renamed and changed."""
@@ -174,18 +178,57 @@ def review_commits(
     blobs = gitcmd.read_blobs(repo, wanted)
     old = {p: blobs[before[p].sha] for p in changed if p in before and before[p].sha in blobs}
     new = {p: blobs[after[p].sha] for p in changed if p in after and after[p].sha in blobs}
+    secrets = tuple(_secrets(new))
+    # Old versions are scanned too: a diff shows removed lines, and those must not leak.
+    risky = {f.path for f in secrets} | {f.path for f in _secrets(old)}
+    changes = [_with_added_body(c, new) for c in diff_memories(old, new)]
+    hidden = tuple(c.path for c in changes if c.body_diff and _touches(c, risky))
     return Review(
         base=base,
         head=head,
         base_label=base_label or base or "empty tree",
         head_label=head_label or head,
         scope=scope,
-        changes=tuple(diff_memories(old, new)),
+        changes=tuple(_redacted(c, hidden) for c in changes),
         indexes=tuple(_index_review(p, before, after, blobs) for p in index_paths),
-        secrets=tuple(_secrets(new)),
+        secrets=secrets,
         findings=check_changed_files(new, scope),
         other_files=others,
+        hidden_bodies=hidden,
     )
+
+
+HIDDEN = "(hidden: possible secret)"
+
+
+def _with_added_body(change: MemoryChange, new: Mapping[str, bytes]) -> MemoryChange:
+    """An added memory's body as `+` lines, so reviewers read what the team will load."""
+    if change.status != "added" or change.path not in new:
+        return change
+    lines = body_diff("", parse_memory(new[change.path], change.path).body)
+    return replace(change, body_diff=lines)
+
+
+def _touches(change: MemoryChange, risky: set[str]) -> bool:
+    return change.path in risky or (change.old_path or "") in risky
+
+
+def _redacted(change: MemoryChange, hidden: tuple[str, ...]) -> MemoryChange:
+    """CHANGE without any value or body line that could show a secret."""
+    fields = tuple(FieldChange(f.path, _clean(f.before), _clean(f.after)) for f in change.fields)
+    name = _clean(change.name)
+    body = () if change.path in hidden else change.body_diff
+    return replace(change, name=name, fields=fields, body_diff=body)
+
+
+def _clean(value: Any) -> Any:
+    """VALUE, or a placeholder when the secret scanner finds something in it."""
+    from memsync.secrets import scan_text
+
+    if value is None:
+        return None
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return HIDDEN if scan_text(text) else value
 
 
 def _sha(entries: Mapping[str, gitcmd.TreeEntry], path: str) -> str | None:

@@ -394,3 +394,35 @@ def test_nothing_changed(store: Store) -> None:
     text = render_markdown(review)
     assert text.startswith("## Memory review\n\nNo memory changes:")
     assert review_data(review)["counts"] == {"added": 0, "removed": 0, "renamed": 0, "changed": 0}
+
+
+def test_secret_values_and_lines_never_reach_the_summary(tmp_path: Path) -> None:
+    repo = tmp_path / "leaky"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", str(repo), cwd=tmp_path)
+    base = commit(repo, {"p/MEMORY.md": "", "p/a.md": TESTING, "p/b.md": LEAK}, "base")
+    leaked = TESTING.replace("a real database\n", f"a real database {SECRET}\n", 1)
+    leaked += f"CI uses {SECRET} to log in.\n"
+    head = commit(repo, {"p/a.md": leaked, "p/b.md": LEAK.replace(SECRET, "<in the vault>")}, "x")
+    review = review_commits(repo, base, head)
+    # Only the new versions count as findings; the old version of b.md is only hidden.
+    assert [(s.path, s.line) for s in review.secrets] == [("p/a.md", 3), ("p/a.md", 9)]
+    assert review.hidden_bodies == ("p/a.md", "p/b.md")
+    (field,) = next(c for c in review.changes if c.path == "p/a.md").fields
+    assert (field.path, field.after) == ("description", "(hidden: possible secret)")
+    text = render_markdown(review)
+    data = json.dumps(review_data(review))
+    for output in (text, data):
+        assert SECRET not in output
+        assert SECRET[4:20] not in output
+    assert text.count("_Body not shown: this memory holds a possible secret") == 2
+    assert "| `p/b.md` (body) |" in text
+
+
+def test_an_added_memory_shows_its_body(store: Store) -> None:
+    git("checkout", "-q", "review", cwd=store.repo)
+    head = commit(store.repo, {"acme-web/new.md": DEPLOY}, "new")
+    review = review_commits(store.repo, store.head, head)
+    (change,) = review.changes
+    assert change.body_diff == ("@@ -0,0 +1 @@", "+None.")
+    assert "```diff\n@@ -0,0 +1 @@\n+None.\n```" in render_markdown(review)
