@@ -220,6 +220,16 @@ def test_nothing_to_review_and_scope_errors(
         assert pull.result is None
         assert pull.note == "nothing to review: the team store has no commits beyond origin/main"
         assert api.requests == []
+        # A commit that changes no memory (like the merge of a squash-merged review) is
+        # pushed, but asks no one for a review.
+        commit_in_clone(project, {"testing.md": TESTING.encode()}, "same content")
+        result = reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+        (pull,) = result.pulls
+        assert (pull.result, pull.note) == (
+            None,
+            f"nothing to review: {BRANCH} brings no memory changes over origin/main",
+        )
+        assert api.requests == []
         with pytest.raises(UsageError, match="--review sends the team store"):
             reviewflow.push_for_review(project, ("private",))
 
