@@ -60,7 +60,93 @@ def _root(
 
 # --- check ---
 
+CheckPathArgument = Annotated[
+    Path | None,
+    typer.Argument(
+        help="A memory directory, a store checkout or one file (default: this project's "
+        "Claude Code memory).",
+        show_default=False,
+    ),
+]
+
+
+@app.command()
+def check(
+    path: CheckPathArgument = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope", help="private or team (default: from the layout).", show_default=False
+        ),
+    ] = None,
+    all_projects: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Every project folder of a store checkout (default PATH: the git work tree here).",
+        ),
+    ] = False,
+    fmt: Annotated[
+        str, typer.Option("--format", help="text, json, sarif or github.", case_sensitive=False)
+    ] = "text",
+    project: ProjectOption = Path("."),
+) -> None:
+    """Validate memories: frontmatter, index limits, secrets, unsafe files. Exit 1 on errors."""
+    from memsync.checkrun import run_check
+    from memsync.errors import UsageError
+    from memsync.findings import FORMATS, render
+
+    fmt = fmt.lower()
+    if fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    report = run_check(path, scope=scope, all_projects=all_projects, project=project)
+    if fmt == "text" and sys.stdout.isatty():
+        _render_check(report)
+    else:
+        sys.stdout.write(render(report, fmt))
+    raise typer.Exit(1 if report.has_errors else 0)
+
+
+def _render_check(report: Any) -> None:
+    from rich.markup import escape
+
+    from memsync.findings import summary_line
+
+    out = _console()
+    styles = {"error": "bold red", "warning": "yellow"}
+    for f in report.findings:
+        out.print(
+            f"[bold]{escape(f.path)}[/]:{f.line}: [{styles[f.severity]}]{f.severity}[/] "
+            f"{escape(f.message)} [dim]\\[{f.rule}][/]"
+        )
+    counts = report.counts
+    colour = "red" if counts["error"] else "yellow" if counts["warning"] else "green"
+    out.print(f"[{colour}]{escape(summary_line(report))}[/] [dim]({escape(report.base)})[/]")
+
+
 # --- merge-file ---
+
+
+@app.command("merge-file")
+def merge_file_command(
+    base: Annotated[Path, typer.Argument(help="The common ancestor's version (git's %O).")],
+    ours: Annotated[Path, typer.Argument(help="Our version; receives the result (%A).")],
+    theirs: Annotated[Path, typer.Argument(help="Their version (%B).")],
+    path: Annotated[
+        str | None, typer.Option("--path", help="The file's path in the repository (%P).")
+    ] = None,
+    marker_size: Annotated[
+        int, typer.Option("--marker-size", help="Accepted for git (%L); no markers are written.")
+    ] = 7,
+) -> None:
+    """Git merge driver: merge a memory or MEMORY.md into OURS, without conflict markers."""
+    from memsync.mergedriver import run_merge_driver
+
+    del marker_size  # memsync never writes conflict markers
+    result = run_merge_driver(base, ours, theirs, path)
+    for line in result.messages():
+        sys.stderr.write(line + "\n")
+
 
 # --- sync: init, pull, push, sync, status, diff, log, promote ---
 
@@ -444,6 +530,97 @@ def promote(
 
 
 # --- consolidate ---
+
+
+@app.command("consolidate")
+def consolidate_command(
+    path: Annotated[
+        Path | None,
+        typer.Argument(
+            help="A memory folder or a store checkout (default: this project's memory folder).",
+            file_okay=False,
+        ),
+    ] = None,
+    *,
+    all_projects: Annotated[
+        bool, typer.Option("--all", help="Every project folder of a store checkout.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the plan, change nothing.")
+    ] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Also write the report to this file.", dir_okay=False),
+    ] = None,
+    report_format: Annotated[
+        str, typer.Option("--format", help="Report format: markdown or json.", case_sensitive=False)
+    ] = "markdown",
+    threshold: Annotated[
+        float | None,
+        typer.Option("--threshold", help="Near-duplicate similarity, 0-1 (default 0.85)."),
+    ] = None,
+    allow_archive: Annotated[
+        str,
+        typer.Option(
+            "--allow-archive",
+            help="Types that may be archived to fit the index: project-reference or all.",
+            case_sensitive=False,
+        ),
+    ] = "project-reference",
+    project: ProjectOption = Path("."),
+    as_json: JsonOption = False,
+) -> None:
+    """Merge duplicates, make relative dates absolute, keep the index within Claude's limits."""
+    from memsync.consolidate import Options, apply_plan, make_plan
+    from memsync.consolidation_report import plan_to_json, render_markdown
+    from memsync.dedupe import DEFAULT_THRESHOLD
+    from memsync.errors import UsageError, UserMessageError
+
+    fmt = "json" if as_json else report_format.lower()
+    if fmt not in ("markdown", "json"):
+        raise UsageError(f"--format must be markdown or json, not {report_format!r}")
+    if threshold is not None and not 0 < threshold <= 1:
+        raise UsageError(f"--threshold must be between 0 and 1, not {threshold}")
+    if path is None:
+        from memsync.paths import memory_dir_for, project_root
+
+        path = memory_dir_for(project_root(project))
+        if not path.is_dir():
+            raise UserMessageError(
+                f"no memory folder for this project at {path}",
+                hint="Pass the folder to consolidate, e.g. `memsync consolidate PATH`.",
+            )
+    options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.lower())
+    plan = make_plan(path, all_projects=all_projects, options=options, dry_run=dry_run)
+
+    def render() -> str:
+        if fmt == "json":
+            import json
+
+            return json.dumps(plan_to_json(plan), indent=2, ensure_ascii=False) + "\n"
+        return render_markdown(plan)
+
+    sys.stdout.write(render())
+    if plan.changed and not dry_run:
+        if not yes:
+            if not sys.stdin.isatty():
+                if report is not None:
+                    report.write_text(render(), encoding="utf-8")
+                raise UserMessageError(
+                    "consolidation not applied: no terminal to ask on",
+                    hint="Pass --yes to apply the plan above, or --dry-run to only show it.",
+                )
+            if not typer.confirm("Apply these changes?", default=False):
+                _console(stderr=True).print("Nothing changed.")
+                raise typer.Exit(0)
+        apply_plan(plan)
+        if fmt != "json":
+            _console(stderr=True).print("memsync: consolidation applied.")
+    if report is not None:
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(render(), encoding="utf-8")
+
 
 # --- hooks, scaffold, review ---
 

@@ -257,10 +257,14 @@ def symbolic_head(repo: Path) -> str | None:
     return ref.removeprefix("refs/heads/") if result.ok and ref.startswith("refs/heads/") else None
 
 
-def merge_base(repo: Path, one: str, other: str) -> str | None:
-    """The best common ancestor of two commits, if any."""
-    result = run_git(["merge-base", one, other], cwd=repo, check=False)
-    return result.text.strip() or None if result.ok else None
+def merge_base(repo: Path, one: str, two: str) -> str | None:
+    """The best common ancestor of two commits, None for unrelated histories."""
+    result = run_git(["merge-base", one, two], cwd=repo, check=False)
+    if result.returncode == 1:
+        return None
+    if not result.ok:
+        raise error_for(result, repo)
+    return result.text.split()[0]
 
 
 def ahead_behind(repo: Path, local: str, upstream: str) -> tuple[int, int]:
@@ -356,12 +360,12 @@ def write_commit(
     repo: Path,
     *,
     parents: Sequence[str],
-    changes: Mapping[str, bytes | None],
+    changes: Mapping[str, bytes | TreeEntry | None],
     message: str,
     author: Identity,
     when: int,
 ) -> str:
-    """Create a commit on top of PARENTS[0] applying CHANGES (path -> bytes, None deletes)."""
+    """A commit on PARENTS[0] applying CHANGES: bytes, an existing entry, or None to delete."""
     import os as _os
 
     staging = f"refs/memsync/staging-{_os.getpid()}"
@@ -380,6 +384,8 @@ def write_commit(
         quoted = _fast_import_path(path).encode("utf-8", errors="surrogateescape")
         if data is None:
             chunks.append(b"D " + quoted + b"\n")
+        elif isinstance(data, TreeEntry):
+            chunks.append(f"M {data.mode} {data.sha} ".encode() + quoted + b"\n")
         else:
             chunks.append(b"M 100644 inline " + quoted + b"\n" + f"data {len(data)}\n".encode())
             chunks.append(data + b"\n")
@@ -448,6 +454,220 @@ def log_entries(repo: Path, ref: str, paths: Sequence[str], limit: int = 50) -> 
             i += step
         entries.append(LogEntry(sha, int(when), author, subject, tuple(files)))
     return entries
+
+
+# --- tree merge plumbing ---
+
+ModeOid = tuple[str, str]  # (mode, object id)
+
+
+def resolve_commit(repo: Path, rev: str) -> str:
+    """The commit id REV names; GitError when it names none."""
+    result = run_git(["rev-parse", "--verify", "-q", f"{rev}^{{commit}}"], cwd=repo, check=False)
+    if not result.ok:
+        raise GitError(f"{rev!r} is not a commit in {repo}", hint="Check the branch name.")
+    return result.text.strip()
+
+
+def full_ref_name(repo: Path, rev: str) -> str | None:
+    """`refs/heads/x` when REV names a branch (HEAD: the checked-out one), else None."""
+    if rev == "HEAD":
+        head = run_git(["symbolic-ref", "-q", "HEAD"], cwd=repo, check=False)
+        return head.text.strip() if head.ok else None
+    result = run_git(["rev-parse", "--symbolic-full-name", rev], cwd=repo, check=False)
+    name = result.text.strip()
+    return name if result.ok and name.startswith("refs/heads/") else None
+
+
+def tree_entries(repo: Path, tree_ish: str | None) -> dict[str, ModeOid]:
+    """Every file of a tree (recursively): path -> (mode, object id). None: the empty tree."""
+    if tree_ish is None:
+        return {}
+    out = run_git(["ls-tree", "-r", "-z", "--full-tree", tree_ish], cwd=repo).stdout
+    entries: dict[str, ModeOid] = {}
+    for record in out.split(b"\0"):
+        if not record:
+            continue
+        meta, _, path = record.partition(b"\t")
+        mode, _kind, oid = meta.decode().split(" ")
+        entries[path.decode("utf-8", "surrogateescape")] = (mode, oid)
+    return entries
+
+
+def renamed_paths(repo: Path, old: str | None, new: str) -> dict[str, str]:
+    """Files git sees as renamed between two commits (similarity rename detection): old -> new."""
+    if old is None:
+        return {}
+    args = ["diff-tree", "-r", "-z", "-M", "--diff-filter=R", old, new]
+    fields = run_git(args, cwd=repo).stdout.split(b"\0")
+    renames: dict[str, str] = {}
+    i = 0
+    while i + 2 < len(fields):
+        if fields[i].startswith(b":"):
+            old_path, new_path = fields[i + 1 : i + 3]
+            renames[old_path.decode("utf-8", "surrogateescape")] = new_path.decode(
+                "utf-8", "surrogateescape"
+            )
+            i += 3
+        else:
+            i += 1
+    return renames
+
+
+def write_blobs(repo: Path, contents: Sequence[bytes]) -> list[str]:
+    """Store contents as blobs (no filters) through one `git hash-object` process; their ids."""
+    import tempfile
+
+    if not contents:
+        return []
+    with tempfile.TemporaryDirectory(prefix="memsync-blobs-") as tmp:
+        paths = []
+        for i, data in enumerate(contents):
+            path = Path(tmp) / str(i)
+            path.write_bytes(data)
+            paths.append(str(path))
+        args = ["hash-object", "-w", "--no-filters", "--stdin-paths"]
+        out = run_git(args, cwd=repo, input_data="\n".join(paths).encode() + b"\n").text
+    return out.split()
+
+
+def write_tree(repo: Path, start: str, changes: Mapping[str, ModeOid | None]) -> str:
+    """The id of START's tree with CHANGES applied (None deletes), built in a throwaway index."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="memsync-index-") as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        run_git(["read-tree", start], cwd=repo, env=env)
+        null = "0" * len(start)  # START is an object id: same length as any id in this repo
+        records = [
+            f"0 {null}\t{path}\0" if entry is None else f"{entry[0]} {entry[1]}\t{path}\0"
+            for path, entry in changes.items()
+        ]
+        if records:
+            data = "".join(records).encode("utf-8", "surrogateescape")
+            run_git(["update-index", "-z", "--index-info"], cwd=repo, input_data=data, env=env)
+        return run_git(["write-tree"], cwd=repo, env=env).text.strip()
+
+
+def commit_tree(
+    repo: Path, tree: str, parents: Sequence[str], message: str, env: Mapping[str, str] | None
+) -> str:
+    """Create a commit object (no ref moves); the user's identity, else a memsync fallback."""
+    args = ["commit-tree", tree]
+    for parent in parents:
+        args += ["-p", parent]
+    extra = dict(env or {})
+    if not run_git(["var", "GIT_COMMITTER_IDENT"], cwd=repo, check=False, env=extra).ok:
+        import socket
+
+        email = f"memsync@{socket.gethostname() or 'localhost'}"
+        for role in ("AUTHOR", "COMMITTER"):
+            extra.setdefault(f"GIT_{role}_NAME", "memsync")
+            extra.setdefault(f"GIT_{role}_EMAIL", email)
+    args += ["-F", "-"]
+    return run_git(args, cwd=repo, input_data=message.encode(), env=extra).text.strip()
+
+
+def update_ref(repo: Path, ref: str, new: str, old: str, message: str) -> None:
+    """Move REF to NEW only if it still points at OLD (GitError otherwise)."""
+    run_git(["update-ref", "-m", message, ref, new, old], cwd=repo)
+
+
+def change_times(repo: Path, base: str | None, tip: str) -> dict[str, int]:
+    """Per path, the commit time of the newest commit in BASE..TIP touching it (one `git log`)."""
+    span = tip if base is None else f"{base}..{tip}"
+    args = ["log", "-z", "--no-renames", "--name-only", "--format=%x01%ct", span]
+    out = run_git(args, cwd=repo).stdout.decode("utf-8", "surrogateescape")
+    times: dict[str, int] = {}
+    for chunk in out.split("\x01")[1:]:
+        stamp, *names = chunk.split("\0")
+        when = int(stamp)
+        for i, name in enumerate(names):
+            path = name[1:] if i == 0 and name.startswith("\n") else name
+            if path and when > times.get(path, -1):
+                times[path] = when
+    return times
+
+
+def unfinished_operation(repo: Path) -> str | None:
+    """The git operation left half done in REPO (merge, rebase, ...), if any."""
+    names = {
+        "MERGE_HEAD": "merge",
+        "rebase-merge": "rebase",
+        "rebase-apply": "rebase",
+        "CHERRY_PICK_HEAD": "cherry-pick",
+        "REVERT_HEAD": "revert",
+    }
+    args = ["rev-parse", *(arg for name in names for arg in ("--git-path", name))]
+    paths = run_git(args, cwd=repo).text.splitlines()
+    for marker, path in zip(names, paths, strict=True):
+        if (repo / path).exists():
+            return names[marker]
+    return None
+
+
+def tracked_changes(repo: Path) -> list[str]:
+    """Tracked paths whose index or work tree differs from HEAD (untracked files ignored)."""
+    out = run_git(["status", "--porcelain=v1", "-z", "--untracked-files=no"], cwd=repo).stdout
+    return [r[3:].decode("utf-8", "surrogateescape") for r in out.split(b"\0") if len(r) > 3]
+
+
+def checkout_tree(repo: Path, old: str, new: str) -> None:
+    """Move index and work tree from commit OLD to NEW, refusing to overwrite local changes."""
+    run_git(["read-tree", "-m", "-u", old, new], cwd=repo)
+
+
+def reset_tree(repo: Path, commit: str) -> None:
+    """Put index and tracked work-tree files back to COMMIT (recovery after a failed update)."""
+    run_git(["read-tree", "--reset", "-u", commit], cwd=repo)
+
+
+def changed_between(repo: Path, old: str, new: str) -> list[str]:
+    """Paths whose content or presence differs between two commits."""
+    out = run_git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new], cwd=repo)
+    return [p.decode("utf-8", "surrogateescape") for p in out.stdout.split(b"\0") if p]
+
+
+# --- consolidation ---
+
+
+@dataclass(frozen=True)
+class BlameLine:
+    """When one line of a file was written, as `git blame` sees it."""
+
+    author_time: int  # unix seconds
+    author_tz: str  # `+0100`
+    committed: bool  # False for lines not committed yet (their time is not meaningful)
+
+
+def blame_lines(repo: Path, relpath: str) -> list[BlameLine] | None:
+    """Author time of every line of the work-tree file RELPATH (one blame); None if untracked."""
+    result = run_git(["blame", "--line-porcelain", "--", relpath], cwd=repo, check=False)
+    if not result.ok:
+        return None
+    lines: list[BlameLine] = []
+    sha, when, tz = "", 0, "+0000"
+    for raw in result.stdout.split(b"\n"):
+        if raw.startswith(b"\t"):
+            lines.append(BlameLine(when, tz, committed=set(sha) != {"0"}))
+        elif raw.startswith(b"author-time "):
+            when = int(raw[12:])
+        elif raw.startswith(b"author-tz "):
+            tz = raw[10:].decode("ascii", "replace")
+        elif len(raw) >= 40 and raw[:40].isalnum() and b" " in raw:
+            sha = raw[:40].decode("ascii", "replace")
+    return lines
+
+
+def work_tree_changes(repo: Path, prefix: str = "") -> set[str]:
+    """Paths (relative to the repository) that differ from HEAD or are untracked."""
+    args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]
+    if prefix:
+        args += ["--", prefix.rstrip("/") + "/"]
+    result = run_git(args, cwd=repo, check=False)
+    if not result.ok:
+        return set()
+    return {entry[3:] for entry in result.text.split("\0") if len(entry) > 3}
 
 
 # --- review ---

@@ -17,6 +17,10 @@ _ENTRY = re.compile(
     re.VERBOSE,
 )
 _SEPARATOR = re.compile(r"^[ \t]*(?:—|–|--?|:|\|)?[ \t]*")
+# What JavaScript's trim() removes; Python's str.strip() differs (BOM, U+001C-1F, U+0085).
+JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(
+    chr(c) for c in range(0x2000, 0x200B)
+)
 
 
 @dataclass(frozen=True)
@@ -157,9 +161,14 @@ def shorten(line: str, limit: int) -> str:
     return cut.rstrip(" ,;:—-") + "…"
 
 
+def js_trim(text: str) -> str:
+    """JavaScript's String.prototype.trim: Claude Code trims the index with it."""
+    return text.strip(JS_WHITESPACE)
+
+
 def measure_index(text: str) -> IndexSize:
     """Size of the index the way Claude Code counts it: trimmed, lines, then characters."""
-    trimmed = text.strip()
+    trimmed = js_trim(text)
     if not trimmed:
         return IndexSize(lines=0, chars=0)
     return IndexSize(lines=trimmed.count("\n") + 1, chars=len(trimmed))
@@ -167,10 +176,10 @@ def measure_index(text: str) -> IndexSize:
 
 def visible_part(text: str) -> str:
     """What Claude Code actually loads: 200 lines, then 25,000 characters at a line break."""
-    trimmed = text.strip()
-    lines = trimmed.split("\n")
+    lines = js_trim(text).split("\n")
     kept = "\n".join(lines[:MAX_INDEX_LINES])
     if len(kept) > MAX_INDEX_CHARS:
-        cut = kept.rfind("\n", 0, MAX_INDEX_CHARS)
+        # JavaScript's lastIndexOf(x, n) also finds a match starting exactly at n.
+        cut = kept.rfind("\n", 0, MAX_INDEX_CHARS + 1)
         kept = kept[: cut if cut > 0 else MAX_INDEX_CHARS]
     return kept

@@ -182,6 +182,7 @@ def run_init(
     _, bindings = resolve_bindings(plan.config, plan.location.root, ("private", "team"))
     scaffolded: tuple[str, ...] = ()
     for binding in bindings:
+        binding.live_dir.mkdir(parents=True, exist_ok=True)
         with store_lock(
             binding.lock_path,
             timeout=plan.config.settings.lock_timeout,

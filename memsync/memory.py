@@ -11,7 +11,9 @@ from typing import Any
 from memsync.limits import FRONTMATTER_SCAN_LINES, MEMORY_TYPES
 
 BOM = "\ufeff"
-_FENCE = re.compile(r"---[ \t]*")
+# `\r?`: in a file with mixed line breaks the fences may still end in CRLF, which Claude Code
+# strips before it looks for frontmatter.
+_FENCE = re.compile(r"---[ \t]*\r?")
 _TOP_LEVEL_KEY = re.compile(
     r"""(?:'((?:[^']|'')*)'|"((?:[^"\\]|\\.)*)"|([^\s#'"][^:#]*?))[ \t]*:(?:[ \t]|$)"""
 )
@@ -138,9 +140,7 @@ def parse_yaml_mapping(
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load(
-            frontmatter_text, Loader=loader
-        )  # a safe loader: CSafeLoader or SafeLoader
+        data = yaml.load(frontmatter_text, Loader=loader)  # a safe loader (C if available)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = None if mark is None else mark.line + 2
@@ -213,7 +213,7 @@ def split_fields(frontmatter_text: str) -> list[FieldBlock]:
     current_key: str | None = None
     current: list[str] = []
     started = False
-    for line in frontmatter_text.splitlines(keepends=True):
+    for line in _lines_with_ends(frontmatter_text):
         key = top_level_key(line)
         if key is not None:
             if started or current:
@@ -230,6 +230,13 @@ def split_fields(frontmatter_text: str) -> list[FieldBlock]:
     if pending:
         blocks.append(FieldBlock(None, "".join(pending)))
     return blocks
+
+
+def _lines_with_ends(text: str) -> list[str]:
+    """Lines split at LF only (str.splitlines also splits at form feed, U+2028, ...)."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
 
 
 def join_fields(blocks: list[FieldBlock]) -> str:

@@ -291,6 +291,9 @@ _VOWELS = frozenset("aeiouyAEIOUY")
 _CONSONANT_RUNS = _Lazy(r"[aeiouy]+", re.ASCII)
 # Published documentation examples that are not anybody's credentials.
 _DOCUMENTED_EXAMPLES = ("SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",)  # jwt.io's sample
+# Claims that mark a JWT as a tutorial sample (jwt.io and most docs use these).
+_SAMPLE_CLAIMS = ('"John Doe"', '"1234567890"', "example")
+_JWT = _Lazy(r"eyJ[\w-]+\.(eyJ[\w-]+)\.[\w-]*", re.ASCII)
 _LOCAL_HOSTS = _Lazy(
     r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0|(?:[\w-]+\.)*example\.(?:com|org|net)"
     r"|[\w.-]+\.(?:example|test|invalid|localhost))$",
@@ -354,6 +357,8 @@ def _looks_random(value: str, min_length: int, min_entropy: float) -> bool:
         return False  # numbers, dates, phone numbers
     if any(c in value for c in "()[]{}") or any(doc in value for doc in _DOCUMENTED_EXAMPLES):
         return False  # code expressions and documented examples
+    if _is_sample_jwt(value):
+        return False
     if _HEX.get().fullmatch(value) or _UUID.get().fullmatch(value):
         return False  # SHAs, digests, UUIDs
     if all(_is_wordy(part) for part in _SEPARATORS.get().split(value) if part):
@@ -363,6 +368,19 @@ def _looks_random(value: str, min_length: int, min_entropy: float) -> bool:
     # Base64 of readable text (Kubernetes `data:` values) is judged by that text.
     text = _decoded_text(value)
     return text is None or _looks_random(text, 8, 3.0)
+
+
+def _is_sample_jwt(value: str) -> bool:
+    """True for a JWT whose payload carries tutorial claims (`"name": "John Doe"`)."""
+    match = _JWT.get().fullmatch(value)
+    if match is None:
+        return False
+    payload = match.group(1)
+    try:
+        claims = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return False
+    return any(sample in claims for sample in _SAMPLE_CLAIMS)
 
 
 def _decoded_text(value: str) -> str | None:

@@ -11,7 +11,12 @@ from memsync import gitcmd
 from memsync.errors import UnsafeStateError
 from memsync.project import Binding
 
-BRANCH_KEY = "memsync.branch"
+# Files a repository keeps at its root for people, not for Claude: never memories when a
+# team store is dedicated to one project (`--subdir .`).
+REPOSITORY_FILES = frozenset(
+    {"README.md", "CONTRIBUTING.md", "CHANGELOG.md", "LICENSE.md", "SECURITY.md"}
+    | {"CODE_OF_CONDUCT.md"}
+)
 # State files git leaves when a merge, rebase or similar was interrupted by hand.
 _FOREIGN_STATE = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply")
 
@@ -98,6 +103,17 @@ def store_files(binding: Binding, commit: str | None) -> dict[str, gitcmd.TreeEn
     return gitcmd.list_tree(binding.clone_dir, commit, binding.prefix)
 
 
+def is_memory_file(binding: Binding, relpath: str) -> bool:
+    """Whether RELPATH (relative to the binding's folder) is memory that this binding syncs."""
+    from memsync.safety import is_synced_name
+
+    if not is_synced_name(relpath, binding.scope):
+        return False
+    if binding.prefix:
+        return True
+    return relpath not in REPOSITORY_FILES and not relpath.startswith(".")
+
+
 def store_path(binding: Binding, relpath: str) -> str:
     """The path inside the store of a file relative to the binding's folder."""
     return f"{binding.prefix}/{relpath}" if binding.prefix else relpath
@@ -126,12 +142,10 @@ def commit_files(
 
 def read_folder(binding: Binding, commit: str | None) -> dict[str, bytes]:
     """Contents of the synced files in the binding's folder at COMMIT."""
-    from memsync.safety import is_synced_name
-
     entries = {
         path: entry
         for path, entry in store_files(binding, commit).items()
-        if entry.kind == "blob" and is_synced_name(path, binding.scope)
+        if entry.kind == "blob" and is_memory_file(binding, path)
     }
     blobs = gitcmd.read_blobs(binding.clone_dir, [e.sha for e in entries.values()])
     return {path: blobs[e.sha] for path, e in entries.items() if e.sha in blobs}

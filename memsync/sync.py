@@ -102,7 +102,7 @@ def _scan_live(run: _Run) -> None:
         run.live = {}
         return
     scan = scan_directory(run.binding.live_dir, run.binding.scope)
-    run.live = dict(scan.files)
+    run.live = {p: d for p, d in scan.files.items() if store.is_memory_file(run.binding, p)}
     if scan.skipped:
         run.note(skipped=run.report.skipped + scan.skipped)
 
@@ -212,12 +212,12 @@ def _integrate_remote(run: _Run) -> str | None:
 def _materialize(run: _Run, head: str | None) -> None:
     """Write the store's files into the live directory, never over an edit made meanwhile."""
     from memsync.livefiles import write_live
-    from memsync.safety import filter_files, is_synced_name
+    from memsync.safety import filter_files
 
     binding = run.binding
     entries = store.store_files(binding, head)
     skipped = [Skipped(p, "not a regular file") for p, e in entries.items() if not _regular(e)]
-    wanted = {p: e for p, e in entries.items() if _regular(e) and is_synced_name(p, binding.scope)}
+    wanted = {p: e for p, e in entries.items() if _regular(e) and store.is_memory_file(binding, p)}
     live_shas = hashes(run.live)
     # Files the live directory already has need no blob read.
     files = {p: run.live[p] for p, e in wanted.items() if live_shas.get(p) == e.sha}

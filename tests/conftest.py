@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 TEST_IDENTITY = ("Memsync Tester", "tester@example.invalid")
+# Subprocesses import the package from this checkout, installed or not.
+SOURCE_ROOT = str(Path(__file__).resolve().parent.parent)
 
 
 def git(*args: str, cwd: Path, env: dict[str, str] | None = None) -> str:
@@ -22,6 +24,14 @@ def git(*args: str, cwd: Path, env: dict[str, str] | None = None) -> str:
     )
     if proc.returncode != 0:
         raise AssertionError(f"git {' '.join(args)} failed in {cwd}:\n{proc.stderr}")
+    return proc.stdout
+
+
+def git_bytes(*args: str, cwd: Path) -> bytes:
+    """Run git and return its raw stdout (no newline translation)."""
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+    if proc.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed in {cwd}:\n{proc.stderr!r}")
     return proc.stdout
 
 
@@ -112,7 +122,7 @@ class Machine:
         proc = subprocess.run(
             [sys.executable, "-m", "memsync", *args],
             cwd=cwd or self.home,
-            env={**os.environ, **self.env},
+            env={**os.environ, **self.env, "PYTHONPATH": _pythonpath()},
             input=stdin,
             capture_output=True,
             text=True,
@@ -125,6 +135,11 @@ class Machine:
                 f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
             )
         return proc
+
+
+def _pythonpath() -> str:
+    existing = os.environ.get("PYTHONPATH")
+    return SOURCE_ROOT + (os.pathsep + existing if existing else "")
 
 
 def make_machine(base: Path, name: str) -> Machine:

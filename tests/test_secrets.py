@@ -266,6 +266,21 @@ def test_generic_rule_catches_credentials_in_urls() -> None:
     assert [f.rule_id for f in scan_text(f"Authorization: Basic {basic}")] == [GENERIC]
 
 
+def _jwt(claims: str) -> str:
+    header, payload = (
+        base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+        for raw in ('{"alg":"HS256"}', claims)
+    )
+    return f"{header}.{payload}.{rand('urlsafe', 43, claims)}"
+
+
+def test_generic_rule_flags_jwts_except_tutorial_samples() -> None:
+    real = _jwt('{"sub":"u_82731","org":"acme","exp":1767225600}')
+    sample = _jwt('{"sub":"1234567890","name":"John Doe","iat":1516239022}')
+    assert [f.rule_id for f in scan_text(f"access_token: {real}")] == [GENERIC]
+    assert scan_text(f"access_token: {sample}") == []
+
+
 def test_generic_rule_judges_base64_values_by_their_text() -> None:
     random_text = base64.b64encode(rand("alnum", 16, "b64").encode()).decode()
     assert [f.rule_id for f in scan_text(f"  password: {random_text}")] == [GENERIC]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Machine, git, make_bare_remote, write_memory
+from tests.conftest import Machine, git, git_bytes, make_bare_remote, write_memory
 
 ORIGIN = "git@github.com:Acme/API.git"
 
@@ -133,8 +133,9 @@ def test_a_push_with_nothing_new_makes_no_commit(
     laptop.memsync("push", cwd=project)
     laptop.memsync("sync", cwd=project)
     assert remote_head(private) == head
-    blob = git("show", "main:acme-api/crlf.md", cwd=private)
-    assert blob.startswith("\ufeff---\r\n")
+    blob = git_bytes("show", "main:acme-api/crlf.md", cwd=private)
+    assert blob == (live / "crlf.md").read_bytes()
+    assert blob.startswith(b"\xef\xbb\xbf---\r\n")
 
 
 def test_offline_push_keeps_work_and_the_next_run_sends_it(

@@ -1,0 +1,567 @@
+"""The consolidation pass (SPEC section 5): plan every change, then apply it.
+
+Per memory folder: relative dates become ISO dates counted from when each line was written,
+duplicates are merged, the index is rebuilt and, when it cannot fit Claude Code's limits, the
+least recently updated memories move to `archive/`. Planning reads only; `apply_plan` writes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from memsync import gitcmd
+from memsync.dates import resolve_relative_dates
+from memsync.dedupe import DEFAULT_THRESHOLD, Candidate, find_duplicates, merge_bodies
+from memsync.errors import GitError, UsageError, UserMessageError
+from memsync.index import IndexSize, parse_index, parse_index_text, render_index
+from memsync.indexfix import ARCHIVE_ORDER, IndexMemory, IndexRebuild, rebuild_index
+from memsync.limits import ARCHIVE_DIR, CONSOLIDATE_LOCK, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
+from memsync.memory import Memory, compose, encode, parse_memory, parse_yaml_mapping
+
+# Frontmatter fields that say when a memory was written, most specific first.
+DATE_FIELDS = (
+    *("updated", "last_updated", "updated_at", "modified", "last_modified", "date"),
+    *("created", "created_at"),
+)
+_MERGE_ROUNDS = 5
+
+
+@dataclass(frozen=True)
+class Options:
+    """How the pass runs."""
+
+    threshold: float = DEFAULT_THRESHOLD
+    allow_archive: str = "project-reference"  # "project-reference" | "all" | "none"
+
+
+@dataclass(frozen=True)
+class DateChange:
+    """One relative date rewritten."""
+
+    path: str
+    line: int  # 1-based line in the file
+    old: str
+    new: str
+    value: str
+    written: str  # ISO date the line was written
+    source: str  # "git blame" | "frontmatter <field>" | "file modification time"
+
+
+@dataclass(frozen=True)
+class MergeChange:
+    """Duplicates merged into one surviving memory."""
+
+    kind: str  # "exact" | "near"
+    survivor: str
+    merged: tuple[str, ...]
+    similarity: float
+    dropped: tuple[str, ...]  # frontmatter values that did not survive, `file: key: value`
+
+
+@dataclass(frozen=True)
+class ArchiveMove:
+    """A memory moved out of the index into `archive/`."""
+
+    path: str
+    destination: str
+    type: str
+    updated: str  # ISO date of its last update
+
+
+@dataclass(frozen=True)
+class FolderPlan:
+    """Everything the pass will do in one memory folder."""
+
+    root: Path
+    label: str
+    dates: tuple[DateChange, ...] = ()
+    merges: tuple[MergeChange, ...] = ()
+    archives: tuple[ArchiveMove, ...] = ()
+    index: IndexRebuild | None = None
+    index_changed: bool = False
+    writes: dict[str, bytes] = field(default_factory=dict)
+    deletes: tuple[str, ...] = ()
+    originals: dict[str, bytes | None] = field(default_factory=dict)
+    skipped: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """Whether applying this plan changes any file."""
+        return bool(self.writes or self.deletes)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The plan for every folder of one run."""
+
+    folders: tuple[FolderPlan, ...]
+    dry_run: bool = False
+
+    @property
+    def changed(self) -> bool:
+        """Whether any folder changes."""
+        return any(f.changed for f in self.folders)
+
+
+@dataclass
+class _File:
+    """A memory file while the plan is being made."""
+
+    path: str
+    original: bytes
+    memory: Memory
+    mtime: float
+    commit_time: int | None  # newest commit touching it, when tracked and unchanged since
+
+
+# --- scanning ---
+
+
+def memory_folders(path: Path, *, all_projects: bool) -> list[Path]:
+    """The memory folders to consolidate: PATH itself, or every project folder of a store."""
+    if not path.is_dir():
+        raise UsageError(f"{path} is not a directory", hint="Pass a memory folder or a store.")
+    folders = [path]
+    if all_projects and not (path / INDEX_NAME).is_file():
+        folders = [
+            child
+            for child in sorted(path.iterdir())
+            if child.is_dir()
+            and not child.is_symlink()
+            and not child.name.startswith(".")
+            and child.name not in (ARCHIVE_DIR, TEAM_DIR)
+            and any(p.suffix == ".md" for p in child.rglob("*.md"))
+        ]
+    units: list[Path] = []
+    for folder in folders:
+        units.append(folder)
+        team = folder / TEAM_DIR
+        if team.is_dir() and not team.is_symlink():
+            units.append(team)
+    return units
+
+
+def _scan(root: Path) -> tuple[list[tuple[str, Path]], list[str], list[str]]:
+    """(memory files, other .md files links may point to, skipped files) under ROOT."""
+    from memsync.store import REPOSITORY_FILES
+
+    is_repo_root = (root / ".git").exists()
+    memories: list[tuple[str, Path]] = []
+    others: list[str] = []
+    skipped: list[str] = []
+    for current, dirs, files in os.walk(root):
+        here = Path(current)
+        rel_dir = here.relative_to(root).as_posix()
+        prefix = "" if rel_dir == "." else f"{rel_dir}/"
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".")
+            and not (here / d).is_symlink()
+            and not (not prefix and d in (ARCHIVE_DIR, TEAM_DIR))
+        )
+        for name in sorted(files):
+            rel = prefix + name
+            if not name.endswith(".md") or name == CONSOLIDATE_LOCK or name.startswith("."):
+                continue
+            path = here / name
+            if name == INDEX_NAME or (is_repo_root and not prefix and name in REPOSITORY_FILES):
+                others.append(rel)
+            elif path.is_symlink():
+                skipped.append(f"{rel}: a symlink")
+            elif path.stat().st_size > MAX_MEMORY_BYTES:
+                skipped.append(f"{rel}: over {MAX_MEMORY_BYTES:,} bytes")
+                others.append(rel)
+            else:
+                memories.append((rel, path))
+    return memories, others, skipped
+
+
+def index_memories(folder: Path) -> tuple[list[IndexMemory], list[str]]:
+    """The memories of FOLDER as the index sees them (no git), and the other files there."""
+    found, others, _ = _scan(folder)
+    memories = []
+    for rel, path in found:
+        memory = parse_memory(path.read_bytes(), rel)
+        if memory.decode_error is None:
+            memories.append(_index_memory(memory, (path.stat().st_mtime,)))
+    return memories, others
+
+
+def _index_memory(memory: Memory, updated: tuple[float, ...]) -> IndexMemory:
+    return IndexMemory(memory.path, memory.name, memory.description, memory.type, updated)
+
+
+# --- when things were written ---
+
+
+def _git_times(root: Path) -> tuple[Path | None, str, dict[str, int]]:
+    """(repository, ROOT's path in it, commit time of each clean tracked file under ROOT)."""
+    from memsync.paths import find_git_root
+
+    found = find_git_root(root)
+    if found is None:
+        return None, "", {}
+    repo = found[0]
+    prefix = root.resolve().relative_to(repo.resolve()).as_posix()
+    prefix = "" if prefix == "." else prefix
+    try:
+        times = gitcmd.path_times(repo, "HEAD", prefix)
+    except GitError:
+        return repo, prefix, {}
+    lead = f"{prefix}/" if prefix else ""
+    for dirty in gitcmd.work_tree_changes(repo, prefix):
+        times.pop(dirty[len(lead) :] if dirty.startswith(lead) else dirty, None)
+    return repo, prefix, times
+
+
+def _frontmatter_date(memory: Memory) -> tuple[date, str] | None:
+    for key in DATE_FIELDS:
+        value = memory.fields.get(key)
+        if isinstance(value, datetime):
+            return value.date(), key
+        if isinstance(value, date):
+            return value, key
+        if isinstance(value, str):
+            try:
+                return date.fromisoformat(value.strip()[:10]), key
+            except ValueError:
+                continue
+    return None
+
+
+def _local_date(epoch: float) -> date:
+    return datetime.fromtimestamp(epoch).date()
+
+
+def _blame_date(line: gitcmd.BlameLine) -> date:
+    sign = -1 if line.author_tz.startswith("-") else 1
+    digits = line.author_tz.lstrip("+-").zfill(4)
+    offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:4])) * sign
+    return datetime.fromtimestamp(line.author_time, timezone(offset)).date()
+
+
+def _written_dates(
+    item: _File, repo: Path | None, prefix: str
+) -> tuple[Callable[[int], date], Callable[[int], str]]:
+    """(0-based line -> date written, line -> how that was found) for one file."""
+    mtime_day = _local_date(item.mtime)
+    fallback = _frontmatter_date(item.memory)
+    blame: list[gitcmd.BlameLine] | None = None
+    if repo is not None:
+        blame = gitcmd.blame_lines(repo, f"{prefix}/{item.path}" if prefix else item.path)
+
+    def when(line: int) -> date:
+        if blame is not None and line < len(blame) and blame[line].committed:
+            return _blame_date(blame[line])
+        if blame is None and fallback is not None:
+            return fallback[0]
+        return mtime_day
+
+    def source(line: int) -> str:
+        if blame is not None and line < len(blame) and blame[line].committed:
+            return "git blame"
+        if blame is None and fallback is not None:
+            return f"frontmatter `{fallback[1]}`"
+        return "file modification time"
+
+    return when, source
+
+
+# --- planning ---
+
+
+def plan_folder(root: Path, options: Options, *, label: str | None = None) -> FolderPlan:
+    """Everything consolidation would change in ROOT; reads files and git, writes nothing."""
+    found, others, skipped = _scan(root)
+    repo, prefix, commit_times = _git_times(root)
+    files: dict[str, _File] = {}
+    for rel, path in found:
+        raw = path.read_bytes()
+        memory = parse_memory(raw, rel)
+        if memory.decode_error is not None:
+            skipped.append(f"{rel}: {memory.decode_error}")
+            others.append(rel)
+            continue
+        files[rel] = _File(rel, raw, memory, path.stat().st_mtime, commit_times.get(rel))
+    dates = _plan_dates(files, repo, prefix)
+    index_path = root / INDEX_NAME
+    index_raw = index_path.read_bytes() if index_path.is_file() else None
+    existing = parse_index(index_raw) if index_raw is not None else None
+    indexed = set(existing.targets) if existing else set()
+    merges, removed = _plan_merges(files, indexed, options.threshold)
+    memories = [_index_memory(f.memory, _updated_key(f)) for f in files.values()]
+    rebuild = rebuild_index(existing, memories, exists=others, allow_archive=options.allow_archive)
+    allocated: set[str] = set()
+    archives = [_archive_move(root, files[p], allocated) for p in rebuild.archived]
+    problems = []
+    if not rebuild.fits:
+        problems.append(_over_limit(rebuild.after, options.allow_archive))
+    new_index = _render_new_index(existing, rebuild)
+    writes: dict[str, bytes] = {}
+    originals: dict[str, bytes | None] = dict(removed)
+    deleted = list(removed)
+    for move in archives:
+        item = files[move.path]
+        destination = root / move.destination
+        if not destination.is_file():
+            writes[move.destination] = item.memory.raw
+            originals[move.destination] = None
+        deleted.append(move.path)
+        originals[move.path] = item.original
+    archived = {a.path for a in archives}
+    for rel, item in files.items():
+        if rel not in archived and item.memory.raw != item.original:
+            writes[rel] = item.memory.raw
+            originals[rel] = item.original
+    index_changed = new_index != index_raw and not (index_raw is None and not memories)
+    if index_changed:
+        writes[INDEX_NAME] = new_index
+        originals[INDEX_NAME] = index_raw
+    return FolderPlan(
+        root=root,
+        label=label or root.name,
+        dates=tuple(dates),
+        merges=tuple(merges),
+        archives=tuple(archives),
+        index=rebuild,
+        index_changed=index_changed,
+        writes=writes,
+        deletes=tuple(sorted(set(deleted))),
+        originals=originals,
+        skipped=tuple(skipped),
+        problems=tuple(problems),
+    )
+
+
+def _plan_dates(files: dict[str, _File], repo: Path | None, prefix: str) -> list[DateChange]:
+    """Rewrite relative dates in every file; blame only files that contain one."""
+    from memsync.dates import find_relative_dates
+
+    changes: list[DateChange] = []
+    for rel, item in files.items():
+        text = item.memory.text
+        if not find_relative_dates(text):
+            continue
+        when, source = _written_dates(item, repo, prefix)
+        new_text, replacements = resolve_relative_dates(text, when)
+        new_text, replacements = _keep_frontmatter_valid(item.memory, new_text, replacements)
+        if not replacements:
+            continue
+        raw = encode(new_text, bom=item.memory.bom, crlf=item.memory.crlf)
+        item.memory = parse_memory(raw, rel)
+        for rep in replacements:
+            changes.append(
+                DateChange(
+                    rel,
+                    rep.line + 1,
+                    rep.old,
+                    rep.new,
+                    rep.value,
+                    rep.written.isoformat(),
+                    source(rep.line),
+                )
+            )
+    return changes
+
+
+def _keep_frontmatter_valid(
+    memory: Memory, new_text: str, replacements: list[Any]
+) -> tuple[str, list[Any]]:
+    """Drop the rewrite of a frontmatter description when the YAML would change meaning."""
+    if memory.frontmatter_text is None:
+        return new_text, replacements
+    fm_lines = memory.frontmatter_text.count("\n") + 2
+    new = parse_memory(new_text.encode("utf-8"), memory.path)
+    if new.frontmatter_text == memory.frontmatter_text:
+        return new_text, replacements
+    fields, problem, _, _ = parse_yaml_mapping(new.frontmatter_text or "")
+    expected = {k: v for k, v in memory.fields.items() if k != "description"}
+    if (
+        problem is None
+        and {k: v for k, v in fields.items() if k != "description"} == expected
+        and isinstance(fields.get("description"), str)
+    ):
+        return new_text, replacements
+    kept = [r for r in replacements if r.line >= fm_lines]
+    return compose(memory.frontmatter_text, new.body), kept
+
+
+def _completeness(item: _File, indexed: set[str]) -> tuple[Any, ...]:
+    """Sort key of the memory that survives a merge: the most complete, then indexed."""
+    memory = item.memory
+    return (
+        not memory.type_is_valid,
+        memory.problem is not None,
+        item.path not in indexed,
+        -len(memory.fields),
+        -len(memory.description or ""),
+        item.path.count("/"),
+        len(item.path),
+        item.path,
+    )
+
+
+def _plan_merges(
+    files: dict[str, _File], indexed: set[str], threshold: float
+) -> tuple[list[MergeChange], dict[str, bytes]]:
+    """Merge duplicate groups until none is left (merging can reveal a new near-duplicate).
+
+    Returns the merges and the files merged away, with their original bytes."""
+    from memsync.fieldmerge import merge_frontmatter
+
+    merges: list[MergeChange] = []
+    deleted: dict[str, bytes] = {}
+    for _ in range(_MERGE_ROUNDS):
+        candidates = [
+            Candidate(rel, f.memory.type if f.memory.type_is_valid else None, f.memory.body)
+            for rel, f in files.items()
+        ]
+        groups = find_duplicates(candidates, threshold=threshold)
+        if not groups:
+            break
+        for group in groups:
+            members = sorted(
+                (files[k] for k in group.members), key=lambda f: _completeness(f, indexed)
+            )
+            survivor, rest = members[0], sorted(members[1:], key=lambda f: f.path)
+            frontmatter = survivor.memory.frontmatter_text
+            dropped: list[str] = []
+            for other in rest:
+                theirs = other.memory.frontmatter_text
+                if theirs is None or theirs == frontmatter:
+                    continue
+                if frontmatter is None:
+                    frontmatter = theirs
+                    continue
+                merged = merge_frontmatter(
+                    None, frontmatter, theirs, a_time=1, b_time=0, a_first=True
+                )
+                if merged is None:
+                    dropped.append(f"{other.path}: frontmatter (not a mapping)")
+                    continue
+                frontmatter = merged.text
+                dropped += [f"{other.path}: {o.key}: {o.lost}" for o in merged.outcomes if o.lost]
+            body = merge_bodies([survivor.memory.body, *(o.memory.body for o in rest)])
+            text = compose(frontmatter, body)
+            raw = encode(text, bom=survivor.memory.bom, crlf=survivor.memory.crlf)
+            survivor.memory = parse_memory(raw, survivor.path)
+            for other in rest:
+                del files[other.path]
+                deleted[other.path] = other.original
+            merges.append(
+                MergeChange(
+                    group.kind,
+                    survivor.path,
+                    tuple(o.path for o in rest),
+                    round(group.similarity, 3),
+                    tuple(dropped),
+                )
+            )
+    return merges, deleted
+
+
+def _updated_key(item: _File) -> tuple[float, ...]:
+    """Archive order: newest commit, else frontmatter date, else file time; ties by the others."""
+    fm = _frontmatter_date(item.memory)
+    fm_time = datetime.combine(fm[0], datetime.min.time()).timestamp() if fm else item.mtime
+    primary = float(item.commit_time) if item.commit_time is not None else float("inf")
+    return primary, fm_time, item.mtime
+
+
+def _archive_move(root: Path, item: _File, allocated: set[str]) -> ArchiveMove:
+    """Where a memory goes in `archive/`: its own path there, or `name-2.md` when another file
+    with other content already has it."""
+    from memsync.merge import free_name
+
+    def taken(candidate: str) -> bool:
+        existing = root / candidate
+        same = existing.is_file() and existing.read_bytes() == item.memory.raw
+        return candidate in allocated or (existing.exists() and not same)
+
+    destination = f"{ARCHIVE_DIR}/{item.path}"
+    if taken(destination):
+        destination = free_name(destination, taken)
+    allocated.add(destination)
+    primary, fm_time, _ = _updated_key(item)
+    when = primary if primary != float("inf") else fm_time
+    return ArchiveMove(
+        item.path, destination, item.memory.type or "", _local_date(when).isoformat()
+    )
+
+
+def _over_limit(size: IndexSize, allow_archive: str) -> str:
+    more = (
+        "" if allow_archive == "all" else " (`--allow-archive all` may archive user and feedback)"
+    )
+    return (
+        f"{INDEX_NAME} is still over Claude Code's limits after archiving: {size.lines} lines, "
+        f"{size.chars:,} characters{more}"
+    )
+
+
+def _render_new_index(existing: Any, rebuild: IndexRebuild) -> bytes:
+    new = parse_index_text(rebuild.text)
+    if existing is not None:
+        new = type(existing)(new.lines, existing.bom, existing.crlf, new.final_newline)
+    return render_index(new)
+
+
+def make_plan(
+    path: Path, *, all_projects: bool = False, options: Options | None = None, dry_run: bool = False
+) -> Plan:
+    """Plan consolidation of PATH (a memory folder, or with ALL_PROJECTS a store checkout)."""
+    options = options or Options()
+    if options.allow_archive not in ARCHIVE_ORDER:
+        raise UsageError(
+            f"--allow-archive {options.allow_archive}: not one of {', '.join(ARCHIVE_ORDER)}"
+        )
+    folders = []
+    for folder in memory_folders(path, all_projects=all_projects):
+        relative = folder.relative_to(path).as_posix()
+        folders.append(
+            plan_folder(folder, options, label=relative if relative != "." else path.name or ".")
+        )
+    return Plan(tuple(folders), dry_run)
+
+
+def apply_plan(plan: Plan) -> None:
+    """Write the plan to disk; refuse when a file changed since it was planned."""
+    from memsync.livefiles import atomic_write
+
+    for folder in plan.folders:
+        for rel, expected in folder.originals.items():
+            current = _original_bytes(folder.root, rel)
+            if current != expected:
+                raise UserMessageError(
+                    f"{folder.root / rel} changed while consolidating; nothing was written there",
+                    hint="Run `memsync consolidate` again.",
+                )
+    for folder in plan.folders:
+        for rel, data in sorted(folder.writes.items()):
+            if rel != INDEX_NAME:
+                atomic_write(folder.root / rel, data)
+        for rel in folder.deletes:
+            target = folder.root / rel
+            if target.is_file():
+                target.unlink()
+                _prune_empty(folder.root, target.parent)
+        if INDEX_NAME in folder.writes:
+            atomic_write(folder.root / INDEX_NAME, folder.writes[INDEX_NAME])
+
+
+def _original_bytes(root: Path, rel: str) -> bytes | None:
+    path = root / rel
+    return path.read_bytes() if path.is_file() else None
+
+
+def _prune_empty(root: Path, directory: Path) -> None:
+    while directory != root and root in directory.parents and not any(directory.iterdir()):
+        directory.rmdir()
+        directory = directory.parent

@@ -1,0 +1,366 @@
+"""Duplicate memories: exact groups by normalized body, near-duplicates by MinHash LSH.
+
+Candidate search is near-linear: one-permutation MinHash over word 2-shingles, LSH banding,
+and a sort per band instead of all pairs. Every candidate pair then gets an exact check on
+the token sequences that forgives typos, formatting and added lines, but not a substituted
+content word in a short memory or any substituted number: two different rules that share
+boilerplate stay apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+import unicodedata
+import zlib
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+DEFAULT_THRESHOLD = 0.85
+BANDS = 32
+ROWS = 3
+MAX_BUCKET = 16  # a band value shared by more memories only links neighbours (template floods)
+_BINS = BANDS * ROWS
+_EMPTY = 1 << 62
+_KEY_BITS = 42
+_ID_BITS = 21
+_TEMPLATE_LABEL = re.compile(
+    r"\*\*(?:why|how to apply)\s*:\*\*|^(?:why|how to apply)\s*:", re.I | re.M
+)
+_TOKEN = re.compile(r"[^\W_]+(?:['’.\-/:][^\W_]+)*", re.UNICODE)
+_IRREGULAR = {"won": "will not", "can": "can not", "shan": "shall not"}
+_IRREGULAR_NOT = re.compile(r"\b(won|can|shan)['’]t\b")
+_NOT_CONTRACTION = re.compile(r"\b(\w+)n['’]t\b")
+_NEGATIONS = frozenset(["not", "no", "never", "without", "cannot", "nor"])
+_STOPWORD_TEXT = (
+    "a an the and or but if of to in on at by for with from as is are was were be been it its"
+    " this that these those we you they i he she our your their not no do does did so than then"
+    " there here when which who what how why all any can will would should must may"
+)
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split(" "))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One memory as the duplicate search sees it."""
+
+    key: str  # the memory's path, unique
+    type: str | None
+    body: str
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """The exact check of one pair."""
+
+    ratio: float  # 2 * matched tokens / total tokens, typo variants counted as matched
+    containment: float  # matched tokens / tokens of the shorter body
+    conflicts: int  # content words substituted by different content words
+    number_conflicts: int  # numbers substituted by different numbers, or a negation flipped
+    shorter: int  # tokens of the shorter body
+    longer: int  # tokens of the longer body
+
+    def is_duplicate(self, threshold: float) -> bool:
+        """Near-duplicate: similar (or one nearly inside the other, lossless to merge), no
+        changed number, and no more substituted content words than the length allows."""
+        allowed = 0 if self.shorter < 25 else 1 + self.shorter // 80
+        if self.number_conflicts or self.conflicts > allowed or not self.shorter:
+            return False
+        contained = self.containment >= 0.95 and self.shorter * 2 >= self.longer
+        return self.ratio >= threshold or contained
+
+
+@dataclass(frozen=True)
+class DuplicateGroup:
+    """Memories that are one memory: identical bodies, or near-duplicates of the same type."""
+
+    kind: str  # "exact" | "near"
+    members: tuple[str, ...]  # keys, sorted
+    similarity: float  # the lowest pairwise ratio that joined the group (1.0 when exact)
+
+
+def normalize_body(body: str) -> str:
+    """The body as compared for exact duplicates: NFC, no blank lines, single spaces, no case."""
+    text = unicodedata.normalize("NFC", body)
+    lines = (" ".join(line.split()).lower() for line in text.splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def tokens(body: str) -> list[str]:
+    """Words of a body for similarity: no Markdown markup, no memory-template labels, lowercase,
+    contractions expanded and hyphens dropped (`don't` = `do not`, `cut-over` = `cutover`)."""
+    text = _TEMPLATE_LABEL.sub(" ", unicodedata.normalize("NFKC", body)).lower()
+    text = _IRREGULAR_NOT.sub(lambda m: _IRREGULAR[m.group(1)], text)
+    text = _NOT_CONTRACTION.sub(r"\1 not", text)
+    return [word.replace("-", "") for word in _TOKEN.findall(text)]
+
+
+def _shingle_hashes(words: Sequence[str]) -> set[int]:
+    if len(words) < 2:
+        return {zlib.crc32(w.encode()) for w in words}
+    return {zlib.crc32(f"{a} {b}".encode()) for a, b in itertools.pairwise(words)}
+
+
+def signature(words: Sequence[str]) -> list[int] | None:
+    """One-permutation MinHash over word 2-shingles, densified by rotation; None when empty."""
+    hashes = _shingle_hashes(words)
+    if not hashes:
+        return None
+    mins = [_EMPTY] * _BINS
+    for crc in hashes:
+        spread = (crc * 0x9E3779B1) & 0xFFFFFFFF  # spread crc32 values across bins
+        slot, value = spread % _BINS, spread // _BINS
+        if value < mins[slot]:  # noqa: PLR1730 - min() is slower on this hot path
+            mins[slot] = value
+    if _EMPTY in mins:
+        # An empty bin borrows the next non-empty bin to its right, marked by the distance.
+        filled = [i for i, v in enumerate(mins) if v != _EMPTY]
+        for i in range(_BINS):
+            if mins[i] == _EMPTY:
+                j = next((f for f in filled if f > i), filled[0] + _BINS)
+                mins[i] = mins[j % _BINS] + (j - i) * (1 << 40)
+    return mins
+
+
+def _band_keys(sig: list[int], type_id: int) -> Iterator[int]:
+    mask = (1 << _KEY_BITS) - 1
+    for band in range(BANDS):
+        # Hashes of int tuples do not depend on PYTHONHASHSEED: the keys are reproducible.
+        yield hash((type_id, band, *sig[band * ROWS : (band + 1) * ROWS])) & mask
+
+
+def candidate_pairs(
+    words_by_id: Sequence[Sequence[str]], types: Sequence[int]
+) -> set[tuple[int, int]]:
+    """Pairs of ids sharing at least one LSH band (same type only), without comparing all pairs."""
+    if len(words_by_id) >= 1 << _ID_BITS:
+        raise ValueError(f"too many memories for one duplicate search: {len(words_by_id)}")
+    bands = [array("q") for _ in range(BANDS)]
+    for ident, words in enumerate(words_by_id):
+        sig = signature(words) if types[ident] >= 0 else None
+        if sig is None:
+            continue
+        for band, key in enumerate(_band_keys(sig, types[ident])):
+            bands[band].append((key << _ID_BITS) | ident)
+    pairs: set[tuple[int, int]] = set()
+    id_mask = (1 << _ID_BITS) - 1
+    for column in bands:
+        ordered = sorted(column)
+        run: list[int] = []
+        previous_key = -1
+        for packed in [*ordered, -1]:
+            key = packed >> _ID_BITS if packed >= 0 else -2
+            if key != previous_key:
+                _emit(run, pairs)
+                run, previous_key = [], key
+            if packed >= 0:
+                run.append(packed & id_mask)
+    return pairs
+
+
+def _emit(run: list[int], pairs: set[tuple[int, int]]) -> None:
+    if len(run) <= MAX_BUCKET:
+        pairs.update((a, b) for i, a in enumerate(run) for b in run[i + 1 :])
+    else:
+        pairs.update((a, b) for i, a in enumerate(run) for b in run[i + 1 : i + 4])
+
+
+def _typo_variant(a: str, b: str) -> bool:
+    """Same word up to a small typo: both alphabetic, long enough, nearly the same letters."""
+    if not (a.isalpha() and b.isalpha()) or min(len(a), len(b)) < 4:
+        return False
+    return SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.8
+
+
+def _align(a: Sequence[str], b: Sequence[str]) -> Similarity:
+    matched = conflicts = numbers = 0
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            matched += i2 - i1
+            continue
+        left, right = list(a[i1:i2]), list(b[j1:j2])
+        for x, y in zip(a[i1:i2], b[j1:j2], strict=False):
+            if _typo_variant(x, y):
+                matched += 1
+                left.remove(x)
+                right.remove(y)
+            elif any(ch.isdigit() for ch in x) and any(ch.isdigit() for ch in y):
+                numbers += 1
+            elif x not in _STOPWORDS or y not in _STOPWORDS:
+                conflicts += 1
+        short_edit = max(i2 - i1, j2 - j1) <= 3
+        if short_edit and _NEGATIONS.intersection(left) != _NEGATIONS.intersection(right):
+            numbers += 1  # a negation flipped: the opposite rule, never the same memory
+    total = len(a) + len(b)
+    shorter, longer = min(len(a), len(b)), max(len(a), len(b))
+    return Similarity(
+        2 * matched / total if total else 1.0,
+        matched / shorter if shorter else 1.0,
+        conflicts,
+        numbers,
+        shorter,
+        longer,
+    )
+
+
+class _Doc:
+    """A body with its token views computed once, however many pairs it is part of."""
+
+    def __init__(self, body: str, words: list[str] | None = None) -> None:
+        self.body = body
+        self.words = tokens(body) if words is None else words
+        self.numbers = frozenset(w for w in self.words if any(ch.isdigit() for ch in w))
+        self._sorted: list[str] | None = None
+
+    @property
+    def sorted_words(self) -> list[str]:
+        if self._sorted is None:
+            self._sorted = tokens("\n".join(sorted(self.body.splitlines())))
+        return self._sorted
+
+
+def similarity(body_a: str, body_b: str) -> Similarity:
+    """Exact check of two bodies: in order, and with lines sorted (so reordering is forgiven)."""
+    return _similar(_Doc(body_a), _Doc(body_b))
+
+
+def _similar(a: _Doc, b: _Doc) -> Similarity:
+    shorter, longer = sorted((len(a.words), len(b.words)))
+    if a.numbers - b.numbers and b.numbers - a.numbers:
+        # Each side has a number the other lacks: a changed number, decided without aligning.
+        return Similarity(0.0, 0.0, 0, 1, shorter, longer)
+    direct = _align(a.words, b.words)
+    if direct.ratio >= 0.999:
+        return direct
+    reordered = _align(a.sorted_words, b.sorted_words)
+    return max(direct, reordered, key=lambda s: (s.ratio - 0.05 * s.conflicts, -s.conflicts))
+
+
+class _UnionFind:
+    def __init__(self, size: int) -> None:
+        self.parent = list(range(size))
+        self.members: dict[int, list[int]] = {i: [i] for i in range(size)}
+
+    def find(self, item: int) -> int:
+        while self.parent[item] != item:
+            self.parent[item] = self.parent[self.parent[item]]
+            item = self.parent[item]
+        return item
+
+    def union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return
+        if ra > rb:
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        self.members[ra].extend(self.members.pop(rb))
+
+
+def find_duplicates(
+    candidates: Sequence[Candidate], *, threshold: float = DEFAULT_THRESHOLD
+) -> list[DuplicateGroup]:
+    """Groups of duplicate memories, deterministic for the same input in any order."""
+    items = sorted(candidates, key=lambda c: c.key)
+    exact: dict[str, list[int]] = {}
+    for index, item in enumerate(items):
+        normalized = normalize_body(item.body)
+        if normalized:
+            digest = hashlib.blake2b(normalized.encode(), digest_size=16).hexdigest()
+            exact.setdefault(digest, []).append(index)
+    representatives = [members[0] for members in exact.values()]
+    representatives.sort()
+    followers = {members[0]: members for members in exact.values()}
+    type_ids: dict[str, int] = {}
+    docs = [_Doc(items[i].body) for i in representatives]
+    words = [doc.words for doc in docs]
+    types = [
+        type_ids.setdefault(t, len(type_ids)) if (t := items[i].type) else -1
+        for i in representatives
+    ]
+    scored: list[tuple[float, int, int]] = []
+    cache: dict[tuple[int, int], Similarity] = {}
+    for a, b in sorted(candidate_pairs(words, types)):
+        result = _similar(docs[a], docs[b])
+        cache[(a, b)] = result
+        if result.is_duplicate(threshold):
+            scored.append((-result.ratio, a, b))
+    groups = _complete_linkage(scored, docs=docs, cache=cache, threshold=threshold)
+    out: list[DuplicateGroup] = []
+    for rep_ids, lowest in groups:
+        member_ids = sorted(m for r in rep_ids for m in followers[representatives[r]])
+        if len(member_ids) < 2:
+            continue
+        kind = "exact" if len(rep_ids) == 1 else "near"
+        out.append(DuplicateGroup(kind, tuple(items[m].key for m in member_ids), lowest))
+    out.sort(key=lambda g: g.members)
+    return out
+
+
+def _complete_linkage(
+    scored: list[tuple[float, int, int]],
+    *,
+    docs: list[_Doc],
+    cache: dict[tuple[int, int], Similarity],
+    threshold: float,
+) -> list[tuple[list[int], float]]:
+    """Join pairs, most similar first, only when every cross pair is a near-duplicate too."""
+    uf = _UnionFind(len(docs))
+    lowest: dict[int, float] = {}
+
+    def pair(a: int, b: int) -> Similarity:
+        key = (min(a, b), max(a, b))
+        if key not in cache:
+            cache[key] = _similar(docs[key[0]], docs[key[1]])
+        return cache[key]
+
+    for negative_ratio, a, b in sorted(scored):
+        ra, rb = uf.find(a), uf.find(b)
+        if ra == rb:
+            continue
+        cross = [(x, y) for x in uf.members[ra] for y in uf.members[rb]]
+        checks = [pair(x, y) for x, y in cross]
+        if all(s.is_duplicate(threshold) for s in checks):
+            worst = min([-negative_ratio, *(s.ratio for s in checks)])
+            floor = min(lowest.get(ra, 1.0), lowest.get(rb, 1.0), worst)
+            uf.union(a, b)
+            lowest[uf.find(a)] = floor
+    roots = sorted({uf.find(i) for i in range(len(docs))})
+    return [(sorted(uf.members[r]), lowest.get(r, 1.0)) for r in roots]
+
+
+def merge_bodies(bodies: Sequence[str]) -> str:
+    """One body keeping every distinct line of BODIES: the first in order, others' new lines
+    inserted after the lines they follow (lines compare with whitespace collapsed)."""
+    merged = bodies[0].split("\n")
+    final_newline = bodies[0].endswith("\n")
+    if final_newline:
+        merged.pop()
+    for other in bodies[1:]:
+        other_lines = other.split("\n")
+        if other.endswith("\n"):
+            other_lines.pop()
+        present = {_line_key(line) for line in merged}
+        matcher = SequenceMatcher(
+            None, [_line_key(x) for x in merged], [_line_key(x) for x in other_lines], False
+        )
+        result: list[str] = []
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            result.extend(merged[i1:i2])
+            if tag in ("insert", "replace"):
+                for line in other_lines[j1:j2]:
+                    key = _line_key(line)
+                    if key and key not in present:
+                        result.append(line)
+                        present.add(key)
+        merged = result
+    text = "\n".join(merged)
+    return text + "\n" if final_newline or any(b.endswith("\n") for b in bodies) else text
+
+
+def _line_key(line: str) -> str:
+    return " ".join(line.split())

@@ -1,0 +1,174 @@
+"""status, diff, log, promote and the error paths of the sync commands, through the real CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Machine, git, make_bare_remote, write_memory
+from tests.test_sync import memory_dir, remote_files, setup_machine
+
+
+@pytest.fixture
+def solo(machines: list[Machine], tmp_path: Path) -> tuple[Machine, Path, Path, Path]:
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    alice = machines[0]
+    project = setup_machine(alice, private, team, "src/api")
+    return alice, project, private, team
+
+
+def test_status_reports_edits_index_and_sync_times(solo: tuple[Machine, Path, Path, Path]) -> None:
+    alice, project, _, _ = solo
+    live = memory_dir(alice, project)
+    write_memory(live, "a.md", "alpha", "A\n")
+    (live / "MEMORY.md").write_text("- [alpha](a.md) — first\n")
+    data = json.loads(alice.memsync("status", "--json", cwd=project).stdout)
+    private = next(s for s in data if s["scope"] == "private")
+    assert private["local_edits"] == ["MEMORY.md", "a.md"]
+    assert private["index"]["lines"] == 1
+    alice.memsync("push", cwd=project)
+    data = json.loads(alice.memsync("status", "--json", cwd=project).stdout)
+    private = next(s for s in data if s["scope"] == "private")
+    assert private["local_edits"] == []
+    assert private["ahead"] == 0 and private["behind"] == 0
+    assert private["last_push"] is not None
+    text = alice.memsync("status", cwd=project).stdout
+    assert "1/200 lines" in text and "team" in text
+
+
+def test_status_flags_an_index_over_the_limits(solo: tuple[Machine, Path, Path, Path]) -> None:
+    alice, project, _, _ = solo
+    live = memory_dir(alice, project)
+    (live / "MEMORY.md").write_text("".join(f"- [m{i}](m{i}.md) — hook\n" for i in range(230)))
+    text = alice.memsync("status", cwd=project).stdout
+    assert "230 lines" in text and "consolidate" in text
+
+
+def test_diff_shows_outgoing_and_incoming_changes(
+    solo: tuple[Machine, Path, Path, Path], machines: list[Machine]
+) -> None:
+    alice, project, private, team = solo
+    live = memory_dir(alice, project)
+    write_memory(live, "a.md", "alpha", "A\n", description="first")
+    alice.memsync("push", cwd=project)
+    bob = machines[2]
+    pb = setup_machine(bob, private, team, "code/api")
+    other = memory_dir(bob, pb) / "a.md"
+    other.write_text(other.read_text().replace("description: first", "description: second"))
+    write_memory(memory_dir(bob, pb), "b.md", "beta", "B\n")
+    bob.memsync("push", cwd=pb)
+    write_memory(live, "c.md", "gamma", "C\n")
+    data = json.loads(alice.memsync("diff", "--json", "--scope", "private", cwd=project).stdout)
+    [store] = data
+    assert [c["path"] for c in store["outgoing"]] == ["c.md"]
+    incoming = {c["path"]: c for c in store["incoming"]}
+    assert incoming["b.md"]["status"] == "added"
+    assert incoming["a.md"]["fields"] == [
+        {"path": "description", "before": "first", "after": "second"}
+    ]
+    text = alice.memsync("diff", "--scope", "private", cwd=project).stdout
+    assert "push would send 1 change(s)" in text
+    assert "description: 'first' -> 'second'" in text
+
+
+def test_log_lists_who_changed_which_memory(solo: tuple[Machine, Path, Path, Path]) -> None:
+    alice, project, _, _ = solo
+    live = memory_dir(alice, project)
+    write_memory(live, "a.md", "alpha", "A\n")
+    alice.memsync("push", cwd=project)
+    (live / "a.md").write_text((live / "a.md").read_text() + "More.\n")
+    alice.memsync("push", "-m", "memsync(acme-api): explain alpha", cwd=project)
+    entries = json.loads(alice.memsync("log", "a.md", "--json", cwd=project).stdout)
+    assert [e["subject"] for e in entries] == [
+        "memsync(acme-api): explain alpha",
+        "memsync(acme-api): add 1 memory from alice-laptop",
+    ]
+    assert entries[0]["files"] == [["M", "a.md"]]
+    assert "alice-laptop user" in alice.memsync("log", cwd=project).stdout
+
+
+def test_promote_moves_a_memory_to_the_team(solo: tuple[Machine, Path, Path, Path]) -> None:
+    alice, project, _, team = solo
+    live = memory_dir(alice, project)
+    write_memory(live, "policy.md", "testing policy", "Real DB.\n", type_="feedback")
+    (live / "MEMORY.md").write_text("- [testing policy](policy.md) — real DB\n")
+    alice.memsync("push", cwd=project)
+    alice.memsync("promote", "policy.md", cwd=project)
+    assert not (live / "policy.md").exists()
+    assert (live / "team" / "policy.md").exists()
+    assert "(policy.md)" in (live / "team" / "MEMORY.md").read_text()
+    assert "policy.md" not in (live / "MEMORY.md").read_text()
+    assert "acme-api/policy.md" in remote_files(team)
+
+
+def test_promote_refuses_user_memories_and_secrets(solo: tuple[Machine, Path, Path, Path]) -> None:
+    alice, project, _, _ = solo
+    live = memory_dir(alice, project)
+    write_memory(live, "me.md", "about me", "Vim user.\n", type_="user")
+    result = alice.memsync("promote", "me.md", cwd=project, check=False)
+    assert result.returncode == 1 and "type: user" in result.stderr
+    key = "ghp_" + "x7Kq2M9vR4tW8yB3nL6pZ1cF5hJ0dG2sA4eQ"
+    write_memory(live, "ci.md", "ci", f"Key {key}\n")
+    result = alice.memsync("promote", "ci.md", cwd=project, check=False)
+    assert result.returncode == 1
+    assert key not in result.stderr + result.stdout
+    assert (live / "ci.md").exists() and not (live / "team" / "ci.md").exists()
+
+
+def test_an_unconfigured_project_is_a_usage_error_but_silent_in_hooks(
+    machines: list[Machine],
+) -> None:
+    alice = machines[0]
+    project = alice.checkout_project("https://github.com/acme/web")
+    result = alice.memsync("pull", cwd=project, check=False)
+    assert result.returncode == 2
+    assert "memsync init" in result.stderr
+    hooked = alice.memsync("pull", "--hook", cwd=project, stdin="", check=False)
+    assert hooked.returncode == 0 and hooked.stdout == "" and hooked.stderr == ""
+    assert alice.memsync("pull", "--scope", "bogus", cwd=project, check=False).returncode == 2
+
+
+def test_a_held_lock_exits_4_naming_the_holder(solo: tuple[Machine, Path, Path, Path]) -> None:
+    alice, project, _, _ = solo
+    locks = alice.home / ".memsync" / "locks"
+    [lock] = [p for p in locks.iterdir() if p.name.startswith("private")] or [None]
+    assert lock is None or not lock.exists()
+    lock_file = next(iter(sorted(locks.parent.glob("stores/private-*.git")))).name.replace(
+        ".git", ".lock"
+    )
+    holder = {
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+        "command": "push",
+        "since": time.time(),
+    }
+    (locks / lock_file).write_text(json.dumps(holder))
+    config = alice.home / ".config" / "memsync" / "config.yaml"
+    config.write_text(config.read_text().replace("lock_timeout: 30.0", "lock_timeout: 0.5"))
+    result = alice.memsync("pull", "--scope", "private", cwd=project, check=False)
+    assert result.returncode == 4
+    assert f"pid {os.getpid()}" in result.stderr
+    hooked = alice.memsync(
+        "pull", "--hook", "--scope", "private", cwd=project, stdin="", check=False
+    )
+    assert hooked.returncode == 0 and "busy" in hooked.stderr
+
+
+def test_a_clone_left_mid_operation_is_refused(solo: tuple[Machine, Path, Path, Path]) -> None:
+    alice, project, _, _ = solo
+    write_memory(memory_dir(alice, project), "a.md", "alpha", "A\n")
+    alice.memsync("push", cwd=project)
+    [clone] = (alice.home / ".memsync" / "stores").glob("private-*.git")
+    (clone / "MERGE_HEAD").write_text("0" * 40 + "\n")
+    result = alice.memsync("pull", "--scope", "private", cwd=project, check=False)
+    assert result.returncode == 4 and "MERGE_HEAD" in result.stderr
+    (clone / "MERGE_HEAD").unlink()
+    git("update-ref", "--no-deref", "HEAD", git("rev-parse", "main", cwd=clone).strip(), cwd=clone)
+    result = alice.memsync("pull", "--scope", "private", cwd=project, check=False)
+    assert result.returncode == 4 and "detached HEAD" in result.stderr

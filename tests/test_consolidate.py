@@ -1,0 +1,343 @@
+"""The consolidation pass end to end: git-blamed dates, duplicates, index, archive, CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from memsync.consolidate import Options, apply_plan, make_plan
+from memsync.consolidation_report import render_markdown
+from memsync.index import measure_index, parse_index
+from memsync.indexfix import entry_line, repair_index
+from tests.conftest import git, write_memory
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".git" not in p.parts
+    }
+
+
+def _set_mtime(path: Path, when: str) -> None:
+    stamp = datetime.fromisoformat(when).timestamp()
+    os.utime(path, (stamp, stamp))
+
+
+def _commit(repo: Path, message: str, when: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    git("add", "-A", cwd=repo, env=env)
+    git("commit", "-q", "-m", message, cwd=repo, env=env)
+
+
+def _consolidate(path: Path, **kwargs: object) -> None:
+    apply_plan(make_plan(path, **kwargs))  # type: ignore[arg-type]
+
+
+def _index_targets(folder: Path) -> list[str]:
+    return parse_index((folder / "MEMORY.md").read_bytes()).targets
+
+
+def test_relative_dates_count_from_git_blame_per_line(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    git("init", "-q", cwd=store)
+    folder = store / "acme-api"
+    memory = write_memory(
+        folder, "deploys.md", "deploys", "We deployed yesterday.\n", description="deploy log"
+    )
+    _commit(store, "first", "2026-01-10T10:00:00+01:00")
+    with memory.open("a", encoding="utf-8") as handle:
+        handle.write("The freeze starts next Monday.\n")
+    _commit(store, "second", "2026-02-20T23:30:00-08:00")  # a Friday where it was written
+    with memory.open("a", encoding="utf-8") as handle:
+        handle.write("Rolled back today.\n")
+    _set_mtime(memory, "2026-03-05T12:00:00")
+    plan = make_plan(folder)
+    (folder_plan,) = plan.folders
+    found = [(d.line, d.old, d.value, d.written, d.source) for d in folder_plan.dates]
+    assert found == [
+        (6, "yesterday", "2026-01-09", "2026-01-10", "git blame"),
+        (7, "next Monday", "2026-02-23", "2026-02-20", "git blame"),
+        (8, "today", "2026-03-05", "2026-03-05", "file modification time"),
+    ]
+    apply_plan(plan)
+    body = memory.read_text(encoding="utf-8")
+    assert "We deployed on 2026-01-09.\nThe freeze starts on 2026-02-23.\n" in body
+    assert "Rolled back on 2026-03-05.\n" in body
+    assert not make_plan(folder).changed
+
+
+def test_frontmatter_dates_when_not_in_git(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "a.md").write_text(
+        "---\nname: a\ndescription: launch is tomorrow\ntype: project\nupdated: 2025-12-31\n---\n"
+        "Launch is tomorrow.\n",
+        encoding="utf-8",
+    )
+    plan = make_plan(folder)
+    dates = plan.folders[0].dates
+    assert [(d.line, d.new, d.source) for d in dates] == [
+        (3, "2026-01-01", "frontmatter `updated`"),
+        (7, "2026-01-01", "frontmatter `updated`"),
+    ]
+    apply_plan(plan)
+    text = (folder / "a.md").read_text(encoding="utf-8")
+    assert "description: launch is 2026-01-01\n" in text
+    assert "updated: 2025-12-31\n" in text
+
+
+def test_look_alikes_and_code_are_not_rewritten(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    body = (
+        "May I get a second opinion? Use the cache for now; the weekly job on port 8080.\n"
+        "About 3/4 of runs pass. Run `git log --since=yesterday`.\n"
+        "```\ndeploy tomorrow\n```\n"
+        "See [notes](plans/next-week.md) and https://example.com/today.\n"
+        "The Black Friday sale and Good Friday are holidays.\n"
+    )
+    write_memory(folder, "a.md", "a", body)
+    _consolidate(folder)
+    assert (folder / "a.md").read_text(encoding="utf-8").endswith(body)
+
+
+def _many(folder: Path, counts: dict[str, int]) -> dict[str, str]:
+    """Write memories of each type with distinct bodies and increasing update dates."""
+    types: dict[str, str] = {}
+    n = 0
+    for kind, count in counts.items():
+        for i in range(count):
+            n += 1
+            name = f"{kind}-{i:03d}.md"
+            body = f"Fact number {n} about the {kind} side: value {n * 7919 % 10007}.\n"
+            path = write_memory(
+                folder,
+                name,
+                f"{kind} {i}",
+                body,
+                type_=kind,
+                description=f"{kind} memory {i} with a hook",
+            )
+            _set_mtime(path, f"2025-{1 + n % 12:02d}-{1 + n % 28:02d}T12:00:00")
+            types[name] = kind
+    return types
+
+
+def test_index_of_260_memories_archives_oldest_project_then_reference(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    types = _many(folder, {"user": 30, "feedback": 50, "project": 120, "reference": 60})
+    lines = ["# Project memory", "", "Hand-written note kept at the top.", ""]
+    lines += [entry_line(n, n, "old hook") for n in sorted(types)]
+    lines += ["- [Gone](gone.md) — dangling", entry_line("dup", "user-000.md", "again")]
+    (folder / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    plan = make_plan(folder)
+    (fp,) = plan.folders
+    assert fp.index is not None and fp.index.fits
+    archived = [a.path for a in fp.archives]
+    # 260 entries + 4 prose lines must shrink to 200 lines: 64 memories leave.
+    assert len(archived) == 64
+    assert {types[p] for p in archived} == {"project"}
+    kept_project = [p for p, t in types.items() if t == "project" and p not in archived]
+    oldest_kept = min(os.stat(folder / p).st_mtime for p in kept_project)
+    assert all(os.stat(folder / p).st_mtime <= oldest_kept for p in archived)
+    apply_plan(plan)
+    text = (folder / "MEMORY.md").read_text(encoding="utf-8")
+    assert text.startswith("# Project memory\n\nHand-written note kept at the top.\n")
+    size = measure_index(text)
+    assert size.fits and size.lines == 200
+    targets = _index_targets(folder)
+    assert len(targets) == len(set(targets)) == 196
+    assert all((folder / t).is_file() for t in targets)
+    assert set(targets) == {p for p in types if p not in archived}
+    for path in archived:
+        assert not (folder / path).exists()
+        assert (folder / "archive" / path).is_file()
+    report = render_markdown(plan)
+    assert "Archived (out of the index, kept in git)" in report and archived[0] in report
+    assert not make_plan(folder).changed
+
+
+def test_user_and_feedback_archived_only_when_allowed(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    _many(folder, {"user": 120, "feedback": 100})
+    plan = make_plan(folder)
+    assert plan.folders[0].archives == ()
+    assert "still over Claude Code's limits" in plan.folders[0].problems[0]
+    plan = make_plan(folder, options=Options(allow_archive="all"))
+    archived = plan.folders[0].archives
+    assert len(archived) == 20 and {a.type for a in archived} == {"feedback"}
+
+
+def test_duplicates_merged_and_index_follows(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    body = (
+        "Integration tests must hit a real database, not mocks.\n"
+        "**Why:** mocked tests passed while the prod migration failed.\n"
+    )
+    (folder).mkdir()
+    (folder / "b.md").write_text(
+        "---\nname: db tests\ndescription: real database\ntype: feedback\ntags: [db]\n---\n"
+        + body.replace("database,", "databse,")
+        + "**How to apply:** use the compose Postgres.\n",
+        encoding="utf-8",
+    )
+    (folder / "a.md").write_text(
+        "---\nname: testing policy\ndescription: no mocks\ntype: feedback\ntags: [tests]\n"
+        "owner: alice\n---\n" + body,
+        encoding="utf-8",
+    )
+    write_memory(folder, "c.md", "copy", "  " + body.upper(), type_="feedback")
+    write_memory(folder, "d.md", "other", "Deploys are frozen on Fridays.\n", type_="feedback")
+    (folder / "MEMORY.md").write_text(
+        "- [b](b.md) — b\n- [c](c.md) — c\n- [d](d.md) — d\n", encoding="utf-8"
+    )
+    plan = make_plan(folder)
+    merges = plan.folders[0].merges
+    # The survivor is the indexed one, then the one with the most complete frontmatter.
+    assert [(m.kind, m.survivor, m.merged) for m in merges] == [("near", "b.md", ("a.md", "c.md"))]
+    assert "a.md: name: testing policy" in merges[0].dropped
+    apply_plan(plan)
+    assert sorted(p.name for p in folder.iterdir()) == ["MEMORY.md", "b.md", "d.md"]
+    merged = (folder / "b.md").read_text(encoding="utf-8")
+    assert "name: db tests" in merged and "tags: [db, tests]" in merged
+    assert "owner: alice" in merged
+    for line in [*body.splitlines(), "**How to apply:** use the compose Postgres."]:
+        assert line in merged
+    assert _index_targets(folder) == ["b.md", "d.md"]
+    assert not make_plan(folder).changed
+
+
+def test_dry_run_changes_nothing_and_second_run_is_a_no_op(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    write_memory(folder, "a.md", "a", "Shipped yesterday.\n")
+    write_memory(folder, "b.md", "b", "Shipped yesterday.\n")
+    (folder / "MEMORY.md").write_text("- [x](missing.md) — gone\n", encoding="utf-8")
+    before = _snapshot(folder)
+    plan = make_plan(folder, dry_run=True)
+    assert plan.changed
+    assert _snapshot(folder) == before
+    apply_plan(make_plan(folder))
+    after = _snapshot(folder)
+    assert after != before
+    assert not make_plan(folder).changed
+    _consolidate(folder)
+    assert _snapshot(folder) == after
+
+
+def test_all_projects_of_a_store_checkout(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    (store / ".github").mkdir(parents=True)
+    (store / ".github" / "notes.md").write_text("Updated yesterday.\n", encoding="utf-8")
+    (store / "README.md").write_text("Team memory, updated yesterday.\n", encoding="utf-8")
+    write_memory(store / "acme-api", "a.md", "a", "Deployed yesterday.\n")
+    write_memory(store / "acme-web", "b.md", "b", "Deployed yesterday.\n")
+    git("init", "-q", cwd=store)
+    _commit(store, "init", "2026-02-02T09:00:00+00:00")
+    plan = make_plan(store, all_projects=True)
+    assert [f.label for f in plan.folders] == ["acme-api", "acme-web"]
+    assert all(f.dates[0].value == "2026-02-01" for f in plan.folders)
+    apply_plan(plan)
+    assert "updated yesterday" in (store / "README.md").read_text(encoding="utf-8")
+    assert _index_targets(store / "acme-web") == ["b.md"]
+
+
+def test_team_folder_is_its_own_unit(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    write_memory(folder, "a.md", "a", "Private fact.\n")
+    write_memory(folder / "team", "t.md", "t", "Team fact.\n")
+    _consolidate(folder)
+    assert _index_targets(folder) == ["a.md"]
+    assert _index_targets(folder / "team") == ["t.md"]
+
+
+def test_repair_index_is_cheap_and_never_archives(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    _many(folder, {"project": 210})
+    (folder / "MEMORY.md").write_text("# Index\n- [x](gone.md)\n", encoding="utf-8")
+    preview = repair_index(folder, dry_run=True)
+    assert preview.changed and (folder / "MEMORY.md").read_text() == "# Index\n- [x](gone.md)\n"
+    repaired = repair_index(folder)
+    assert repaired.changed and repaired.rebuild.dangling == ("gone.md",)
+    assert len(_index_targets(folder)) == 210
+    assert not repair_index(folder).changed
+    assert not (folder / "archive").exists()
+
+
+def test_apply_refuses_when_a_file_changed_meanwhile(tmp_path: Path) -> None:
+    from memsync.errors import UserMessageError
+
+    folder = tmp_path / "memory"
+    path = write_memory(folder, "a.md", "a", "Shipped yesterday.\n")
+    plan = make_plan(folder)
+    path.write_text(path.read_text() + "edited\n")
+    with pytest.raises(UserMessageError, match="changed while consolidating"):
+        apply_plan(plan)
+    assert "edited" in path.read_text()
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run `memsync consolidate ARGS` in this process with no terminal on stdin."""
+    from memsync.cli import main
+
+    capsys.readouterr()
+    code = 0
+    try:
+        main(["consolidate", *args])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_needs_yes_without_a_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    folder = tmp_path / "memory"
+    write_memory(folder, "a.md", "a", "Shipped yesterday.\n")
+    before = _snapshot(folder)
+    code, out, err = _cli(capsys, str(folder))
+    assert code == 1
+    assert "--yes" in err and "Relative dates made absolute" in out
+    assert _snapshot(folder) == before
+    code, out, _ = _cli(capsys, str(folder), "--dry-run")
+    assert code == 0 and "dry run" in out and _snapshot(folder) == before
+    report = tmp_path / "report.json"
+    code, _, err = _cli(capsys, str(folder), "--yes", "--format", "json", "--report", str(report))
+    assert code == 0, err
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["changed"] and data["folders"][0]["dates"][0]["old"] == "yesterday"
+    assert _snapshot(folder) != before
+    code, out, _ = _cli(capsys, str(folder), "--yes")
+    assert code == 0 and "Nothing to consolidate" in out
+
+
+def test_cli_default_folder_is_the_projects_memory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memsync.paths import memory_dir_for, project_root
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    project = tmp_path / "code"
+    project.mkdir()
+    code, _, err = _cli(capsys, "--project", str(project))
+    assert code == 1 and "no memory folder" in err
+    folder = memory_dir_for(project_root(project))
+    write_memory(folder, "a.md", "a", "Shipped yesterday.\n")
+    code, _out, _ = _cli(capsys, "--project", str(project), "--yes")
+    assert code == 0 and "on " in (folder / "a.md").read_text(encoding="utf-8")
+
+
+def test_cli_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _cli(capsys, str(tmp_path), "--threshold", "2")[0] == 2
+    assert _cli(capsys, str(tmp_path), "--format", "xml")[0] == 2
+    assert _cli(capsys, str(tmp_path), "--allow-archive", "everything")[0] == 2
+    assert _cli(capsys, str(tmp_path / "missing"))[0] == 2

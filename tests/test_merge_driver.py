@@ -1,0 +1,102 @@
+"""`memsync merge-file` as a git merge driver, configured the way docs/MERGE.md says."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memsync.index import parse_index
+from memsync.memory import parse_memory
+from tests.conftest import git
+
+ROOT = Path(__file__).resolve().parents[1]
+
+BASE = (
+    "---\nname: testing policy\ndescription: tests hit a real database\ntype: feedback\n---\n"
+    "Integration tests must hit a real database.\n"
+    "**Why:** mocked tests passed while the migration failed.\n"
+)
+INDEX = "# Memory\n- [Testing policy](testing-policy.md) — real database\n"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    driver = (
+        f"{shlex.quote(sys.executable)} -m memsync merge-file %O %A %B --path %P --marker-size %L"
+    )
+    git("config", "merge.memsync.name", "memsync memory merge", cwd=repo)
+    git("config", "merge.memsync.driver", driver, cwd=repo)
+    (repo / ".gitattributes").write_text("*.md merge=memsync\n")
+    (repo / "testing-policy.md").write_text(BASE)
+    (repo / "MEMORY.md").write_text(INDEX)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "base", cwd=repo)
+    return repo
+
+
+def merge(repo: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        ["git", "merge", "-q", "--no-edit", "other"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_git_merge_with_the_driver_resolves_edits_of_one_memory(repo: Path) -> None:
+    git("checkout", "-q", "-b", "other", cwd=repo)
+    (repo / "testing-policy.md").write_text(
+        BASE.replace("tests hit a real database", "tests use the real DB")
+        + "**How to apply:** no mocks.\n"
+    )
+    (repo / "MEMORY.md").write_text(INDEX + "- [Ports](ports.md) — dev ports\n")
+    git("commit", "-qam", "other", cwd=repo)
+    git("checkout", "-q", "main", cwd=repo)
+    (repo / "testing-policy.md").write_text(
+        BASE.replace("mocked tests passed", "mocked tests happily passed")
+        + "**How to apply:** real connections.\n"
+    )
+    (repo / "MEMORY.md").write_text(INDEX + "- [Oncall](oncall.md) — rota\n")
+    git("commit", "-qam", "main", cwd=repo)
+    proc = merge(repo)
+    assert proc.returncode == 0, proc.stderr
+    text = (repo / "testing-policy.md").read_text()
+    assert "<<<<<<<" not in text and ">>>>>>>" not in text
+    memory = parse_memory(text.encode())
+    assert memory.description == "tests use the real DB"
+    assert "mocked tests happily passed" in memory.body
+    assert "no mocks." in memory.body and "real connections." in memory.body
+    targets = parse_index((repo / "MEMORY.md").read_bytes()).targets
+    assert sorted(targets) == ["oncall.md", "ports.md", "testing-policy.md"]
+    assert git("status", "--porcelain", cwd=repo) == ""
+    assert "MEMORY.md: both sides changed the index" in proc.stderr  # reported on stderr
+
+
+def test_driver_keeps_the_other_memory_of_an_add_add(repo: Path) -> None:
+    git("checkout", "-q", "-b", "other", cwd=repo)
+    (repo / "new.md").write_text("---\nname: one\ntype: user\n---\nA\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "other", cwd=repo)
+    git("checkout", "-q", "main", cwd=repo)
+    (repo / "new.md").write_text("---\nname: two\ntype: user\n---\nB\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "main", cwd=repo)
+    proc = merge(repo)
+    assert proc.returncode == 0, proc.stderr
+    contents = {(repo / "new.md").read_text(), (repo / "new-2.md").read_text()}
+    assert contents == {
+        "---\nname: one\ntype: user\n---\nA\n",
+        "---\nname: two\ntype: user\n---\nB\n",
+    }
+    assert "new-2.md" in proc.stderr
