@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from pathlib import Path
 
 from memsync.dedupe import (
@@ -116,9 +115,6 @@ def test_candidate_search_is_not_all_pairs() -> None:
     vocabulary = [f"w{i}" for i in range(5000)]
     bodies = [_random_body(rng, vocabulary) for _ in range(3000)]
     bodies[10] = bodies[5].replace("\n", " extra\n", 1)  # one planted near-duplicate
-    started = time.perf_counter()
     pairs = candidate_pairs([tokens(b) for b in bodies], [0] * len(bodies))
-    elapsed = time.perf_counter() - started
     assert (5, 10) in pairs
     assert len(pairs) < 50  # 4.5 million pairs exist; unrelated memories rarely collide
-    assert elapsed < 10

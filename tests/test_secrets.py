@@ -15,7 +15,6 @@ import random
 import re
 import string
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -360,7 +359,8 @@ def test_shannon_entropy() -> None:
 # --- speed -----------------------------------------------------------------------------
 
 
-def test_scans_2000_memory_files_well_under_a_second() -> None:
+def test_two_thousand_realistic_memories_raise_no_finding() -> None:
+    # Speed is measured in benchmarks/bench_startup.py, not asserted here.
     memory = (
         "---\nname: deploy-policy-{i}\ndescription: How deploy tokens and keys are rotated\n"
         "type: project\n---\n\nDeploys run from main after review. The deploy token lives "
@@ -373,10 +373,7 @@ def test_scans_2000_memory_files_well_under_a_second() -> None:
     )
     texts = [memory.format(i=i) * 2 for i in range(2000)]
     assert 900 < len(texts[0]) < 1500
-    scan_text(texts[0])  # compile once
-    started = time.perf_counter()
     assert not any(scan_text(t, f"m{i}.md") for i, t in enumerate(texts))
-    assert time.perf_counter() - started < 1.0
 
 
 if __name__ == "__main__":
