@@ -113,9 +113,6 @@ def _secrets_section(doc: _Doc, review: Review) -> None:
 
 
 def _checks_section(doc: _Doc, review: Review) -> None:
-    if review.findings is None:
-        doc.add("### Checks\n\n_`memsync check` is not part of this memsync: not run._\n\n")
-        return
     if not review.findings:
         doc.add("### Checks\n\nNo problems in the changed files.\n\n")
         return
@@ -263,8 +260,7 @@ def review_data(review: Review) -> dict[str, Any]:
             for i in review.indexes
         ],
         "secrets": [dataclasses.asdict(s) for s in review.secrets],
-        "checks_ran": review.findings is not None,
-        "findings": [dataclasses.asdict(f) for f in review.findings or ()],
+        "findings": [dataclasses.asdict(f) for f in review.findings],
         "other_files": list(review.other_files),
         "hidden_bodies": list(review.hidden_bodies),
     }
