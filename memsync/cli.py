@@ -744,18 +744,22 @@ def review_command(
         str, typer.Option("--format", help="markdown or json.", case_sensitive=False)
     ] = "markdown",
     scope: Annotated[
-        str, typer.Option("--scope", help="The store's scope for the checks: team or private.")
-    ] = "team",
+        str | None,
+        typer.Option(
+            "--scope", help="team or private, for the checks (default: as `memsync check`)."
+        ),
+    ] = None,
 ) -> None:
     """Semantic summary of the memory changes between two refs (for a pull request body)."""
     from memsync.errors import UsageError
     from memsync.review import review_refs
     from memsync.reviewrender import render_markdown, review_data
 
-    output_format, scope = output_format.lower(), scope.lower()
+    output_format = output_format.lower()
     if output_format not in ("markdown", "json"):
         raise UsageError(f"--format must be markdown or json, not {output_format!r}")
-    if scope not in ("team", "private"):
+    scope = scope.lower() if scope else None
+    if scope not in (None, "team", "private"):
         raise UsageError(f"--scope must be team or private, not {scope!r}")
     review = review_refs(path, base, head, scope=scope)
     if output_format == "json":
