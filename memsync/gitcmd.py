@@ -441,7 +441,10 @@ def log_entries(repo: Path, ref: str, paths: Sequence[str], limit: int = 50) -> 
     for record in result.text.split("\x1e"):
         if not record.strip("\0\n"):
             continue
-        header, _, rest = record.partition("\n")
+        # With -z the header ends in NUL (a newline when the commit lists no file).
+        ends = [i for i in (record.find("\0"), record.find("\n")) if i >= 0]
+        cut = min(ends, default=len(record))
+        header, rest = record[:cut], record[cut + 1 :]
         sha, when, author, subject = header.split("\x1f", 3)
         tokens = [t for t in rest.strip("\n").split("\0") if t]
         files: list[tuple[str, str]] = []
