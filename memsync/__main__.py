@@ -1,6 +1,26 @@
-"""`python -m memsync`."""
+"""`python -m memsync` and the `memsync` command: a lean path for Claude Code hooks."""
 
-from memsync.cli import main
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run memsync; `pull --hook`/`push --hook` skip the CLI framework to start fast."""
+    args = sys.argv[1:] if argv is None else argv
+    from memsync.hookmode import parse_hook_argv
+
+    hook = parse_hook_argv(args)
+    if hook is not None:
+        from memsync.hookmode import run_hook
+
+        command, project, scopes = hook
+        run_hook(command, project, scopes)
+        raise SystemExit(0)
+    from memsync.cli import main as cli_main
+
+    cli_main(args)
+
 
 if __name__ == "__main__":
     main()

@@ -34,6 +34,14 @@ def _console(stderr: bool = False) -> Any:
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
+def _working(what: str) -> Any:
+    """A spinner on a terminal while network and merge work runs; nothing when piped."""
+    import contextlib
+
+    console = _console(stderr=True)
+    return console.status(what) if console.is_terminal else contextlib.nullcontext()
+
+
 def _print_json(data: object) -> None:
     import json
 
@@ -186,49 +194,23 @@ def _run_sync_command(
         if review:
             from memsync.reviewflow import push_for_review
 
-            pushed = push_for_review(project, _scopes(scope), message=message)
+            with _working(f"memsync: {command} for review"):
+                pushed = push_for_review(project, _scopes(scope), message=message)
             reports = list(pushed.reports)
         else:
-            reports = sync_project(project, _scopes(scope), command, options=RunOptions(message))
+            with _working(f"memsync: {command}"):
+                reports = sync_project(
+                    project, _scopes(scope), command, options=RunOptions(message)
+                )
         if as_json:
             _print_json([_report_data(r, pushed) for r in reports])
         else:
             _render_reports(command, reports)
             _render_pulls(pushed)
         raise typer.Exit(exit_code(reports))
-    from memsync import hookmode
+    from memsync.hookmode import run_hook
 
-    data = hookmode.read_hook_input()
-    project = hookmode.hook_project_dir(data, project)
-    try:
-        from memsync.config import load_config
-
-        settings = load_config().settings
-        limit = settings.pull_timeout if command == "pull" else settings.push_timeout
-        hookmode.start_watchdog(limit + 2, f"memsync {command}")
-        if review:
-            from memsync.reviewflow import push_for_review
-
-            pushed = push_for_review(project, _scopes(scope), message=message, hook=True)
-            reports = list(pushed.reports)
-        else:
-            reports = sync_project(
-                project, _scopes(scope), command, hook=True, options=RunOptions(message)
-            )
-    except MemsyncError as error:
-        if "is not set up for memsync" not in error.message:
-            sys.stderr.write(f"memsync: {error.message}\n")
-        raise typer.Exit(0) from None
-    except Exception as error:  # a hook must never block or break a session
-        sys.stderr.write(f"memsync: {command} failed: {error!r}\n")
-        raise typer.Exit(0) from None
-    for line in hookmode.summary_lines(reports, command):
-        sys.stdout.write(line + "\n")
-    for pull in pushed.pulls if pushed else ():
-        if pull.result is not None and pull.result.url:
-            sys.stdout.write(f"memsync: review pull request {pull.result.url}\n")
-    for line in hookmode.problem_lines(reports):
-        sys.stderr.write(line + "\n")
+    run_hook(command, project, _scopes(scope), message=message, review=review)
     raise typer.Exit(0)
 
 
@@ -314,19 +296,17 @@ def init(
     ] = True,
 ) -> None:
     """Configure this project's stores, clone them and do a first sync."""
-    from memsync.initialize import run_init
+    from memsync.initialize import default_private_remote, run_init
     from memsync.sync import exit_code
 
-    result = run_init(project, private_url=private, team_url=team, subdir=subdir)
+    with _working("memsync: cloning and syncing"):
+        result = run_init(project, private_url=private, team_url=team, subdir=subdir)
     out = _console()
     plan = result.plan
     out.print(f"[bold]project[/] {plan.location.root} [dim](key {plan.location.key})[/]")
     out.print(f"memory   {plan.location.memory_dir}", markup=False)
-    note = (
-        " (a local repository: add a remote with --private URL)"
-        if _is_local(plan.private.url)
-        else ""
-    )
+    embedded = plan.private.url == str(default_private_remote())
+    note = " (the embedded default: add a remote with --private URL)" if embedded else ""
     out.print(f"private  {plan.private.url}{note}", markup=False)
     out.print(
         f"team     {plan.team.url if plan.team else 'none (add one with --team URL)'}", markup=False
@@ -350,10 +330,6 @@ def init(
     else:
         out.print("hooks    not installed; run `memsync hooks install` to add them", markup=False)
     raise typer.Exit(exit_code(reports))
-
-
-def _is_local(url: str) -> bool:
-    return "://" not in url and ":" not in url.split("/", 1)[0]
 
 
 @app.command()
@@ -523,7 +499,8 @@ def promote(
     from memsync.promote import promote as promote_memory
     from memsync.sync import exit_code
 
-    result = promote_memory(project, file)
+    with _working("memsync: promoting"):
+        result = promote_memory(project, file)
     _console().print(f"promoted {result.source} -> {result.target}", markup=False)
     _render_reports("push", list(result.reports))
     raise typer.Exit(exit_code(list(result.reports)))

@@ -39,6 +39,10 @@ class UsageError(MemsyncError):
     exit_code = ExitCode.USAGE
 
 
+class ProjectNotConfiguredError(UsageError):
+    """The project has no memsync configuration yet (hooks stay silent about it)."""
+
+
 class GitError(UserMessageError):
     """A git command failed for a reason the user can act on."""
 

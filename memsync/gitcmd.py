@@ -441,10 +441,9 @@ def log_entries(repo: Path, ref: str, paths: Sequence[str], limit: int = 50) -> 
     for record in result.text.split("\x1e"):
         if not record.strip("\0\n"):
             continue
-        # With -z the header ends in NUL (or a newline when the commit touched nothing).
-        cut = min(
-            (i for i in (record.find("\0"), record.find("\n")) if i >= 0), default=len(record)
-        )
+        # With -z the header ends in NUL (a newline when the commit lists no file).
+        ends = [i for i in (record.find("\0"), record.find("\n")) if i >= 0]
+        cut = min(ends, default=len(record))
         header, rest = record[:cut], record[cut + 1 :]
         sha, when, author, subject = header.split("\x1f", 3)
         tokens = [t for t in rest.strip("\n").split("\0") if t]
@@ -519,20 +518,16 @@ def renamed_paths(repo: Path, old: str | None, new: str) -> dict[str, str]:
 
 
 def write_blobs(repo: Path, contents: Sequence[bytes]) -> list[str]:
-    """Store contents as blobs (no filters) through one `git hash-object` process; their ids."""
-    import tempfile
-
+    """Store contents as blobs through one `git fast-import` (one pack, no temp files); ids."""
     if not contents:
         return []
-    with tempfile.TemporaryDirectory(prefix="memsync-blobs-") as tmp:
-        paths = []
-        for i, data in enumerate(contents):
-            path = Path(tmp) / str(i)
-            path.write_bytes(data)
-            paths.append(str(path))
-        args = ["hash-object", "-w", "--no-filters", "--stdin-paths"]
-        out = run_git(args, cwd=repo, input_data="\n".join(paths).encode() + b"\n").text
-    return out.split()
+    parts = [b"blob\nmark :%d\ndata %d\n%b\n" % (i + 1, len(d), d) for i, d in enumerate(contents)]
+    parts += [b"get-mark :%d\n" % (i + 1) for i in range(len(contents))]
+    out = run_git(["fast-import", "--quiet"], cwd=repo, input_data=b"".join(parts)).text
+    oids = out.split()
+    if len(oids) != len(contents):
+        raise GitError(f"git fast-import stored {len(oids)} of {len(contents)} blobs in {repo}")
+    return oids
 
 
 def write_tree(repo: Path, start: str, changes: Mapping[str, ModeOid | None]) -> str:

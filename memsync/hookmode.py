@@ -8,9 +8,10 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from memsync.sync import StoreReport
+if TYPE_CHECKING:
+    from memsync.sync import StoreReport
 
 MAX_NAMES = 4
 
@@ -99,3 +100,69 @@ def problem_lines(reports: Sequence[StoreReport]) -> list[str]:
             names = _names([skipped.path for skipped in report.skipped])
             lines.append(f"memsync: {report.scope}: skipped {len(report.skipped)} file(s): {names}")
     return lines
+
+
+def run_hook(
+    command: str,
+    project: Path,
+    scopes: tuple[str, ...],
+    *,
+    message: str | None = None,
+    review: bool = False,
+) -> None:
+    """Run pull or push as a Claude Code hook: never raises, never blocks past the limit."""
+    from memsync.errors import MemsyncError, ProjectNotConfiguredError
+
+    project = hook_project_dir(read_hook_input(), project)
+    pulls: tuple[Any, ...] = ()
+    try:
+        from memsync.config import load_config
+        from memsync.sync import RunOptions, sync_project
+
+        settings = load_config().settings
+        limit = settings.pull_timeout if command == "pull" else settings.push_timeout
+        start_watchdog(limit + 2, f"memsync {command}")
+        if review:
+            from memsync.reviewflow import push_for_review
+
+            pushed = push_for_review(project, scopes, message=message, hook=True)
+            reports, pulls = list(pushed.reports), tuple(pushed.pulls)
+        else:
+            options = RunOptions(message)
+            reports = sync_project(project, scopes, command, hook=True, options=options)
+    except ProjectNotConfiguredError:
+        return  # The SessionStart hook runs in every project; most are not memsync's.
+    except MemsyncError as error:
+        sys.stderr.write(f"memsync: {error.message}\n")
+        return
+    except Exception as error:  # a hook must never block or break a session
+        sys.stderr.write(f"memsync: {command} failed: {error!r}\n")
+        return
+    for line in summary_lines(reports, command):
+        sys.stdout.write(line + "\n")
+    for pull in pulls:
+        if pull.result is not None and pull.result.url:
+            sys.stdout.write(f"memsync: review pull request {pull.result.url}\n")
+    for line in problem_lines(reports):
+        sys.stderr.write(line + "\n")
+
+
+_FAST_FLAGS = {"--scope", "--project"}
+
+
+def parse_hook_argv(argv: list[str]) -> tuple[str, Path, tuple[str, ...]] | None:
+    """`pull --hook [--scope S] [--project D]` (or push), for the lean entry path; else None."""
+    if len(argv) < 2 or argv[0] not in ("pull", "push") or "--hook" not in argv:
+        return None
+    options = {"--scope": "all", "--project": "."}
+    rest = [a for a in argv[1:] if a != "--hook"]
+    while rest:
+        flag, _, inline = rest.pop(0).partition("=")
+        if flag not in _FAST_FLAGS or (not inline and not rest):
+            return None  # anything else goes through the full command line parser
+        options[flag] = inline or rest.pop(0)
+    scope = options["--scope"].lower()
+    scopes = {"all": ("private", "team"), "private": ("private",), "team": ("team",)}
+    if scope not in scopes:
+        return None
+    return argv[0], Path(options["--project"]), scopes[scope]

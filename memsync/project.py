@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsync.config import Config, Scope, StoreConfig, data_dir
-from memsync.errors import UsageError
+from memsync.errors import ProjectNotConfiguredError, UsageError
 from memsync.paths import ProjectLocation, locate_project
 
 
@@ -82,7 +82,7 @@ def resolve_bindings(
     location = locate_project(project_dir)
     project = config.projects.get(str(location.root))
     if project is None:
-        raise UsageError(
+        raise ProjectNotConfiguredError(
             f"{location.root} is not set up for memsync",
             hint=f"Run `memsync init --project {location.root}` first.",
         )
