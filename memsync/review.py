@@ -1,8 +1,9 @@
 """`memsync review`: the memory changes between two commits, for a pull request or a CI summary.
 
-Both trees are listed with one `git ls-tree` each and every blob the review needs (changed
-memories and the indexes of the folders they live in) is read through one `git cat-file
---batch`, so a review costs four git processes whatever the size of the store.
+Both trees are listed with one `git ls-tree` each and every blob the review needs (the
+changed memories, and the indexes and memories of the folders they live in, which the
+checks read) comes through one `git cat-file --batch`: with resolving the refs, a review
+runs about eight git processes however many memories changed.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ class Review:
 class Range:
     """The two commits a review compares, and how to name them."""
 
-    base: str | None
+    base: str
     head: str
     base_label: str
     head_label: str

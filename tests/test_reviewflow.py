@@ -315,3 +315,28 @@ def test_hook_mode_prints_the_pull_request_url(
     out = machine.memsync("push", "--hook", "--review", stdin=hook_input)
     assert out.returncode == 0
     assert "memsync: review pull request https://github.com/acme/team-memory/pull/1" in out.stdout
+
+
+def test_after_a_squash_merge_the_next_round_has_nothing_to_review(
+    alice: tuple[Machine, Path, Path], api: FakeGitHub, tmp_path: Path
+) -> None:
+    machine, project, remote = alice
+    live = team_binding_live(machine, project)
+    write_memory(live, "deploy.md", "deploy freeze", "No deploys on Friday.\n")
+    with machine.active():
+        reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+    # GitHub's "Squash and merge": one new commit on main with the branch's tree.
+    work = tmp_path / "github"
+    git("clone", "-q", str(remote), str(work), cwd=tmp_path)
+    git("merge", "-q", "--squash", f"origin/{BRANCH}", cwd=work)
+    git("commit", "-qm", "Squash review", cwd=work)
+    git("push", "-q", "origin", "main", cwd=work)
+    with machine.active():
+        result = reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+    (team,) = result.reports
+    assert (team.error, team.blocked) == (None, ())
+    (pull,) = result.pulls
+    assert pull.result is None
+    assert pull.note is not None and pull.note.startswith("nothing to review")
+    assert len(api.pulls) == 1
+    assert (live / "deploy.md").read_text().endswith("No deploys on Friday.\n")
