@@ -225,22 +225,39 @@ def push_ref(repo: Path, local: str, remote_ref: str, timeout: float | None) -> 
     )
 
 
+def _is_sha(text: str) -> bool:
+    return len(text) == 40 and all(c in "0123456789abcdef" for c in text)
+
+
+def _files_backend(repo: Path) -> bool:
+    # Reading refs from files is only right for the classic `files` ref store.
+    return (repo / "refs").is_dir() and not (repo / "reftable").exists()
+
+
+def _read_ref_file(repo: Path, ref: str, depth: int = 0) -> str | None:
+    try:
+        text = (repo / ref).read_text(encoding="utf-8").strip()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        text = ""
+    if text.startswith("ref: ") and depth < 5:
+        return _read_ref_file(repo, text[len("ref: ") :], depth + 1)
+    if _is_sha(text):
+        return text
+    try:
+        packed = (repo / "packed-refs").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    for line in packed.splitlines():
+        sha, _, name = line.partition(" ")
+        if name == ref and _is_sha(sha):
+            return sha
+    return None
+
+
 def resolve_refs(repo: Path, *refs: str) -> list[str | None]:
-    """Commit ids of REFS (None for a ref that does not exist), in one git process."""
-    result = run_git(
-        [
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            "--end-of-options",
-            *(f"{r}^{{commit}}" for r in refs),
-        ],
-        cwd=repo,
-        check=False,
-    )
-    if result.ok:
-        return [line.strip() for line in result.text.splitlines()]
-    # Some ref is missing: --verify stops at the first; ask one by one (rare: new stores).
+    """Commit ids of full REFS (None when missing); read from the ref files, no git process."""
+    if _files_backend(repo) and all(r.startswith(("refs/heads/", "refs/remotes/")) for r in refs):
+        return [_read_ref_file(repo, ref) for ref in refs]
     out: list[str | None] = []
     for ref in refs:
         single = run_git(
@@ -252,6 +269,16 @@ def resolve_refs(repo: Path, *refs: str) -> list[str | None]:
 
 def symbolic_head(repo: Path) -> str | None:
     """The branch HEAD points to, or None when HEAD is detached."""
+    if _files_backend(repo):
+        try:
+            head = (repo / "HEAD").read_text(encoding="utf-8").strip()
+        except OSError:
+            head = ""
+        if head.startswith("ref: "):
+            ref = head[len("ref: ") :]
+            return ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None
+        if _is_sha(head):
+            return None
     result = run_git(["symbolic-ref", "-q", "HEAD"], cwd=repo, check=False)
     ref = result.text.strip()
     return ref.removeprefix("refs/heads/") if result.ok and ref.startswith("refs/heads/") else None
