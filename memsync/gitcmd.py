@@ -162,7 +162,6 @@ def init_bare(repo: Path, url: str, branch: str = "main") -> None:
     run_git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], cwd=repo)
     run_git(["config", "remote.origin.url", url], cwd=repo)
     run_git(["config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"], cwd=repo)
-    run_git(["config", "gc.auto", "0"], cwd=repo)
 
 
 def create_bare_remote(path: Path, branch: str = "main") -> None:
