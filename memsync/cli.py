@@ -34,6 +34,14 @@ def _console(stderr: bool = False) -> Any:
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
+def _working(what: str) -> Any:
+    """A spinner on a terminal while network and merge work runs; nothing when piped."""
+    import contextlib
+
+    console = _console(stderr=True)
+    return console.status(what) if console.is_terminal else contextlib.nullcontext()
+
+
 def _print_json(data: object) -> None:
     import json
 
@@ -186,10 +194,14 @@ def _run_sync_command(
         if review:
             from memsync.reviewflow import push_for_review
 
-            pushed = push_for_review(project, _scopes(scope), message=message)
+            with _working(f"memsync: {command} for review"):
+                pushed = push_for_review(project, _scopes(scope), message=message)
             reports = list(pushed.reports)
         else:
-            reports = sync_project(project, _scopes(scope), command, options=RunOptions(message))
+            with _working(f"memsync: {command}"):
+                reports = sync_project(
+                    project, _scopes(scope), command, options=RunOptions(message)
+                )
         if as_json:
             _print_json([_report_data(r, pushed) for r in reports])
         else:
@@ -287,7 +299,8 @@ def init(
     from memsync.initialize import default_private_remote, run_init
     from memsync.sync import exit_code
 
-    result = run_init(project, private_url=private, team_url=team, subdir=subdir)
+    with _working("memsync: cloning and syncing"):
+        result = run_init(project, private_url=private, team_url=team, subdir=subdir)
     out = _console()
     plan = result.plan
     out.print(f"[bold]project[/] {plan.location.root} [dim](key {plan.location.key})[/]")
@@ -486,7 +499,8 @@ def promote(
     from memsync.promote import promote as promote_memory
     from memsync.sync import exit_code
 
-    result = promote_memory(project, file)
+    with _working("memsync: promoting"):
+        result = promote_memory(project, file)
     _console().print(f"promoted {result.source} -> {result.target}", markup=False)
     _render_reports("push", list(result.reports))
     raise typer.Exit(exit_code(list(result.reports)))
@@ -730,18 +744,22 @@ def review_command(
         str, typer.Option("--format", help="markdown or json.", case_sensitive=False)
     ] = "markdown",
     scope: Annotated[
-        str, typer.Option("--scope", help="The store's scope for the checks: team or private.")
-    ] = "team",
+        str | None,
+        typer.Option(
+            "--scope", help="team or private, for the checks (default: as `memsync check`)."
+        ),
+    ] = None,
 ) -> None:
     """Semantic summary of the memory changes between two refs (for a pull request body)."""
     from memsync.errors import UsageError
     from memsync.review import review_refs
     from memsync.reviewrender import render_markdown, review_data
 
-    output_format, scope = output_format.lower(), scope.lower()
+    output_format = output_format.lower()
     if output_format not in ("markdown", "json"):
         raise UsageError(f"--format must be markdown or json, not {output_format!r}")
-    if scope not in ("team", "private"):
+    scope = scope.lower() if scope else None
+    if scope not in (None, "team", "private"):
         raise UsageError(f"--scope must be team or private, not {scope!r}")
     review = review_refs(path, base, head, scope=scope)
     if output_format == "json":

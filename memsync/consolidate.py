@@ -418,12 +418,13 @@ def _plan_merges(
 
     merges: list[MergeChange] = []
     deleted: dict[str, bytes] = {}
+    cache: dict[bytes, Any] = {}
     for _ in range(_MERGE_ROUNDS):
         candidates = [
             Candidate(rel, f.memory.type if f.memory.type_is_valid else None, f.memory.body)
             for rel, f in files.items()
         ]
-        groups = find_duplicates(candidates, threshold=threshold)
+        groups = find_duplicates(candidates, threshold=threshold, cache=cache)
         if not groups:
             break
         for group in groups:

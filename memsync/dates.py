@@ -50,6 +50,18 @@ _PATTERN = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 
+# Every expression of the grammar contains one of these: a cheap test before the full scan.
+_KEYWORDS = (
+    *("yesterday", "today", "tomorrow", "tonight", "ago", "hence", "from now", "after next"),
+    *("week", "month", "year", "night", "morning", "afternoon", "evening", "day", "fortnight"),
+    *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+)
+_ANCHOR = re.compile(
+    r"yesterday|today|tomorrow|tonight|ago\b|hence|now\b|next\b|last\b|this\b|days?\b|weeks?"
+    r"|months?\b|years?\b|fortnights?\b|night|morning|afternoon|evening|(?:mon|tues|wednes"
+    r"|thurs|fri|satur|sun)day"
+)
+_WINDOW = 40  # longer than any expression's words before its first anchor
 # Words after which the date reads as a noun: no "on"/"in" is added in front of it.
 _NOUN_CONTEXT = frozenset(
     [
@@ -223,16 +235,41 @@ def parse_number(text: str) -> int:
 
 def find_relative_dates(text: str) -> list[DateMatch]:
     """Relative date expressions in TEXT outside code, URLs, link targets and frontmatter keys."""
-    spans = protected_spans(text)
-    starts = [s for s, _ in spans]
+    lowered = text.lower()
+    if not any(word in lowered for word in _KEYWORDS):
+        return []  # most notes: no word of the grammar at all, no need to map Markdown
+    spans: list[tuple[int, int]] | None = None
+    starts: list[int] = []
     found: list[DateMatch] = []
-    for match in _PATTERN.finditer(text):
-        if _is_protected(match.start(), match.end(), spans, starts):
-            continue
-        accepted = _accept(match, text, found)
-        if accepted is not None:
-            found.append(accepted)
+    for window_start, window_end in _windows(lowered):
+        for match in _PATTERN.finditer(text, window_start, window_end):
+            if spans is None:
+                spans = protected_spans(text)
+                starts = [s for s, _ in spans]
+            if _is_protected(match.start(), match.end(), spans, starts):
+                continue
+            accepted = _accept(match, text, found)
+            if accepted is not None:
+                found.append(accepted)
     return found
+
+
+def _windows(lowered: str) -> list[tuple[int, int]]:
+    """Stretches of text around anchor words where an expression can be: the full grammar
+    is slow to try at every character, and every expression has an anchor near its start."""
+    windows: list[tuple[int, int]] = []
+    for anchor in _ANCHOR.finditer(lowered):
+        line_start = lowered.rfind("\n", 0, anchor.start()) + 1
+        line_end = lowered.find("\n", anchor.end())
+        start = max(line_start, anchor.start() - _WINDOW)
+        end = min(len(lowered) if line_end < 0 else line_end, anchor.end() + _WINDOW)
+        while start > line_start and lowered[start - 1].isalnum():
+            start -= 1  # never start inside a word
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(end, windows[-1][1]))
+        else:
+            windows.append((start, end))
+    return windows
 
 
 def _is_protected(start: int, end: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:

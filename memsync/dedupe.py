@@ -11,21 +11,23 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import random
 import re
 import unicodedata
 import zlib
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 DEFAULT_THRESHOLD = 0.85
-BANDS = 32
+BANDS = 48
 ROWS = 3
 MAX_BUCKET = 16  # a band value shared by more memories only links neighbours (template floods)
 _BINS = BANDS * ROWS
 _EMPTY = 1 << 62
 _KEY_BITS = 42
+_BORROW_ORDER = [random.Random(i).sample(range(_BINS), _BINS) for i in range(_BINS)]
 _ID_BITS = 21
 _TEMPLATE_LABEL = re.compile(
     r"\*\*(?:why|how to apply)\s*:\*\*|^(?:why|how to apply)\s*:", re.I | re.M
@@ -34,6 +36,7 @@ _TOKEN = re.compile(r"[^\W_]+(?:['’.\-/:][^\W_]+)*", re.UNICODE)
 _IRREGULAR = {"won": "will not", "can": "can not", "shan": "shall not"}
 _IRREGULAR_NOT = re.compile(r"\b(won|can|shan)['’]t\b")
 _NOT_CONTRACTION = re.compile(r"\b(\w+)n['’]t\b")
+_DIGIT = re.compile(r"\d")
 _NEGATIONS = frozenset(["not", "no", "never", "without", "cannot", "nor"])
 _STOPWORD_TEXT = (
     "a an the and or but if of to in on at by for with from as is are was were be been it its"
@@ -105,59 +108,67 @@ def _shingle_hashes(words: Sequence[str]) -> set[int]:
 
 
 def signature(words: Sequence[str]) -> list[int] | None:
-    """One-permutation MinHash over word 2-shingles, densified by rotation; None when empty."""
+    """One-permutation MinHash over word 2-shingles, densified; None when there are no words."""
     hashes = _shingle_hashes(words)
     if not hashes:
         return None
-    mins = [_EMPTY] * _BINS
-    for crc in hashes:
-        spread = (crc * 0x9E3779B1) & 0xFFFFFFFF  # spread crc32 values across bins
-        slot, value = spread % _BINS, spread // _BINS
-        if value < mins[slot]:  # noqa: PLR1730 - min() is slower on this hot path
-            mins[slot] = value
-    if _EMPTY in mins:
-        # An empty bin borrows the next non-empty bin to its right, marked by the distance.
-        filled = [i for i, v in enumerate(mins) if v != _EMPTY]
-        for i in range(_BINS):
-            if mins[i] == _EMPTY:
-                j = next((f for f in filled if f > i), filled[0] + _BINS)
-                mins[i] = mins[j % _BINS] + (j - i) * (1 << 40)
-    return mins
+    # Spread crc32 values across bins; visiting values from the largest lets the smallest win.
+    spread = sorted([(crc * 0x9E3779B1) & 0xFFFFFFFF for crc in hashes], reverse=True)
+    mins = {value % _BINS: value // _BINS for value in spread}
+    if len(mins) == _BINS:
+        return [mins[i] for i in range(_BINS)]
+    out: list[int] = []
+    for i in range(_BINS):
+        value = mins.get(i)
+        if value is None:
+            # An empty bin copies a filled one chosen by a fixed pseudo-random order per bin
+            # (the same for every memory), so borrowed bins agree about as often as real ones.
+            for j in _BORROW_ORDER[i]:
+                if j in mins:
+                    value = mins[j] + (1 << 40)
+                    break
+        out.append(value if value is not None else _EMPTY)
+    return out
 
 
-def _band_keys(sig: list[int], type_id: int) -> Iterator[int]:
+def band_keys(words: Sequence[str], type_id: int) -> array[int] | None:
+    """The LSH band keys of one memory (None when it has no words)."""
+    sig = signature(words)
+    if sig is None:
+        return None
     mask = (1 << _KEY_BITS) - 1
-    for band in range(BANDS):
-        # Hashes of int tuples do not depend on PYTHONHASHSEED: the keys are reproducible.
-        yield hash((type_id, band, *sig[band * ROWS : (band + 1) * ROWS])) & mask
+    # Hashes of int tuples do not depend on PYTHONHASHSEED: the keys are reproducible.
+    return array(
+        "q",
+        [hash((type_id, b, *sig[b * ROWS : (b + 1) * ROWS])) & mask for b in range(BANDS)],
+    )
 
 
 def candidate_pairs(
-    words_by_id: Sequence[Sequence[str]], types: Sequence[int]
+    words_by_id: Sequence[Sequence[str]],
+    types: Sequence[int],
+    *,
+    keys_by_id: Sequence[array[int] | None] | None = None,
 ) -> set[tuple[int, int]]:
-    """Pairs of ids sharing at least one LSH band (same type only), without comparing all pairs."""
-    if len(words_by_id) >= 1 << _ID_BITS:
-        raise ValueError(f"too many memories for one duplicate search: {len(words_by_id)}")
-    bands = [array("q") for _ in range(BANDS)]
-    for ident, words in enumerate(words_by_id):
-        sig = signature(words) if types[ident] >= 0 else None
-        if sig is None:
-            continue
-        for band, key in enumerate(_band_keys(sig, types[ident])):
-            bands[band].append((key << _ID_BITS) | ident)
+    """Pairs of ids sharing at least one LSH band (same type only), without comparing all pairs.
+
+    A negative type keeps a memory out. KEYS_BY_ID, when given, are precomputed band keys."""
+    if keys_by_id is None:
+        keys_by_id = [
+            band_keys(words, types[i]) if types[i] >= 0 else None
+            for i, words in enumerate(words_by_id)
+        ]
+    present = [(i, keys) for i, keys in enumerate(keys_by_id) if keys is not None]
     pairs: set[tuple[int, int]] = set()
-    id_mask = (1 << _ID_BITS) - 1
-    for column in bands:
-        ordered = sorted(column)
-        run: list[int] = []
-        previous_key = -1
-        for packed in [*ordered, -1]:
-            key = packed >> _ID_BITS if packed >= 0 else -2
-            if key != previous_key:
-                _emit(run, pairs)
-                run, previous_key = [], key
-            if packed >= 0:
-                run.append(packed & id_mask)
+    for band in range(BANDS):
+        first: dict[int, int] = {}
+        shared: dict[int, list[int]] = {}
+        for ident, keys in present:
+            other = first.setdefault(keys[band], ident)
+            if other != ident:
+                shared.setdefault(keys[band], [other]).append(ident)
+        for run in shared.values():
+            _emit(run, pairs)
     return pairs
 
 
@@ -170,7 +181,9 @@ def _emit(run: list[int], pairs: set[tuple[int, int]]) -> None:
 
 def _typo_variant(a: str, b: str) -> bool:
     """Same word up to a small typo: both alphabetic, long enough, nearly the same letters."""
-    if not (a.isalpha() and b.isalpha()) or min(len(a), len(b)) < 4:
+    if abs(len(a) - len(b)) > 2 or min(len(a), len(b)) < 4:
+        return False
+    if not (a.isalpha() and b.isalpha()) or len(set(a) ^ set(b)) > 2:
         return False
     return SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.8
 
@@ -210,11 +223,23 @@ def _align(a: Sequence[str], b: Sequence[str]) -> Similarity:
 class _Doc:
     """A body with its token views computed once, however many pairs it is part of."""
 
-    def __init__(self, body: str, words: list[str] | None = None) -> None:
+    def __init__(self, body: str) -> None:
         self.body = body
-        self.words = tokens(body) if words is None else words
-        self.numbers = frozenset(w for w in self.words if any(ch.isdigit() for ch in w))
+        self._words: list[str] | None = None
+        self._numbers: frozenset[str] | None = None
         self._sorted: list[str] | None = None
+
+    @property
+    def words(self) -> list[str]:
+        if self._words is None:
+            self._words = tokens(self.body)
+        return self._words
+
+    @property
+    def numbers(self) -> frozenset[str]:
+        if self._numbers is None:
+            self._numbers = frozenset(w for w in self.words if _DIGIT.search(w))
+        return self._numbers
 
     @property
     def sorted_words(self) -> list[str]:
@@ -240,6 +265,13 @@ def _similar(a: _Doc, b: _Doc) -> Similarity:
     return max(direct, reordered, key=lambda s: (s.ratio - 0.05 * s.conflicts, -s.conflicts))
 
 
+def _type_id(memory_type: str | None) -> int:
+    """A stable small number per type (-1: no type, kept out of the near-duplicate search)."""
+    if not memory_type:
+        return -1
+    return int.from_bytes(hashlib.blake2b(memory_type.encode(), digest_size=4).digest(), "big")
+
+
 class _UnionFind:
     def __init__(self, size: int) -> None:
         self.parent = list(range(size))
@@ -262,9 +294,14 @@ class _UnionFind:
 
 
 def find_duplicates(
-    candidates: Sequence[Candidate], *, threshold: float = DEFAULT_THRESHOLD
+    candidates: Sequence[Candidate],
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    cache: MutableMapping[bytes, array[int] | None] | None = None,
 ) -> list[DuplicateGroup]:
-    """Groups of duplicate memories, deterministic for the same input in any order."""
+    """Groups of duplicate memories, deterministic for the same input in any order.
+
+    CACHE keeps band keys by body between calls (consolidation searches again after merging)."""
     items = sorted(candidates, key=lambda c: c.key)
     exact: dict[str, list[int]] = {}
     for index, item in enumerate(items):
@@ -272,24 +309,31 @@ def find_duplicates(
         if normalized:
             digest = hashlib.blake2b(normalized.encode(), digest_size=16).hexdigest()
             exact.setdefault(digest, []).append(index)
-    representatives = [members[0] for members in exact.values()]
-    representatives.sort()
+    representatives = sorted(members[0] for members in exact.values())
     followers = {members[0]: members for members in exact.values()}
-    type_ids: dict[str, int] = {}
     docs = [_Doc(items[i].body) for i in representatives]
-    words = [doc.words for doc in docs]
-    types = [
-        type_ids.setdefault(t, len(type_ids)) if (t := items[i].type) else -1
-        for i in representatives
-    ]
+    types = [_type_id(items[i].type) for i in representatives]
+    keys: list[array[int] | None] = []
+    for doc, type_id in zip(docs, types, strict=True):
+        if type_id < 0:
+            keys.append(None)
+            continue
+        cache_key = hashlib.blake2b(f"{type_id}\0{doc.body}".encode(), digest_size=16).digest()
+        if cache is not None and cache_key in cache:
+            keys.append(cache[cache_key])
+            continue
+        computed = band_keys(doc.words, type_id)
+        if cache is not None:
+            cache[cache_key] = computed
+        keys.append(computed)
     scored: list[tuple[float, int, int]] = []
-    cache: dict[tuple[int, int], Similarity] = {}
-    for a, b in sorted(candidate_pairs(words, types)):
+    checked: dict[tuple[int, int], Similarity] = {}
+    for a, b in sorted(candidate_pairs([], types, keys_by_id=keys)):
         result = _similar(docs[a], docs[b])
-        cache[(a, b)] = result
+        checked[(a, b)] = result
         if result.is_duplicate(threshold):
             scored.append((-result.ratio, a, b))
-    groups = _complete_linkage(scored, docs=docs, cache=cache, threshold=threshold)
+    groups = _complete_linkage(scored, docs=docs, cache=checked, threshold=threshold)
     out: list[DuplicateGroup] = []
     for rep_ids, lowest in groups:
         member_ids = sorted(m for r in rep_ids for m in followers[representatives[r]])

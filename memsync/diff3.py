@@ -175,4 +175,7 @@ def merge_text(base: str, a: str, b: str, *, a_first: bool) -> TextMerge:
     nl = merge3_flag(base_nl, a_nl if a_lines else base_nl, b_nl if b_lines else base_nl)
     if not base_lines:
         nl = a_nl if not b_lines else b_nl if not a_lines else nl
+    if merged.items and merged.items[-1] == "":
+        # A last empty line exists only as "\n\n"; without the newline it would vanish.
+        nl = True
     return TextMerge(join_lines(merged.items, nl), merged.conflicts)

@@ -162,7 +162,6 @@ def init_bare(repo: Path, url: str, branch: str = "main") -> None:
     run_git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], cwd=repo)
     run_git(["config", "remote.origin.url", url], cwd=repo)
     run_git(["config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"], cwd=repo)
-    run_git(["config", "gc.auto", "0"], cwd=repo)
 
 
 def create_bare_remote(path: Path, branch: str = "main") -> None:
@@ -190,13 +189,8 @@ def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
 
 def fetch(repo: Path, timeout: float | None) -> None:
     """Fetch every branch of origin into refs/remotes/origin/."""
-    # No auto-maintenance: it is one more git process on every session start, and the
-    # clones are tiny (gc.auto is off for them anyway).
     run_git(
-        ["fetch", "-q", "--prune", "--no-tags", "--no-auto-maintenance", "origin"],
-        cwd=repo,
-        timeout=timeout,
-        network=True,
+        ["fetch", "-q", "--prune", "--no-tags", "origin"], cwd=repo, timeout=timeout, network=True
     )
 
 
@@ -237,33 +231,60 @@ def push_ref(repo: Path, local: str, remote_ref: str, timeout: float | None) -> 
     )
 
 
+def _is_sha(text: str) -> bool:
+    return len(text) == 40 and all(c in "0123456789abcdef" for c in text)
+
+
+def _files_backend(repo: Path) -> bool:
+    # Reading refs from files is only right for the classic `files` ref store.
+    return (repo / "refs").is_dir() and not (repo / "reftable").exists()
+
+
+def _read_ref_file(repo: Path, ref: str, depth: int = 0) -> str | None:
+    try:
+        text = (repo / ref).read_text(encoding="utf-8").strip()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        text = ""
+    if text.startswith("ref: ") and depth < 5:
+        return _read_ref_file(repo, text[len("ref: ") :], depth + 1)
+    if _is_sha(text):
+        return text
+    try:
+        packed = (repo / "packed-refs").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    for line in packed.splitlines():
+        sha, _, name = line.partition(" ")
+        if name == ref and _is_sha(sha):
+            return sha
+    return None
+
+
 def resolve_refs(repo: Path, *refs: str) -> list[str | None]:
-    """Commit ids of REFS (None for a ref that does not exist), in one git process."""
-    # `rev-parse --verify` takes a single argument, and plain `rev-parse` fails outright on
-    # a missing ref; `cat-file --batch-check` answers each line, missing or not.
-    query = "".join(f"{ref}^{{commit}}\n" for ref in refs).encode()
-    result = run_git(["cat-file", "--batch-check=%(objectname)"], cwd=repo, input_data=query)
-    answers = result.text.splitlines()
+    """Commit ids of full REFS (None when missing); read from the ref files, no git process."""
+    if _files_backend(repo) and all(r.startswith(("refs/heads/", "refs/remotes/")) for r in refs):
+        return [_read_ref_file(repo, ref) for ref in refs]
     out: list[str | None] = []
-    for index in range(len(refs)):
-        answer = answers[index].strip() if index < len(answers) else ""
-        is_id = len(answer) in (40, 64) and all(c in "0123456789abcdef" for c in answer)
-        out.append(answer if is_id else None)
+    for ref in refs:
+        single = run_git(
+            ["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd=repo, check=False
+        )
+        out.append(single.text.strip() if single.ok else None)
     return out
 
 
 def symbolic_head(repo: Path) -> str | None:
     """The branch HEAD points to, or None when HEAD is detached."""
-    # Read the file git itself would read (memsync's clones use the files backend); ask git
-    # only when it holds something else. Saves a process on every session start.
-    try:
-        text = (repo / "HEAD").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        text = ""
-    if text.startswith("ref: refs/heads/") and "\n" not in text:
-        return text.removeprefix("ref: refs/heads/")
-    if len(text) == 40 and all(c in "0123456789abcdef" for c in text):
-        return None
+    if _files_backend(repo):
+        try:
+            head = (repo / "HEAD").read_text(encoding="utf-8").strip()
+        except OSError:
+            head = ""
+        if head.startswith("ref: "):
+            ref = head[len("ref: ") :]
+            return ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None
+        if _is_sha(head):
+            return None
     result = run_git(["symbolic-ref", "-q", "HEAD"], cwd=repo, check=False)
     ref = result.text.strip()
     return ref.removeprefix("refs/heads/") if result.ok and ref.startswith("refs/heads/") else None
@@ -453,10 +474,9 @@ def log_entries(repo: Path, ref: str, paths: Sequence[str], limit: int = 50) -> 
     for record in result.text.split("\x1e"):
         if not record.strip("\0\n"):
             continue
-        # With -z the header ends in NUL (or a newline when the commit touched nothing).
-        cut = min(
-            (i for i in (record.find("\0"), record.find("\n")) if i >= 0), default=len(record)
-        )
+        # With -z the header ends in NUL (a newline when the commit lists no file).
+        ends = [i for i in (record.find("\0"), record.find("\n")) if i >= 0]
+        cut = min(ends, default=len(record))
         header, rest = record[:cut], record[cut + 1 :]
         sha, when, author, subject = header.split("\x1f", 3)
         tokens = [t for t in rest.strip("\n").split("\0") if t]
@@ -531,20 +551,16 @@ def renamed_paths(repo: Path, old: str | None, new: str) -> dict[str, str]:
 
 
 def write_blobs(repo: Path, contents: Sequence[bytes]) -> list[str]:
-    """Store contents as blobs (no filters) through one `git hash-object` process; their ids."""
-    import tempfile
-
+    """Store contents as blobs through one `git fast-import` (one pack, no temp files); ids."""
     if not contents:
         return []
-    with tempfile.TemporaryDirectory(prefix="memsync-blobs-") as tmp:
-        paths = []
-        for i, data in enumerate(contents):
-            path = Path(tmp) / str(i)
-            path.write_bytes(data)
-            paths.append(str(path))
-        args = ["hash-object", "-w", "--no-filters", "--stdin-paths"]
-        out = run_git(args, cwd=repo, input_data="\n".join(paths).encode() + b"\n").text
-    return out.split()
+    parts = [b"blob\nmark :%d\ndata %d\n%b\n" % (i + 1, len(d), d) for i, d in enumerate(contents)]
+    parts += [b"get-mark :%d\n" % (i + 1) for i in range(len(contents))]
+    out = run_git(["fast-import", "--quiet"], cwd=repo, input_data=b"".join(parts)).text
+    oids = out.split()
+    if len(oids) != len(contents):
+        raise GitError(f"git fast-import stored {len(oids)} of {len(contents)} blobs in {repo}")
+    return oids
 
 
 def write_tree(repo: Path, start: str, changes: Mapping[str, ModeOid | None]) -> str:

@@ -1,23 +1,32 @@
 """`memsync review`: the memory changes between two commits, for a pull request or a CI summary.
 
-Both trees are listed with one `git ls-tree` each and every blob the review needs (changed
-memories and the indexes of the folders they live in) is read through one `git cat-file
---batch`, so a review costs four git processes whatever the size of the store.
+Both trees are listed with one `git ls-tree` each and every blob the review needs (the
+changed memories, and the indexes and memories of the folders they live in, which the
+checks read) comes through one `git cat-file --batch`: with resolving the refs, a review
+runs about eight git processes however many memories changed.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memsync import gitcmd
 from memsync.errors import UsageError
 from memsync.index import IndexSize, measure_index, parse_index
-from memsync.limits import INDEX_NAME
-from memsync.semdiff import MemoryChange, diff_memories
+from memsync.memory import parse_memory
+from memsync.reviewtree import (
+    ATTRIBUTES,
+    CheckNote,
+    Layout,
+    check_folders,
+    is_memory_path,
+    store_scope,
+)
+from memsync.semdiff import FieldChange, MemoryChange, body_diff, diff_memories
 
 if TYPE_CHECKING:
     from memsync.secrets import SecretFinding
@@ -46,17 +55,6 @@ class IndexReview:
 
 
 @dataclass(frozen=True)
-class CheckNote:
-    """A `memsync check` finding on a changed file."""
-
-    path: str
-    line: int
-    severity: str
-    rule: str
-    message: str
-
-
-@dataclass(frozen=True)
 class Review:
     """The semantic summary of the memory changes from BASE to HEAD."""
 
@@ -68,9 +66,10 @@ class Review:
     changes: tuple[MemoryChange, ...]
     indexes: tuple[IndexReview, ...]
     secrets: tuple[SecretFinding, ...]
-    # None: the check engine is not part of this memsync, so no checks ran.
-    findings: tuple[CheckNote, ...] | None
+    findings: tuple[CheckNote, ...]
     other_files: tuple[str, ...] = ()
+    # Memories whose body diff is not shown because a version of them holds a possible secret.
+    hidden_bodies: tuple[str, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """How many memories were added, removed, renamed and changed."""
@@ -80,18 +79,11 @@ class Review:
         return out
 
 
-def is_memory_path(path: str) -> bool:
-    """Memory content of a store: `*.md` outside dot-directories, except the root README.md."""
-    if not path.endswith(".md") or path == "README.md":
-        return False
-    return not any(part.startswith(".") for part in path.split("/")[:-1])
-
-
 @dataclass(frozen=True)
 class Range:
     """The two commits a review compares, and how to name them."""
 
-    base: str | None
+    base: str
     head: str
     base_label: str
     head_label: str
@@ -140,7 +132,7 @@ def _default_branch(repo: Path) -> tuple[str, str]:
 
 
 def review_refs(
-    repo: Path, base: str | None = None, head: str | None = None, *, scope: str = "team"
+    repo: Path, base: str | None = None, head: str | None = None, *, scope: str | None = None
 ) -> Review:
     """Review the memory changes HEAD (default `HEAD`) brings over BASE (default branch)."""
     span = resolve_range(repo, base, head)
@@ -159,33 +151,88 @@ def review_commits(
     base: str | None,
     head: str,
     *,
-    scope: str = "team",
+    scope: str | None = None,
     base_label: str | None = None,
     head_label: str | None = None,
 ) -> Review:
-    """Review the memory changes from commit BASE (None: an empty tree) to commit HEAD."""
+    """Review the memory changes from commit BASE (None: an empty tree) to commit HEAD.
+
+    SCOPE (team or private) decides which checks apply; None reads it from the store.
+    """
     before = gitcmd.list_tree(repo, base) if base else {}
     after = before if base == head else gitcmd.list_tree(repo, head)
     touched = sorted(p for p in set(before) | set(after) if _sha(before, p) != _sha(after, p))
     changed = [p for p in touched if is_memory_path(p) and _regular(before, after, p)]
     others = tuple(p for p in touched if p not in set(changed))
-    index_paths = sorted({_index_of(p, before, after) for p in changed})
-    wanted = [m[p].sha for m in (before, after) for p in [*changed, *index_paths] if p in m]
+    layout = Layout.of(after or before)
+    folders = {layout.folder(p) for p in changed}
+    index_paths = sorted(layout.index(f) for f in folders)
+    # The checks see whole folders at HEAD: every memory there, not only the changed ones.
+    at_head = [
+        p
+        for p, e in after.items()
+        if is_memory_path(p) and e.mode in _REGULAR_MODES and layout.folder(p) in folders
+    ]
+    extra = [ATTRIBUTES] if scope is None and ATTRIBUTES in after else []
+    wanted = [before[p].sha for p in [*changed, *index_paths] if p in before]
+    wanted += [after[p].sha for p in [*changed, *index_paths, *at_head, *extra] if p in after]
     blobs = gitcmd.read_blobs(repo, wanted)
     old = {p: blobs[before[p].sha] for p in changed if p in before and before[p].sha in blobs}
     new = {p: blobs[after[p].sha] for p in changed if p in after and after[p].sha in blobs}
+    if scope is None:
+        scope = store_scope(repo, after, blobs.get(after[ATTRIBUTES].sha) if extra else None)
+    secrets = tuple(_secrets(new))
+    # Old versions are scanned too: a diff shows removed lines, and those must not leak.
+    risky = {f.path for f in secrets} | {f.path for f in _secrets(old)}
+    changes = [_with_added_body(c, new) for c in diff_memories(old, new)]
+    hidden = tuple(c.path for c in changes if c.body_diff and _touches(c, risky))
+    files = {p: blobs[after[p].sha] for p in at_head if after[p].sha in blobs}
     return Review(
         base=base,
         head=head,
         base_label=base_label or base or "empty tree",
         head_label=head_label or head,
         scope=scope,
-        changes=tuple(diff_memories(old, new)),
+        changes=tuple(_redacted(c, hidden) for c in changes),
         indexes=tuple(_index_review(p, before, after, blobs) for p in index_paths),
-        secrets=tuple(_secrets(new)),
-        findings=check_changed_files(new, scope),
+        secrets=secrets,
+        findings=check_folders(layout, files, set(new), set(old) - set(new), scope),
         other_files=others,
+        hidden_bodies=hidden,
     )
+
+
+HIDDEN = "(hidden: possible secret)"
+
+
+def _with_added_body(change: MemoryChange, new: Mapping[str, bytes]) -> MemoryChange:
+    """An added memory's body as `+` lines, so reviewers read what the team will load."""
+    if change.status != "added" or change.path not in new:
+        return change
+    lines = body_diff("", parse_memory(new[change.path], change.path).body)
+    return replace(change, body_diff=lines)
+
+
+def _touches(change: MemoryChange, risky: set[str]) -> bool:
+    return change.path in risky or (change.old_path or "") in risky
+
+
+def _redacted(change: MemoryChange, hidden: tuple[str, ...]) -> MemoryChange:
+    """CHANGE without any value or body line that could show a secret."""
+    fields = tuple(FieldChange(f.path, _clean(f.before), _clean(f.after)) for f in change.fields)
+    name = _clean(change.name)
+    body = () if change.path in hidden else change.body_diff
+    return replace(change, name=name, fields=fields, body_diff=body)
+
+
+def _clean(value: Any) -> Any:
+    """VALUE, or a placeholder when the secret scanner finds something in it."""
+    from memsync.secrets import scan_text
+
+    if value is None:
+        return None
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return HIDDEN if scan_text(text) else value
 
 
 def _sha(entries: Mapping[str, gitcmd.TreeEntry], path: str) -> str | None:
@@ -198,30 +245,6 @@ def _regular(
 ) -> bool:
     """Only plain files are memories: a symlink or submodule is listed with the other files."""
     return all(m[path].mode in _REGULAR_MODES for m in (before, after) if path in m)
-
-
-def _index_of(
-    path: str, before: Mapping[str, gitcmd.TreeEntry], after: Mapping[str, gitcmd.TreeEntry]
-) -> str:
-    """The MEMORY.md of the project folder PATH belongs to.
-
-    The folder is the top-level directory when it has an index; else the repository root
-    (a team repository dedicated to one project keeps its memories there, `archive/` too).
-    """
-    top = path.split("/", 1)[0] if "/" in path else ""
-    candidate = f"{top}/{INDEX_NAME}" if top else INDEX_NAME
-    if (
-        top
-        and candidate not in before
-        and candidate not in after
-        and INDEX_NAME
-        in (
-            *before,
-            *after,
-        )
-    ):
-        return INDEX_NAME
-    return candidate
 
 
 def _index_review(
@@ -261,24 +284,3 @@ def _secrets(files: Mapping[str, bytes]) -> Iterable[SecretFinding]:
 
     for path in sorted(files):
         yield from scan_text(files[path].decode("utf-8", errors="replace"), path)
-
-
-def check_changed_files(files: Mapping[str, bytes], scope: str) -> tuple[CheckNote, ...] | None:
-    """`memsync check` findings on the new versions of FILES; None without a check engine."""
-    # The check engine arrives on its own branch; until it is part of the package the
-    # review says that checks did not run rather than claiming the files are clean.
-    if importlib.util.find_spec("memsync.checks") is None:
-        return None
-    checks = importlib.import_module("memsync.checks")
-    notes: list[CheckNote] = []
-    for path in sorted(files):
-        is_index = path.rsplit("/", 1)[-1] == INDEX_NAME
-        for finding in checks.check_file(path, files[path], scope, index=is_index):
-            # Secrets have their own section, with the scanner's redacted preview.
-            if finding.rule != "secret":
-                notes.append(
-                    CheckNote(
-                        finding.path, finding.line, finding.severity, finding.rule, finding.message
-                    )
-                )
-    return tuple(notes)

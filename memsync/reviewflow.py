@@ -140,6 +140,10 @@ def open_pull_request(
         base_label=f"origin/{heads.branch}",
         head_label=branch,
     )
+    if not review.changes and not review.other_files:
+        # E.g. only the merge of a squash-merged review: nothing for anyone to approve.
+        note = f"nothing to review: {branch} brings no memory changes over origin/{heads.branch}"
+        return PullRequestOutcome(binding.store.name, branch, heads.branch, "", 0, None, note)
     intro = (
         f"Memory changes sent with `memsync push --review` by {user} from {hostname()}. "
         f"Merging this pull request shares them with everyone using the team store.\n\n"

@@ -30,9 +30,9 @@ def render_markdown(review: Review, *, limit: int = MAX_MARKDOWN_CHARS, rerun: s
     if review.indexes:
         _index_section(doc, review.indexes)
     if review.changes:
-        _changes_section(doc, review.changes)
+        _changes_section(doc, review.changes, review.hidden_bodies)
         for change in review.changes:
-            detail = _detail(change)
+            detail = _detail(change, change.path in review.hidden_bodies)
             if detail:
                 doc.add(detail)
     if review.other_files:
@@ -113,9 +113,6 @@ def _secrets_section(doc: _Doc, review: Review) -> None:
 
 
 def _checks_section(doc: _Doc, review: Review) -> None:
-    if review.findings is None:
-        doc.add("### Checks\n\n_`memsync check` is not part of this memsync: not run._\n\n")
-        return
     if not review.findings:
         doc.add("### Checks\n\nNo problems in the changed files.\n\n")
         return
@@ -161,7 +158,7 @@ def _verdict(size: IndexSize | None) -> str:
     return "⚠️ over the limit: Claude Code drops the rest (`memsync consolidate`)"
 
 
-def _changes_section(doc: _Doc, changes: tuple[MemoryChange, ...]) -> None:
+def _changes_section(doc: _Doc, changes: tuple[MemoryChange, ...], hidden: tuple[str, ...]) -> None:
     doc.add("### Memories\n\n| change | memory | type | file |\n| --- | --- | --- | --- |\n")
     for change in changes:
         where = _code(change.path)
@@ -171,7 +168,7 @@ def _changes_section(doc: _Doc, changes: tuple[MemoryChange, ...]) -> None:
         if change.status == "changed":
             if change.fields:
                 what.append(f"{len(change.fields)} field(s)")
-            if change.body_diff:
+            if change.body_diff or change.path in hidden:
                 what.append("body")
         extra = f" ({', '.join(what)})" if what else ""
         doc.add(
@@ -181,9 +178,9 @@ def _changes_section(doc: _Doc, changes: tuple[MemoryChange, ...]) -> None:
     doc.add("\n")
 
 
-def _detail(change: MemoryChange) -> str:
+def _detail(change: MemoryChange, body_hidden: bool = False) -> str:
     """Fields and body diff of one memory; empty when there is nothing beyond the table."""
-    if not change.fields and not change.body_diff:
+    if not change.fields and not change.body_diff and not body_hidden:
         return ""
     title = f"#### {_code(change.path)}"
     if change.name:
@@ -198,6 +195,8 @@ def _detail(change: MemoryChange) -> str:
             summary = f"body diff ({len(change.body_diff)} lines)"
             diff = f"<details><summary>{summary}</summary>\n\n{diff}\n</details>\n"
         parts.append(diff + "\n")
+    if body_hidden:
+        parts.append("_Body not shown: this memory holds a possible secret (see above)._\n\n")
     return "".join(parts)
 
 
@@ -261,9 +260,9 @@ def review_data(review: Review) -> dict[str, Any]:
             for i in review.indexes
         ],
         "secrets": [dataclasses.asdict(s) for s in review.secrets],
-        "checks_ran": review.findings is not None,
-        "findings": [dataclasses.asdict(f) for f in review.findings or ()],
+        "findings": [dataclasses.asdict(f) for f in review.findings],
         "other_files": list(review.other_files),
+        "hidden_bodies": list(review.hidden_bodies),
     }
 
 

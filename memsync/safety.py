@@ -98,7 +98,8 @@ def _content_reason(data: bytes) -> str | None:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return f"not valid UTF-8 (byte {exc.start})"
+        line = data.count(b"\n", 0, exc.start) + 1
+        return f"not valid UTF-8 (line {line}, byte {exc.start})"
     return None
 
 

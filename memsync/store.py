@@ -71,6 +71,10 @@ def check_state(binding: Binding) -> None:
         for stale in refs.rglob("*.lock"):
             with contextlib.suppress(FileNotFoundError):
                 stale.unlink()
+        # Staging refs of a fast-import killed mid-commit: the objects are unreferenced.
+        for stale in (refs / "memsync").glob("staging-*"):
+            with contextlib.suppress(FileNotFoundError):
+                stale.unlink()
 
 
 def branch_name(binding: Binding) -> str:

@@ -5,20 +5,19 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memsync import gitcmd, store
 from memsync.config import Settings, data_dir
 from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
+from memsync.findings import Finding
 from memsync.lock import store_lock
 from memsync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
 from memsync.project import Binding, hostname
 from memsync.safety import Skipped
-from memsync.validate import Problem, validate_edit
-
-Progress = Callable[[str], None]
+from memsync.validate import validate_edit
 
 
 @dataclass(frozen=True)
@@ -55,8 +54,8 @@ class StoreReport:
     deleted: tuple[str, ...] = ()
     kept_local: tuple[str, ...] = ()
     skipped: tuple[Skipped, ...] = ()
-    blocked: tuple[Problem, ...] = ()
-    warnings: tuple[Problem, ...] = ()
+    blocked: tuple[Finding, ...] = ()
+    warnings: tuple[Finding, ...] = ()
     decisions: tuple[str, ...] = ()
     pushed: bool = False
     push_attempts: int = 0
@@ -130,8 +129,8 @@ def _commit_local(run: _Run) -> str | None:
     if not changes:
         return heads.local
     allowed: dict[str, bytes | None] = {}
-    blocked: list[Problem] = []
-    warnings: list[Problem] = []
+    blocked: list[Finding] = []
+    warnings: list[Finding] = []
     for path, data in sorted(changes.items()):
         if data is None:
             allowed[path] = None

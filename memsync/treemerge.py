@@ -494,7 +494,9 @@ def merge_commits(
         changed = tuple(gitcmd.changed_between(repo, ours_commit, theirs_commit))
         outcome = MergeOutcome("fast-forward", theirs_commit, base, changed)
     else:
-        outcome = _merge_commit(repo, base, ours_commit, theirs_commit, message=message, env=env)
+        outcome = build_merge_commit(
+            repo, base, ours_commit, theirs_commit, message=message, env=env
+        )
     target = "HEAD" if checked_out else ref
     if target is None:
         return outcome
@@ -516,16 +518,19 @@ def merge_commits(
     return outcome
 
 
-def _merge_commit(
+def build_merge_commit(
     repo: Path,
     base: str | None,
     ours: str,
     theirs: str,
     *,
     message: str,
-    env: Mapping[str, str] | None,
+    env: Mapping[str, str] | None = None,
 ) -> MergeOutcome:
-    """Build the merge commit of OURS and THEIRS (objects only; no ref or file moves)."""
+    """The merge commit of OURS and THEIRS over BASE: objects only, no ref or file moves.
+
+    For callers that move refs themselves; ENV may carry GIT_AUTHOR_*/GIT_COMMITTER_*.
+    """
     from memsync import gitcmd
 
     trees = [gitcmd.tree_entries(repo, commit) for commit in (base, ours, theirs)]
@@ -581,4 +586,11 @@ def _merged_mode(*entries: tuple[str, str] | None) -> str:
     return mode if mode in _BLOB_MODES else "100644"
 
 
-__all__ = ["MergeOutcome", "TreeMergeResult", "detect_renames", "merge_commits", "merge_trees"]
+__all__ = [
+    "MergeOutcome",
+    "TreeMergeResult",
+    "build_merge_commit",
+    "detect_renames",
+    "merge_commits",
+    "merge_trees",
+]

@@ -11,6 +11,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# In CI the generated cases are derived from each test's name: a run is reproducible and a
+# landing never depends on a lucky draw. Locally every run explores new cases.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("thorough", deadline=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
+elif os.environ.get("HYPOTHESIS_PROFILE") == "thorough":
+    settings.load_profile("thorough")
 
 TEST_IDENTITY = ("Memsync Tester", "tester@example.invalid")
 # Subprocesses import the package from this checkout, installed or not.

@@ -115,3 +115,22 @@ def test_git_failures_name_the_command(tmp_path: Path) -> None:
     with pytest.raises(GitError) as info:
         gitcmd.run_git(["rev-parse", "--verify", "nope"], cwd=tmp_path)
     assert "git rev-parse" in info.value.message
+
+
+def test_refs_are_read_from_loose_and_packed_files(clone: Path) -> None:
+    c1 = gitcmd.write_commit(
+        clone, parents=[], changes={"a.md": b"1"}, message="1\n", author=ME, when=1
+    )
+    gitcmd.update_branch(clone, "main", c1, None, "t")
+    git("update-ref", "refs/remotes/origin/main", c1, cwd=clone)
+    git("pack-refs", "--all", cwd=clone)
+    c2 = gitcmd.write_commit(
+        clone, parents=[c1], changes={"b.md": b"2"}, message="2\n", author=ME, when=2
+    )
+    gitcmd.update_branch(clone, "main", c2, c1, "t")  # loose again, shadowing the packed one
+    assert gitcmd.resolve_refs(
+        clone, "refs/heads/main", "refs/remotes/origin/main", "refs/heads/x"
+    ) == [c2, c1, None]
+    assert gitcmd.resolve_refs(clone, "HEAD") == [c2]
+    git("update-ref", "--no-deref", "HEAD", c1, cwd=clone)
+    assert gitcmd.symbolic_head(clone) is None

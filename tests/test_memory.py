@@ -114,7 +114,15 @@ def test_compose_and_encode_rebuild_the_bytes(raw: bytes) -> None:
     assert rebuilt == raw
 
 
-@given(memory_files(plain_fences=True), _text_line)
+# A line that ends in a bare CR written into an LF file reads back as a CRLF line break:
+# that ambiguity is in the bytes, so edits here never end a line with one.
+_edit_line = st.text(
+    alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\n\r"),
+    max_size=30,
+)
+
+
+@given(memory_files(plain_fences=True), _edit_line)
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 def test_an_edited_body_keeps_bom_newlines_and_frontmatter(raw: bytes, extra: str) -> None:
     memory = parse_memory(raw)

@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memsync.diff3 import merge3, split_lines
+from memsync.diff3 import merge3, merge_text, split_lines
 from memsync.fieldmerge import parses_as_mapping
 from memsync.memory import split_frontmatter
 from memsync.merge import FileMerge, merge_memory
@@ -180,3 +180,11 @@ def test_merge3_sequences(base: list[int], a: list[int], b: list[int], a_first: 
     for mine, other in ((a, b), (b, a)):
         for item in set(mine) - set(merged.items):
             assert base.count(item) > other.count(item)
+
+
+def test_a_blank_line_added_at_the_end_survives_a_merge() -> None:
+    # Found by the property above: a trailing empty line merged into "no final newline".
+    result = merge_memory("m.md", b"---\n---\n", b"---\n\n---\n", b"---")
+    assert result.content is not None
+    assert result.content.decode().split("\n").count("") >= 1
+    assert merge_text("a\nb\n", "a\n\nb\n", "a", a_first=True).text == "a\n\n"

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import json
 import re
-import sys
-import types
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,8 +11,9 @@ import pytest
 
 from memsync import gitcmd
 from memsync.cli import main
-from memsync.review import is_memory_path, review_commits, review_refs
+from memsync.review import review_commits, review_refs
 from memsync.reviewrender import render_markdown, review_data
+from memsync.reviewtree import is_memory_path
 from tests.conftest import git
 
 SECRET = "ghp_" + "Zq8XrT2vLm9KpW4sNb7YcD1fGh6JkA3eUo5i"  # assembled: no scanner trips here
@@ -81,6 +78,7 @@ def store(tmp_path: Path) -> Store:
         repo,
         {
             "README.md": "# Team memory\n",
+            ".gitattributes": "*.md merge=memsync\n",  # a team store, for the checks
             "acme-api/MEMORY.md": index("testing", "old", "oncall"),
             "acme-api/testing.md": TESTING,
             "acme-api/old.md": OLD,
@@ -122,6 +120,8 @@ def test_which_paths_are_memories() -> None:
     assert is_memory_path("MEMORY.md")  # a repository dedicated to one project
     assert is_memory_path("acme/archive/old.md")
     assert not is_memory_path("README.md")
+    assert not is_memory_path("CONTRIBUTING.md")
+    assert is_memory_path("acme/README.md")  # inside a project folder it is a memory
     assert not is_memory_path("acme/README.txt")
     assert not is_memory_path(".github/PULL_REQUEST_TEMPLATE.md")
     assert not is_memory_path("acme/.drafts/x.md")
@@ -220,7 +220,7 @@ def test_json_format(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
         "char_limit": 25_000,
         "fits": True,
     }
-    assert data["checks_ran"] is (importlib.util.find_spec("memsync.checks") is not None)
+    assert (data["scope"], data["findings"]) == ("team", [])
 
 
 def test_default_base_is_the_fork_point_with_origin(store: Store, tmp_path: Path) -> None:
@@ -261,8 +261,11 @@ def test_one_ls_tree_per_ref_and_one_cat_file(
         return real(args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(gitcmd, "run_git", counting)
-    review_commits(store.repo, store.base, store.head)
+    review_commits(store.repo, store.base, store.head, scope="team")
     assert calls == ["ls-tree", "ls-tree", "cat-file"]
+    calls.clear()
+    review_commits(store.repo, store.base, store.head)  # + reading origin's URL for the scope
+    assert sorted(calls) == ["cat-file", "config", "ls-tree", "ls-tree"]
 
 
 def test_bad_refs_and_paths_are_usage_errors(
@@ -347,46 +350,47 @@ def test_cells_cannot_break_the_markdown(tmp_path: Path) -> None:
     assert "<script>" not in text
 
 
-def test_findings_of_the_check_engine_are_listed(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    @dataclass(frozen=True)
-    class Finding:
-        path: str
-        line: int
-        severity: str
-        rule: str
-        message: str
-
-    seen: list[tuple[str, str, bool]] = []
-
-    def check_file(path: str, data: bytes, scope: str, *, index: bool) -> list[Finding]:
-        seen.append((path, scope, index))
-        if path.endswith("ci.md"):
-            return [
-                Finding(path, 6, "error", "secret", "a GitHub token"),
-                Finding(path, 1, "warning", "empty-description", "description is empty"),
-            ]
-        return []
-
-    fake = types.ModuleType("memsync.checks")
-    fake.__spec__ = importlib.machinery.ModuleSpec("memsync.checks", None)
-    fake.check_file = check_file  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "memsync.checks", fake)
-    review = review_refs(store.repo, "main", "review")
-    # The new versions of changed files only; the index is checked as an index.
-    assert sorted(seen) == [
-        ("acme-api/MEMORY.md", "team", True),
-        ("acme-api/ci.md", "team", False),
-        ("acme-api/people/oncall.md", "team", False),
-        ("acme-api/testing.md", "team", False),
+def test_check_findings_on_the_changed_files(tmp_path: Path) -> None:
+    repo = tmp_path / "checked"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", str(repo), cwd=tmp_path)
+    quiet = DEPLOY.replace("description: no Friday deploys", "description:")
+    base = commit(
+        repo,
+        {
+            ".github/workflows/memsync-check.yml": "on: pull_request\n",  # scaffolded: team
+            "p/MEMORY.md": index("a", "b", "d"),
+            "p/a.md": DEPLOY.replace("deploy freeze", "a"),
+            "p/b.md": DEPLOY.replace("deploy freeze", "b"),
+            "p/d.md": quiet.replace("deploy freeze", "d"),  # a warning nobody touched
+            "q/MEMORY.md": index("e"),
+            "q/e.md": quiet.replace("deploy freeze", "e"),  # another folder, untouched
+        },
+        "base",
+    )
+    head = commit(
+        repo,
+        {
+            "p/a.md": DEPLOY.replace("None.", "We decided this yesterday."),
+            "p/b.md": None,  # removed, its index line left behind
+            "p/c.md": DEPLOY.replace("type: project", "type: user"),
+        },
+        "head",
+    )
+    review = review_commits(repo, base, head)
+    assert review.scope == "team"
+    assert [(f.path, f.line, f.severity, f.rule) for f in review.findings] == [
+        ("p/MEMORY.md", 2, "error", "index-dangling-link"),
+        ("p/a.md", 6, "warning", "relative-date"),
+        ("p/c.md", 1, "warning", "index-missing-entry"),
+        ("p/c.md", 4, "error", "user-in-team"),
     ]
-    # The secret is reported once, in the secrets section.
-    assert [(f.rule, f.line) for f in review.findings or ()] == [("empty-description", 1)]
     text = render_markdown(review)
-    assert "### Checks: 0 error(s), 1 warning(s)" in text
-    assert "| ⚠️ | `acme-api/ci.md` | 1 | empty-description | description is empty |" in text
-    assert review_data(review)["checks_ran"] is True
+    assert "### Checks: 2 error(s), 2 warning(s)" in text
+    assert "| ❌ | `p/c.md` | 4 | user-in-team |" in text
+    # The same change in a private store: `type: user` is fine there.
+    private = review_commits(repo, base, head, scope="private")
+    assert "user-in-team" not in {f.rule for f in private.findings}
 
 
 def test_nothing_changed(store: Store) -> None:
@@ -394,3 +398,35 @@ def test_nothing_changed(store: Store) -> None:
     text = render_markdown(review)
     assert text.startswith("## Memory review\n\nNo memory changes:")
     assert review_data(review)["counts"] == {"added": 0, "removed": 0, "renamed": 0, "changed": 0}
+
+
+def test_secret_values_and_lines_never_reach_the_summary(tmp_path: Path) -> None:
+    repo = tmp_path / "leaky"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", str(repo), cwd=tmp_path)
+    base = commit(repo, {"p/MEMORY.md": "", "p/a.md": TESTING, "p/b.md": LEAK}, "base")
+    leaked = TESTING.replace("a real database\n", f"a real database {SECRET}\n", 1)
+    leaked += f"CI uses {SECRET} to log in.\n"
+    head = commit(repo, {"p/a.md": leaked, "p/b.md": LEAK.replace(SECRET, "<in the vault>")}, "x")
+    review = review_commits(repo, base, head)
+    # Only the new versions count as findings; the old version of b.md is only hidden.
+    assert [(s.path, s.line) for s in review.secrets] == [("p/a.md", 3), ("p/a.md", 9)]
+    assert review.hidden_bodies == ("p/a.md", "p/b.md")
+    (field,) = next(c for c in review.changes if c.path == "p/a.md").fields
+    assert (field.path, field.after) == ("description", "(hidden: possible secret)")
+    text = render_markdown(review)
+    data = json.dumps(review_data(review))
+    for output in (text, data):
+        assert SECRET not in output
+        assert SECRET[4:20] not in output
+    assert text.count("_Body not shown: this memory holds a possible secret") == 2
+    assert "| `p/b.md` (body) |" in text
+
+
+def test_an_added_memory_shows_its_body(store: Store) -> None:
+    git("checkout", "-q", "review", cwd=store.repo)
+    head = commit(store.repo, {"acme-web/new.md": DEPLOY}, "new")
+    review = review_commits(store.repo, store.head, head)
+    (change,) = review.changes
+    assert change.body_diff == ("@@ -0,0 +1 @@", "+None.")
+    assert "```diff\n@@ -0,0 +1 @@\n+None.\n```" in render_markdown(review)

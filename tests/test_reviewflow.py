@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import importlib.machinery
-import importlib.util
 import json
 import os
-import sys
-import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,29 +25,6 @@ ORIGIN = "git@github.com:Acme/API.git"
 DAY = dt.date(2026, 3, 5)
 BRANCH = "memsync/alice-laptop-user/2026-03-05"
 TESTING = "---\nname: testing policy\ndescription: real database\ntype: feedback\n---\nReal DB.\n"
-
-
-ENGINE_READY = all(
-    importlib.util.find_spec(name) is not None for name in ("memsync.checks", "memsync.syncmerge")
-)
-
-
-@pytest.fixture(autouse=True)
-def merge_stand_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the sync merge lands, a module that fails the test if a merge is ever needed.
-
-    sync.py imports it on every fetch; none of these scenarios has diverged histories.
-    """
-    if importlib.util.find_spec("memsync.syncmerge") is not None:
-        return
-
-    def never(*args: object, **kwargs: object) -> None:
-        raise AssertionError("this scenario should not need a merge")
-
-    module = types.ModuleType("memsync.syncmerge")
-    module.__spec__ = importlib.machinery.ModuleSpec("memsync.syncmerge", None)
-    module.merge_heads = module.merge_local_edits = never  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "memsync.syncmerge", module)
 
 
 def cli(machine: Machine, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -220,6 +193,16 @@ def test_nothing_to_review_and_scope_errors(
         assert pull.result is None
         assert pull.note == "nothing to review: the team store has no commits beyond origin/main"
         assert api.requests == []
+        # A commit that changes no memory (like the merge of a squash-merged review) is
+        # pushed, but asks no one for a review.
+        commit_in_clone(project, {"testing.md": TESTING.encode()}, "same content")
+        result = reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+        (pull,) = result.pulls
+        assert (pull.result, pull.note) == (
+            None,
+            f"nothing to review: {BRANCH} brings no memory changes over origin/main",
+        )
+        assert api.requests == []
         with pytest.raises(UsageError, match="--review sends the team store"):
             reviewflow.push_for_review(project, ("private",))
 
@@ -305,7 +288,6 @@ def test_plain_push_passes_the_message_through(
     assert "review:" not in out
 
 
-@pytest.mark.skipif(not ENGINE_READY, reason="needs the check engine and the sync merge")
 def test_live_edits_go_to_the_review_branch(
     alice: tuple[Machine, Path, Path], api: FakeGitHub
 ) -> None:
@@ -324,7 +306,6 @@ def test_live_edits_go_to_the_review_branch(
     assert "| added | deploy freeze | project | `acme-api/deploy.md` |" in api.pulls[1]["body"]
 
 
-@pytest.mark.skipif(not ENGINE_READY, reason="needs the check engine and the sync merge")
 def test_hook_mode_prints_the_pull_request_url(
     alice: tuple[Machine, Path, Path], api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -334,3 +315,28 @@ def test_hook_mode_prints_the_pull_request_url(
     out = machine.memsync("push", "--hook", "--review", stdin=hook_input)
     assert out.returncode == 0
     assert "memsync: review pull request https://github.com/acme/team-memory/pull/1" in out.stdout
+
+
+def test_after_a_squash_merge_the_next_round_has_nothing_to_review(
+    alice: tuple[Machine, Path, Path], api: FakeGitHub, tmp_path: Path
+) -> None:
+    machine, project, remote = alice
+    live = team_binding_live(machine, project)
+    write_memory(live, "deploy.md", "deploy freeze", "No deploys on Friday.\n")
+    with machine.active():
+        reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+    # GitHub's "Squash and merge": one new commit on main with the branch's tree.
+    work = tmp_path / "github"
+    git("clone", "-q", str(remote), str(work), cwd=tmp_path)
+    git("merge", "-q", "--squash", f"origin/{BRANCH}", cwd=work)
+    git("commit", "-qm", "Squash review", cwd=work)
+    git("push", "-q", "origin", "main", cwd=work)
+    with machine.active():
+        result = reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+    (team,) = result.reports
+    assert (team.error, team.blocked) == (None, ())
+    (pull,) = result.pulls
+    assert pull.result is None
+    assert pull.note is not None and pull.note.startswith("nothing to review")
+    assert len(api.pulls) == 1
+    assert (live / "deploy.md").read_text().endswith("No deploys on Friday.\n")

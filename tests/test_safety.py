@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,7 @@ import pytest
 from memsync.limits import MAX_MEMORY_BYTES
 from memsync.safety import (
     Skipped,
+    TreeScan,
     filter_files,
     fold_key,
     is_synced_name,
@@ -99,7 +100,7 @@ def test_filter_files_applies_every_rule() -> None:
         Skipped("../escape.md", "path contains '..'"),
         Skipped("a.md", "differs only by case from A.md"),
         Skipped("big.md", "over 250,000 bytes (250,001)"),
-        Skipped("latin1.md", "not valid UTF-8 (byte 3)"),
+        Skipped("latin1.md", "not valid UTF-8 (line 1, byte 3)"),
     )
 
 
@@ -139,7 +140,7 @@ def test_scan_directory_reads_safe_files_and_reports_the_rest(tmp_path: Path) ->
     assert sorted(scan.files) == ["MEMORY.md", "a.md", "dir.md/inner.md", "sub/b.md"]
     assert scan.files["a.md"] == GOOD
     assert scan.skipped == (
-        Skipped("bad.md", "not valid UTF-8 (byte 0)"),
+        Skipped("bad.md", "not valid UTF-8 (line 1, byte 0)"),
         Skipped("big.md", "over 250,000 bytes (250,010)"),
     )
     team = scan_directory(tmp_path, "team")
@@ -194,9 +195,12 @@ def test_special_files_and_odd_names_are_reported(tmp_path: Path) -> None:
     (tmp_path / "bell\x07.md").write_bytes(GOOD)
     (tmp_path / "Case.md").write_bytes(GOOD)
     (tmp_path / "case.md").write_bytes(GOOD)
-    start = time.monotonic()
-    scan = scan_directory(tmp_path, "private")
-    assert time.monotonic() - start < 5  # a FIFO must never block the scan
+    result: list[TreeScan] = []
+    worker = threading.Thread(target=lambda: result.append(scan_directory(tmp_path, "private")))
+    worker.start()
+    worker.join(timeout=30)  # opening a FIFO without O_NONBLOCK would block forever
+    assert result, "the scan blocked on a FIFO"
+    scan = result[0]
     assert sorted(scan.files) == ["Case.md"]
     assert scan.skipped == (
         Skipped("back\\slash.md", "backslash in name"),
@@ -219,12 +223,3 @@ def test_unreadable_files_are_reported(tmp_path: Path) -> None:
         locked.chmod(0o644)
     assert scan.skipped[0].path == "locked.md"
     assert scan.skipped[0].reason.startswith("unreadable")
-
-
-def test_scanning_2000_memories_finds_them_all(tmp_path: Path) -> None:
-    # Speed is measured by benchmarks/bench_startup.py, not asserted here.
-    for i in range(2000):
-        folder = tmp_path / f"sub{i % 10}" if i % 3 == 0 else tmp_path
-        folder.mkdir(exist_ok=True)
-        (folder / f"memory-{i}.md").write_bytes(GOOD + b"line\n" * 20)
-    assert len(scan_directory(tmp_path, "private").files) == 2000

@@ -13,7 +13,13 @@ from hypothesis import strategies as st
 from memsync.errors import UnsafeStateError
 from memsync.index import parse_index
 from memsync.memory import parse_memory
-from memsync.treemerge import TreeMergeResult, detect_renames, merge_commits, merge_trees
+from memsync.treemerge import (
+    TreeMergeResult,
+    build_merge_commit,
+    detect_renames,
+    merge_commits,
+    merge_trees,
+)
 from tests.conftest import git
 
 EXAMPLES = 1000 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 100
@@ -302,3 +308,15 @@ def test_newer_commit_time_wins_a_field_conflict(store: Path) -> None:
     assert parse_memory((store / "p/a.md").read_bytes()).description == "newer"
     (decision,) = outcome.decisions
     assert (decision.kept, decision.lost) == ("newer", "older")
+
+
+def test_build_merge_commit_moves_nothing_and_uses_the_given_identity(store: Path) -> None:
+    ours, theirs = diverge(store)
+    base = git("merge-base", ours, theirs, cwd=store).strip()
+    env = {"GIT_AUTHOR_NAME": "Ann", "GIT_AUTHOR_EMAIL": "ann@example.invalid"}
+    outcome = build_merge_commit(store, base, ours, theirs, message="m", env=env)
+    assert git("rev-parse", "HEAD", cwd=store).strip() == ours
+    assert git("log", "-1", "--format=%an <%ae>", outcome.commit, cwd=store).strip() == (
+        "Ann <ann@example.invalid>"
+    )
+    assert {d.kind for d in outcome.decisions} == {"add-add-renamed"}
