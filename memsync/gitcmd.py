@@ -189,8 +189,14 @@ def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
 
 def fetch(repo: Path, timeout: float | None) -> None:
     """Fetch every branch of origin into refs/remotes/origin/."""
+    # Protocol v0: the server sends its refs right away, so a fetch that finds nothing new
+    # costs one round trip instead of v2's two (capabilities, then ls-refs). Every session
+    # start pays for it, and memory repositories have few refs to advertise.
     run_git(
-        ["fetch", "-q", "--prune", "--no-tags", "origin"], cwd=repo, timeout=timeout, network=True
+        ["-c", "protocol.version=0", "fetch", "-q", "--prune", "--no-tags", "origin"],
+        cwd=repo,
+        timeout=timeout,
+        network=True,
     )
 
 

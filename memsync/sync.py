@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -11,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memsync import gitcmd, store
-from memsync.config import Settings, data_dir
+from memsync.config import Config, Settings, data_dir
 from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
 from memsync.lock import store_lock
 from memsync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
@@ -334,6 +333,8 @@ def backoff(losses: int, attempt_seconds: float) -> float:
     log2(N) rounds instead of colliding again and again.
     """
     slot = min(max(attempt_seconds, 0.05), 5.0)
+    import random
+
     return random.uniform(0, slot * 2 ** min(losses, 4))
 
 
@@ -424,12 +425,13 @@ def sync_project(
     *,
     hook: bool = False,
     options: RunOptions | None = None,
+    config: Config | None = None,
 ) -> list[StoreReport]:
     """Pull or push (`sync` = push, which pulls first) the stores of one project."""
     from memsync.config import SCOPES, load_config
     from memsync.project import resolve_bindings
 
-    config = load_config()
+    config = config or load_config()
     wanted = tuple(s for s in SCOPES if s in scopes)
     _, bindings = resolve_bindings(config, project_dir, wanted)
     if not bindings:
