@@ -352,7 +352,14 @@ def _run_store(
             store.check_state(binding)
             if created:
                 _adopt_branch(run)
-            body(run)
+            before = store.heads(binding)
+            try:
+                body(run)
+            finally:
+                # Packs pile up only when objects arrive (fetch) or are written (commit,
+                # merge): a session start that found nothing new skips git's maintenance.
+                if store.heads(binding) != before:
+                    gitcmd.maintain(binding.clone_dir)
     except MemsyncError as exc:
         run.note(error=str(exc), error_code=int(exc.exit_code))
     return run.report
