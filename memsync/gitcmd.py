@@ -187,7 +187,7 @@ def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
     return None
 
 
-_FETCH = ("-c", "protocol.version=0", "fetch", "-q", "--prune", "--no-tags")
+_FETCH: tuple[str, ...] = ("-c", "protocol.version=0", "fetch", "-q", "--prune", "--no-tags")
 _FETCH += ("--no-auto-maintenance",)
 
 
