@@ -37,6 +37,8 @@ _IRREGULAR = {"won": "will not", "can": "can not", "shan": "shall not"}
 _IRREGULAR_NOT = re.compile(r"\b(won|can|shan)['’]t\b")
 _NOT_CONTRACTION = re.compile(r"\b(\w+)n['’]t\b")
 _DIGIT = re.compile(r"\d")
+_ABBREVIATIONS = {"e.g.": "for example", "i.e.": "that is", "etc.": "and so on"}
+_ABBREVIATION = re.compile(r"(?<![\w.])(e\.g\.|i\.e\.|etc\.)")
 _NEGATIONS = frozenset(["not", "no", "never", "without", "cannot", "nor"])
 _STOPWORD_TEXT = (
     "a an the and or but if of to in on at by for with from as is are was were be been it its"
@@ -94,10 +96,12 @@ def normalize_body(body: str) -> str:
 
 def tokens(body: str) -> list[str]:
     """Words of a body for similarity: no Markdown markup, no memory-template labels, lowercase,
-    contractions expanded and hyphens dropped (`don't` = `do not`, `cut-over` = `cutover`)."""
+    contractions and abbreviations expanded, hyphens dropped (`don't` = `do not`, `e.g.` =
+    `for example`, `cut-over` = `cutover`)."""
     text = _TEMPLATE_LABEL.sub(" ", unicodedata.normalize("NFKC", body)).lower()
     text = _IRREGULAR_NOT.sub(lambda m: _IRREGULAR[m.group(1)], text)
     text = _NOT_CONTRACTION.sub(r"\1 not", text)
+    text = _ABBREVIATION.sub(lambda m: _ABBREVIATIONS[m.group(1)], text)
     return [word.replace("-", "") for word in _TOKEN.findall(text)]
 
 
