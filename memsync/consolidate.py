@@ -17,7 +17,7 @@ from typing import Any
 from memsync import gitcmd
 from memsync.dates import resolve_relative_dates
 from memsync.dedupe import DEFAULT_THRESHOLD, Candidate, find_duplicates, merge_bodies
-from memsync.errors import GitError, UsageError, UserMessageError
+from memsync.errors import UsageError, UserMessageError
 from memsync.index import IndexSize, parse_index, parse_index_text, render_index
 from memsync.indexfix import ARCHIVE_ORDER, IndexMemory, IndexRebuild, rebuild_index
 from memsync.limits import ARCHIVE_DIR, CONSOLIDATE_LOCK, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
@@ -117,7 +117,7 @@ class _File:
     original: bytes
     memory: Memory
     mtime: float
-    commit_time: int | None  # newest commit touching it, when tracked and unchanged since
+    commit_time: int | None  # author time of the newest commit touching it, if clean
 
 
 # --- scanning ---
@@ -202,7 +202,7 @@ def _index_memory(memory: Memory, updated: tuple[float, ...]) -> IndexMemory:
 
 
 def _git_times(root: Path) -> tuple[Path | None, str, dict[str, int]]:
-    """(repository, ROOT's path in it, commit time of each clean tracked file under ROOT)."""
+    """(repository, ROOT's path in it, last author time of each clean tracked file under ROOT)."""
     from memsync.paths import find_git_root
 
     found = find_git_root(root)
@@ -211,10 +211,7 @@ def _git_times(root: Path) -> tuple[Path | None, str, dict[str, int]]:
     repo = found[0]
     prefix = root.resolve().relative_to(repo.resolve()).as_posix()
     prefix = "" if prefix == "." else prefix
-    try:
-        times = gitcmd.path_times(repo, "HEAD", prefix)
-    except GitError:
-        return repo, prefix, {}
+    times = gitcmd.last_author_times(repo, prefix)
     lead = f"{prefix}/" if prefix else ""
     for dirty in gitcmd.work_tree_changes(repo, prefix):
         times.pop(dirty[len(lead) :] if dirty.startswith(lead) else dirty, None)

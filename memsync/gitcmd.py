@@ -490,3 +490,26 @@ def work_tree_changes(repo: Path, prefix: str = "") -> set[str]:
     if not result.ok:
         return set()
     return {entry[3:] for entry in result.text.split("\0") if len(entry) > 3}
+
+
+def last_author_times(repo: Path, prefix: str = "") -> dict[str, int]:
+    """Author time of the newest commit on HEAD touching each path under PREFIX (relative to
+    PREFIX): when each file was last updated, as its author dated the change."""
+    args = ["log", "--format=%x00%at", "--name-only", "--no-renames", "-z", "HEAD"]
+    if prefix:
+        args += ["--", prefix.rstrip("/") + "/"]
+    result = run_git(args, cwd=repo, check=False)
+    if not result.ok:
+        return {}
+    strip = len(prefix.rstrip("/")) + 1 if prefix else 0
+    times: dict[str, int] = {}
+    current = 0
+    for raw_token in result.text.split("\0"):
+        token = raw_token.strip("\n")
+        if not token:
+            continue
+        if token.isdigit() and len(token) >= 9:
+            current = int(token)
+            continue
+        times.setdefault(token[strip:], current)
+    return times
