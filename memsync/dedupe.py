@@ -233,6 +233,10 @@ class _Doc:
         self._numbers: frozenset[str] | None = None
         self._sorted: list[str] | None = None
 
+    def forget(self) -> None:
+        """Drop the token lists (memory) until they are needed again."""
+        self._words = self._sorted = None
+
     @property
     def words(self) -> list[str]:
         if self._words is None:
@@ -327,6 +331,7 @@ def find_duplicates(
             keys.append(cache[cache_key])
             continue
         computed = band_keys(doc.words, type_id)
+        doc.forget()  # words are rebuilt for the few memories that turn out to be candidates
         if cache is not None:
             cache[cache_key] = computed
         keys.append(computed)
