@@ -213,7 +213,7 @@ def repair_index(
 ) -> IndexRepair:
     """Repair FOLDER/MEMORY.md in place (no archiving): for `memsync push` and `consolidate`."""
     if memories is None:
-        from memsync.consolidate import index_memories
+        from memsync.memfolder import index_memories
 
         memories, others = index_memories(folder)
     else:
