@@ -341,3 +341,22 @@ def test_cli_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert _cli(capsys, str(tmp_path), "--format", "xml")[0] == 2
     assert _cli(capsys, str(tmp_path), "--allow-archive", "everything")[0] == 2
     assert _cli(capsys, str(tmp_path / "missing"))[0] == 2
+
+
+def test_archive_order_follows_git_author_dates(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    folder = store / "acme-api"
+    git("init", "-q", str(store), cwd=tmp_path)
+    for i in range(200):
+        write_memory(folder, f"new-{i:03d}.md", f"new {i}", f"Recent fact {i}.\n")
+    git("add", "-A", cwd=store)
+    git("commit", "-q", "-m", "recent", "--date", "2025-06-01T10:00:00+00:00", cwd=store)
+    for i in range(5):
+        write_memory(folder, f"old-{i}.md", f"old {i}", f"Old fact {i}.\n")
+    git("add", "-A", cwd=store)
+    # Only the author date is old: `--date` backdates, the committer time is now.
+    git("commit", "-q", "-m", "backdated", "--date", "2023-01-01T10:00:00+00:00", cwd=store)
+    plan = make_plan(folder)
+    archived = sorted(a.path for a in plan.folders[0].archives)
+    assert archived == [f"old-{i}.md" for i in range(5)]
+    assert {a.updated for a in plan.folders[0].archives} == {"2023-01-01"}
