@@ -30,7 +30,7 @@ class Settings:
     pull_timeout: float = 10.0
     push_timeout: float = 20.0
     private_secrets: Literal["warn", "block"] = "warn"
-    push_retries: int = 5
+    push_retries: int = 10
     lock_timeout: float = 30.0
 
 

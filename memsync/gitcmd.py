@@ -194,6 +194,10 @@ def fetch(repo: Path, timeout: float | None) -> None:
     )
 
 
+# How a server says a concurrent push moved the branch while ours was in flight.
+_LOST_RACE = ("cannot lock ref", "but expected", "failed to update ref", "incorrect old value")
+
+
 def push(repo: Path, branch: str, timeout: float | None) -> bool:
     """Push BRANCH (never forced); False when the remote has moved on (rejected)."""
     result = run_git(
@@ -207,6 +211,9 @@ def push(repo: Path, branch: str, timeout: float | None) -> bool:
         return True
     text = (result.text + result.stderr).lower()
     if "[rejected]" in text or "non-fast-forward" in text or "fetch first" in text:
+        return False
+    if any(sign in text for sign in _LOST_RACE):
+        # Another push landed between the server's ref advertisement and our ref update.
         return False
     if "[remote rejected]" in text:
         reason = result.stderr.strip() or result.text.strip()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,12 +20,15 @@ class LiveOutcome:
     deleted: tuple[str, ...]
     kept: tuple[str, ...]
     manifest: dict[str, str]
+    # Files the file system refused (a folder in the way, a name too long): (path, reason).
+    failed: tuple[tuple[str, str], ...] = ()
 
 
 def _read(path: Path) -> bytes | None:
     try:
         return path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+    except OSError:
+        # Missing, a folder, a name too long to exist: nothing memsync wrote is there.
         return None
 
 
@@ -35,9 +39,43 @@ def contained(root: Path, relpath: str) -> Path | None:
         if part in ("", ".", ".."):
             return None
         current = current / part
-        if current.is_symlink():
-            return None
+        try:
+            if current.is_symlink():
+                return None
+        except OSError:
+            # A name the file system cannot hold cannot be a link either; writing it fails
+            # later and is reported with the reason.
+            continue
     return current
+
+
+# Present in a live directory while memsync writes there: a run killed meanwhile leaves it,
+# and the next run then sweeps the temporary files it left (they would litter for good).
+WRITING_MARK = ".memsync-writing"
+_TEMPORARY = re.compile(r"^\..+\.memsync-(\d+)\.tmp$")
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError):
+        return True
+    return True
+
+
+def _sweep_temporary_files(live_dir: Path) -> None:
+    """Remove the temporary files of dead memsync processes below LIVE_DIR."""
+    for current, dirs, files in os.walk(live_dir):
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(current, d))]
+        for name in files:
+            match = _TEMPORARY.match(name)
+            if match and not _pid_alive(int(match.group(1))):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(current, name))
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -76,19 +114,23 @@ def write_live(
     written: list[str] = []
     deleted: list[str] = []
     kept: list[str] = []
+    failed: list[tuple[str, str]] = []
     manifest: dict[str, str] = {}
+    writes: list[tuple[str, Path, bytes]] = []
     for path in sorted(set(target) | set(snapshot) | set(base)):
         want = target.get(path)
         have = snapshot.get(path)
-        if path in pending:
-            kept.append(path)
-            if path in base:
-                manifest[path] = base[path]
-            continue
+        # Already in sync, pending or not: a crash between the commit and the manifest save
+        # leaves such files, and forgetting them would undo a later local deletion.
         if want is not None and have == want:
             manifest[path] = blob_sha(want)
             continue
         if want is None and have is None:
+            continue
+        if path in pending:
+            kept.append(path)
+            if path in base:
+                manifest[path] = base[path]
             continue
         location = contained(live_dir, path)
         if location is None or _read(location) != have:
@@ -103,7 +145,27 @@ def write_live(
             _prune_empty_dirs(live_dir, location.parent)
             deleted.append(path)
         else:
-            atomic_write(location, want)
-            manifest[path] = blob_sha(want)
-            written.append(path)
-    return LiveOutcome(tuple(written), tuple(deleted), tuple(kept), manifest)
+            writes.append((path, location, want))
+    mark = live_dir / WRITING_MARK
+    if mark.exists():
+        _sweep_temporary_files(live_dir)
+    if writes:
+        live_dir.mkdir(parents=True, exist_ok=True)
+        mark.write_text(str(os.getpid()), encoding="ascii")
+    # Deletions first: a folder `x.md/` the store replaced by a file `x.md` must be gone
+    # before the file is written.
+    for path, location, data in writes:
+        try:
+            if location.is_dir() and not location.is_symlink():
+                raise IsADirectoryError(21, "a folder of that name is in the way")
+            atomic_write(location, data)
+        except OSError as exc:
+            # One file the file system will not take must not stop the others (or every
+            # later run): report it and leave it out of the manifest so it is tried again.
+            failed.append((path, f"cannot write it here: {exc.strerror or exc}"))
+            continue
+        manifest[path] = blob_sha(data)
+        written.append(path)
+    with contextlib.suppress(FileNotFoundError):
+        mark.unlink()
+    return LiveOutcome(tuple(written), tuple(deleted), tuple(kept), manifest, tuple(failed))

@@ -18,6 +18,7 @@ ScopeName = Literal["private", "team"]
 MEMORY_SUFFIX = ".md"
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
 # O_NONBLOCK: a FIFO swapped in after the listing must not hang the scan. O_NOFOLLOW closes
 # the gap between listing a directory and opening a file someone replaced with a link.
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -54,6 +55,9 @@ def unsafe_path_reason(relpath: str) -> str | None:
         return "drive letter in path"
     if _CONTROL.search(relpath):
         return "control character in name"
+    if _UNDECODABLE.search(relpath):
+        # git gave bytes that are not UTF-8 (decoded with surrogateescape).
+        return "name is not valid UTF-8"
     for part in relpath.split("/"):
         if part == "":
             return "empty path component"
@@ -116,9 +120,17 @@ def _drop_case_collisions(files: dict[str, bytes], skipped: list[Skipped]) -> di
     return kept
 
 
+def printable_path(relpath: str) -> str:
+    """RELPATH with bytes that are not UTF-8 shown as `\\xe9`, safe to print and to JSON."""
+    if not _UNDECODABLE.search(relpath):
+        return relpath
+    return relpath.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _finish(files: dict[str, bytes], skipped: list[Skipped]) -> TreeScan:
     kept = _drop_case_collisions(files, skipped)
-    return TreeScan(files=kept, skipped=tuple(sorted(skipped, key=lambda s: s.path)))
+    shown = [Skipped(printable_path(s.path), s.reason) for s in skipped]
+    return TreeScan(files=kept, skipped=tuple(sorted(shown, key=lambda s: s.path)))
 
 
 def filter_files(files: Mapping[str, bytes], scope: ScopeName) -> TreeScan:

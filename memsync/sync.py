@@ -80,6 +80,8 @@ class _Run:
     message: str | None = None
     review_branch: str | None = None
     live: dict[str, bytes] = field(default_factory=dict)
+    # Local edits handed to the merge: the store holds them now, even those it already had.
+    merged_local: frozenset[str] = frozenset()
     report: StoreReport = field(default_factory=lambda: StoreReport("", ""))
 
     def note(self, **changes: object) -> None:
@@ -146,6 +148,7 @@ def _commit_local(run: _Run) -> str | None:
 
     current = store.store_files(binding, heads.local)
     merged, decisions = merge_local_edits(binding, run.manifest, allowed, current, heads.local)
+    run.merged_local = frozenset(allowed)
     if not merged:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
@@ -225,7 +228,9 @@ def _materialize(run: _Run, head: str | None) -> None:
     files.update({p: blobs[sha] for p, sha in missing.items() if sha in blobs})
     scan = filter_files(files, binding.scope)
     skipped += scan.skipped
-    pending = {p for p in local_changes(run.live, run.manifest) if p not in run.report.committed}
+    # Only edits that were not merged (blocked by validation) stay pending; an edit the
+    # store already had would otherwise keep its live file from ever updating again.
+    pending = set(local_changes(run.live, run.manifest)) - run.merged_local
     outcome = write_live(binding.live_dir, scan.files, run.live, run.manifest.files, pending)
     run.manifest = replace(run.manifest, files=outcome.manifest, commit=head, last_sync=time.time())
     save_manifest(run.manifest_file, run.manifest)
@@ -233,7 +238,7 @@ def _materialize(run: _Run, head: str | None) -> None:
         updated=outcome.written,
         deleted=outcome.deleted,
         kept_local=outcome.kept,
-        skipped=run.report.skipped + tuple(skipped),
+        skipped=run.report.skipped + tuple(skipped) + tuple(Skipped(*f) for f in outcome.failed),
     )
 
 
@@ -260,6 +265,7 @@ def _push_body(run: _Run) -> None:
     try:
         while True:
             attempts += 1
+            began = time.monotonic()
             _fetch(run)
             head = _integrate_remote(run)
             if run.report.blocked:
@@ -284,8 +290,8 @@ def _push_body(run: _Run) -> None:
                     f"the {binding.label} store moved on {attempts} times while pushing",
                     hint="Your commits are kept locally; run `memsync push` again.",
                 )
-            # Another machine won the race: back off with jitter, then fetch and merge again.
-            time.sleep(min(run.deadline.remaining(), random.uniform(0.05, 0.25) * attempts))
+            # Another machine won the race: back off, then fetch and merge again.
+            time.sleep(min(run.deadline.remaining(), backoff(attempts, time.monotonic() - began)))
     except RemoteUnavailableError as exc:
         run.note(offline=exc.message)
     finally:
@@ -294,6 +300,17 @@ def _push_body(run: _Run) -> None:
     if run.report.pushed:
         run.manifest = replace(run.manifest, last_push=time.time())
         save_manifest(run.manifest_file, run.manifest)
+
+
+def backoff(losses: int, attempt_seconds: float) -> float:
+    """Seconds to wait after the LOSSES-th lost push race (full jitter, doubling window).
+
+    The window is measured in attempts (fetch, merge, push): pushers that lost together
+    spread over twice as many attempt slots each time, so a crowd of N thins out in about
+    log2(N) rounds instead of colliding again and again.
+    """
+    slot = min(max(attempt_seconds, 0.05), 5.0)
+    return random.uniform(0, slot * 2 ** min(losses, 4))
 
 
 def _run_store(

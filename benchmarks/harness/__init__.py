@@ -1,0 +1,1 @@
+"""Stress and latency harness for memsync sync: remotes, faults, crash injection, benchmarks."""
