@@ -380,21 +380,11 @@ def make_plan(
         raise UsageError(
             f"--allow-archive {options.allow_archive}: not one of {', '.join(ARCHIVE_ORDER)}"
         )
-    import gc
-
     folders = []
-    # Planning builds millions of small objects and no reference cycles: without pausing the
-    # cycle collector its full passes over an ever larger heap make big stores superlinear.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for folder in memory_folders(path, all_projects=all_projects):
-            relative = folder.relative_to(path).as_posix()
-            label = relative if relative != "." else path.name or "."
-            folders.append(plan_folder(folder, options, label=label))
-    finally:
-        if was_enabled:
-            gc.enable()
+    for folder in memory_folders(path, all_projects=all_projects):
+        relative = folder.relative_to(path).as_posix()
+        label = relative if relative != "." else path.name or "."
+        folders.append(plan_folder(folder, options, label=label))
     return Plan(tuple(folders), dry_run)
 
 
