@@ -569,7 +569,8 @@ def consolidate_command(
                 hint="Pass the folder to consolidate, e.g. `memsync consolidate PATH`.",
             )
     options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.lower())
-    plan = make_plan(path, all_projects=all_projects, options=options, dry_run=dry_run)
+    with _working("Planning the consolidation…"):
+        plan = make_plan(path, all_projects=all_projects, options=options, dry_run=dry_run)
 
     def render() -> str:
         if fmt == "json":
@@ -591,7 +592,8 @@ def consolidate_command(
             if not typer.confirm("Apply these changes?", default=False):
                 _console(stderr=True).print("Nothing changed.")
                 raise typer.Exit(0)
-        apply_plan(plan)
+        with _working("Applying the consolidation…"):
+            apply_plan(plan)
         if fmt != "json":
             _console(stderr=True).print("memsync: consolidation applied.")
     if report is not None:

@@ -7,14 +7,16 @@ least recently updated memories move to `archive/`. Planning reads only; `apply_
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memsync.dates import resolve_relative_dates
+from memsync.dates import Replacement, resolve_relative_dates
 from memsync.dedupe import DEFAULT_THRESHOLD, Candidate, find_duplicates, merge_bodies
 from memsync.errors import UsageError, UserMessageError
-from memsync.index import IndexSize, parse_index, parse_index_text, render_index
+from memsync.index import Index, IndexSize, parse_index, parse_index_text, render_index
 from memsync.indexfix import ARCHIVE_ORDER, IndexRebuild, rebuild_index
 from memsync.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.memfolder import (
@@ -87,7 +89,7 @@ class FolderPlan:
     index_changed: bool = False
     writes: dict[str, bytes] = field(default_factory=dict)
     deletes: tuple[str, ...] = ()
-    originals: dict[str, bytes | None] = field(default_factory=dict)
+    originals: dict[str, bytes | None] = field(default_factory=dict)  # digests; None: absent
     skipped: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
 
@@ -129,7 +131,17 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     dates = _plan_dates(files, repo, prefix)
     index_path = root / INDEX_NAME
     index_raw = index_path.read_bytes() if index_path.is_file() else None
-    existing = parse_index(index_raw) if index_raw is not None else None
+    existing = None
+    if index_raw is not None:
+        index_file = MemoryFile(
+            INDEX_NAME,
+            index_raw,
+            parse_memory(index_raw, INDEX_NAME),
+            index_path.stat().st_mtime,
+            commit_times.get(INDEX_NAME),
+        )
+        existing, index_dates = _index_prose_dates(index_file, repo, prefix)
+        dates += index_dates
     indexed = set(existing.targets) if existing else set()
     merges, removed = _plan_merges(files, indexed, options.threshold)
     memories = [index_memory(f.memory, updated_key(f)) for f in files.values()]
@@ -141,7 +153,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         problems.append(_over_limit(rebuild.after, options.allow_archive))
     new_index = _render_new_index(existing, rebuild)
     writes: dict[str, bytes] = {}
-    originals: dict[str, bytes | None] = dict(removed)
+    originals: dict[str, bytes | None] = {rel: _digest(data) for rel, data in removed.items()}
     deleted = list(removed)
     for move in archives:
         item = files[move.path]
@@ -150,16 +162,16 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
             writes[move.destination] = item.memory.raw
             originals[move.destination] = None
         deleted.append(move.path)
-        originals[move.path] = item.original
+        originals[move.path] = _digest(item.original)
     archived = {a.path for a in archives}
     for rel, item in files.items():
         if rel not in archived and item.memory.raw != item.original:
             writes[rel] = item.memory.raw
-            originals[rel] = item.original
+            originals[rel] = _digest(item.original)
     index_changed = new_index != index_raw and not (index_raw is None and not memories)
     if index_changed:
         writes[INDEX_NAME] = new_index
-        originals[INDEX_NAME] = index_raw
+        originals[INDEX_NAME] = None if index_raw is None else _digest(index_raw)
     return FolderPlan(
         root=root,
         label=label or root.name,
@@ -192,19 +204,35 @@ def _plan_dates(files: dict[str, MemoryFile], repo: Path | None, prefix: str) ->
             continue
         raw = encode(new_text, bom=item.memory.bom, crlf=item.memory.crlf)
         item.memory = parse_memory(raw, rel)
-        for rep in replacements:
-            changes.append(
-                DateChange(
-                    rel,
-                    rep.line + 1,
-                    rep.old,
-                    rep.new,
-                    rep.value,
-                    rep.written.isoformat(),
-                    source(rep.line),
-                )
-            )
+        changes += [_date_change(rel, rep, source) for rep in replacements]
     return changes
+
+
+def _index_prose_dates(
+    item: MemoryFile, repo: Path | None, prefix: str
+) -> tuple[Index, list[DateChange]]:
+    """The index with relative dates in its headings and prose made absolute (entry lines are
+    rebuilt from the memories' frontmatter, so their dates come from there)."""
+    from memsync.dates import apply_replacements, find_relative_dates
+
+    index = parse_index(item.original)
+    text = index.text()
+    if not find_relative_dates(text):
+        return index, []
+    when, source = written_dates(item, repo, prefix)
+    _, replacements = resolve_relative_dates(text, when)
+    prose = [r for r in replacements if index.lines[r.line].entry is None]
+    if not prose:
+        return index, []
+    rewritten = parse_index_text(apply_replacements(text, prose))
+    changes = [_date_change(INDEX_NAME, r, source) for r in prose]
+    return Index(rewritten.lines, index.bom, index.crlf, rewritten.final_newline), changes
+
+
+def _date_change(path: str, rep: Replacement, source: Callable[[int], str]) -> DateChange:
+    return DateChange(
+        path, rep.line + 1, rep.old, rep.new, rep.value, rep.written.isoformat(), source(rep.line)
+    )
 
 
 def _keep_frontmatter_valid(
@@ -352,21 +380,11 @@ def make_plan(
         raise UsageError(
             f"--allow-archive {options.allow_archive}: not one of {', '.join(ARCHIVE_ORDER)}"
         )
-    import gc
-
     folders = []
-    # Planning builds millions of small objects and no reference cycles: without pausing the
-    # cycle collector its full passes over an ever larger heap make big stores superlinear.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for folder in memory_folders(path, all_projects=all_projects):
-            relative = folder.relative_to(path).as_posix()
-            label = relative if relative != "." else path.name or "."
-            folders.append(plan_folder(folder, options, label=label))
-    finally:
-        if was_enabled:
-            gc.enable()
+    for folder in memory_folders(path, all_projects=all_projects):
+        relative = folder.relative_to(path).as_posix()
+        label = relative if relative != "." else path.name or "."
+        folders.append(plan_folder(folder, options, label=label))
     return Plan(tuple(folders), dry_run)
 
 
@@ -377,7 +395,7 @@ def apply_plan(plan: Plan) -> None:
     for folder in plan.folders:
         for rel, expected in folder.originals.items():
             current = _original_bytes(folder.root, rel)
-            if current != expected:
+            if (None if current is None else _digest(current)) != expected:
                 raise UserMessageError(
                     f"{folder.root / rel} changed while consolidating; nothing was written there",
                     hint="Run `memsync consolidate` again.",
@@ -393,6 +411,11 @@ def apply_plan(plan: Plan) -> None:
                 _prune_empty(folder.root, target.parent)
         if INDEX_NAME in folder.writes:
             atomic_write(folder.root / INDEX_NAME, folder.writes[INDEX_NAME])
+
+
+def _digest(data: bytes) -> bytes:
+    """What apply compares a file against: a digest, so a plan does not hold every file twice."""
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _original_bytes(root: Path, rel: str) -> bytes | None:

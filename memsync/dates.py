@@ -17,6 +17,7 @@ __all__ = [
     "WEEKDAYS",
     "DateMatch",
     "Replacement",
+    "apply_replacements",
     "find_relative_dates",
     "parse_number",
     "render",
@@ -140,6 +141,11 @@ def resolve_relative_dates(
         )
         for m, line, when, value, first in resolved
     ]
+    return apply_replacements(text, replacements), replacements
+
+
+def apply_replacements(text: str, replacements: list[Replacement]) -> str:
+    """TEXT with REPLACEMENTS (in text order, from this text) applied."""
     parts: list[str] = []
     cursor = 0
     for rep in replacements:
@@ -147,7 +153,7 @@ def resolve_relative_dates(
         parts.append(rep.new)
         cursor = rep.end
     parts.append(text[cursor:])
-    return "".join(parts), replacements
+    return "".join(parts)
 
 
 def _fix_range(

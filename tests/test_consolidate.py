@@ -360,3 +360,22 @@ def test_archive_order_follows_git_author_dates(tmp_path: Path) -> None:
     archived = sorted(a.path for a in plan.folders[0].archives)
     assert archived == [f"old-{i}.md" for i in range(5)]
     assert {a.updated for a in plan.folders[0].archives} == {"2023-01-01"}
+
+
+def test_index_prose_dates_rewritten_entries_from_frontmatter(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    write_memory(folder, "a.md", "a", "Body.\n", description="freeze starts next week")
+    index = folder / "MEMORY.md"
+    index.write_text(
+        "# Memory (pruned yesterday)\n\n- [a](a.md) — freeze starts next week\n", encoding="utf-8"
+    )
+    for path in (index, folder / "a.md"):
+        _set_mtime(path, "2026-03-05T12:00:00")
+    plan = make_plan(folder)
+    found = sorted((d.path, d.line, d.old) for d in plan.folders[0].dates)
+    assert found == [("MEMORY.md", 1, "yesterday"), ("a.md", 3, "next week")]
+    apply_plan(plan)
+    assert index.read_text(encoding="utf-8") == (
+        "# Memory (pruned on 2026-03-04)\n\n- [a](a.md) — freeze starts the week of 2026-03-09\n"
+    )
+    assert not make_plan(folder).changed
