@@ -90,6 +90,7 @@ def run(
         results["pushers"] = _plain(pushers)
     if "samestore" in sections:
         same = concurrent.same_store(work / "samestore", memories=60 if quick else 300, log=log)
+        same.append(concurrent.held_lock(work / "heldlock", log=log))
         results["samestore"] = _plain(same)
     if "net" in sections:
         faults = netfaults.network_faults(work / "net", normal_stalls=not quick, log=log)

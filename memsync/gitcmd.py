@@ -187,11 +187,26 @@ def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
     return None
 
 
+_FETCH: tuple[str, ...] = ("-c", "protocol.version=0", "fetch", "-q", "--prune", "--no-tags")
+_FETCH += ("--no-auto-maintenance",)
+
+
 def fetch(repo: Path, timeout: float | None) -> None:
     """Fetch every branch of origin into refs/remotes/origin/."""
+    # Protocol v0: the server sends its refs right away, so a fetch that finds nothing new
+    # costs one round trip instead of v2's two (capabilities, then ls-refs). Every session
+    # start pays for it, and memory repositories have few refs to advertise.
     run_git(
-        ["fetch", "-q", "--prune", "--no-tags", "origin"], cwd=repo, timeout=timeout, network=True
+        [*_FETCH, "origin"],
+        cwd=repo,
+        timeout=timeout,
+        network=True,
     )
+
+
+def maintain(repo: Path) -> None:
+    """Let git repack when it thinks it should (`maintenance run --auto`), never failing."""
+    run_git(["maintenance", "run", "--auto", "--quiet"], cwd=repo, check=False)
 
 
 # How a server says a concurrent push moved the branch while ours was in flight.
