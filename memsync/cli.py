@@ -559,6 +559,18 @@ def consolidate_command(
         raise UsageError(f"--format must be markdown or json, not {report_format!r}")
     if threshold is not None and not 0 < threshold <= 1:
         raise UsageError(f"--threshold must be between 0 and 1, not {threshold}")
+    if path is None and all_projects:
+        # As with `memsync check --all`: the store checkout is the git work tree around here.
+        from memsync.paths import find_git_root
+
+        found = find_git_root(project)
+        if found is None:
+            raise UsageError(
+                f"--all consolidates every project folder of a store checkout, and "
+                f"{project.resolve()} is not inside a git work tree",
+                hint="Run it inside a clone of a memory repository, or pass its PATH.",
+            )
+        path = found[0]
     if path is None:
         from memsync.paths import memory_dir_for, project_root
 
