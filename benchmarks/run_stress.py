@@ -85,9 +85,8 @@ def run(
         pushers = concurrent.concurrent_pushers(
             work / "pushers", machines=6 if quick else 20, memories=5 if quick else 10, log=log
         )
-        log(
-            f"pushers: {pushers.on_remote}/{pushers.expected} on the remote, p50 {pushers.latency_p50} s"
-        )
+        on_remote = f"{pushers.on_remote}/{pushers.expected}"
+        log(f"pushers: {on_remote} on the remote, p50 {pushers.latency_p50} s")
         results["pushers"] = _plain(pushers)
     if "samestore" in sections:
         same = concurrent.same_store(work / "samestore", memories=60 if quick else 300, log=log)

@@ -7,27 +7,30 @@ least recently updated memories move to `archive/`. Planning reads only; `apply_
 
 from __future__ import annotations
 
-import os
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from memsync import gitcmd
-from memsync.dates import resolve_relative_dates
+from memsync.dates import Replacement, resolve_relative_dates
 from memsync.dedupe import DEFAULT_THRESHOLD, Candidate, find_duplicates, merge_bodies
-from memsync.errors import GitError, UsageError, UserMessageError
-from memsync.index import IndexSize, parse_index, parse_index_text, render_index
-from memsync.indexfix import ARCHIVE_ORDER, IndexMemory, IndexRebuild, rebuild_index
-from memsync.limits import ARCHIVE_DIR, CONSOLIDATE_LOCK, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
+from memsync.errors import UsageError, UserMessageError
+from memsync.index import Index, IndexSize, parse_index, parse_index_text, render_index
+from memsync.indexfix import ARCHIVE_ORDER, IndexRebuild, rebuild_index
+from memsync.limits import ARCHIVE_DIR, INDEX_NAME
+from memsync.memfolder import (
+    MemoryFile,
+    git_times,
+    index_memory,
+    local_date,
+    memory_folders,
+    scan_folder,
+    updated_key,
+    written_dates,
+)
 from memsync.memory import Memory, compose, encode, parse_memory, parse_yaml_mapping
 
-# Frontmatter fields that say when a memory was written, most specific first.
-DATE_FIELDS = (
-    *("updated", "last_updated", "updated_at", "modified", "last_modified", "date"),
-    *("created", "created_at"),
-)
 _MERGE_ROUNDS = 5
 
 
@@ -86,7 +89,7 @@ class FolderPlan:
     index_changed: bool = False
     writes: dict[str, bytes] = field(default_factory=dict)
     deletes: tuple[str, ...] = ()
-    originals: dict[str, bytes | None] = field(default_factory=dict)
+    originals: dict[str, bytes | None] = field(default_factory=dict)  # digests; None: absent
     skipped: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
 
@@ -109,179 +112,14 @@ class Plan:
         return any(f.changed for f in self.folders)
 
 
-@dataclass
-class _File:
-    """A memory file while the plan is being made."""
-
-    path: str
-    original: bytes
-    memory: Memory
-    mtime: float
-    commit_time: int | None  # newest commit touching it, when tracked and unchanged since
-
-
-# --- scanning ---
-
-
-def memory_folders(path: Path, *, all_projects: bool) -> list[Path]:
-    """The memory folders to consolidate: PATH itself, or every project folder of a store."""
-    if not path.is_dir():
-        raise UsageError(f"{path} is not a directory", hint="Pass a memory folder or a store.")
-    folders = [path]
-    if all_projects and not (path / INDEX_NAME).is_file():
-        folders = [
-            child
-            for child in sorted(path.iterdir())
-            if child.is_dir()
-            and not child.is_symlink()
-            and not child.name.startswith(".")
-            and child.name not in (ARCHIVE_DIR, TEAM_DIR)
-            and any(p.suffix == ".md" for p in child.rglob("*.md"))
-        ]
-    units: list[Path] = []
-    for folder in folders:
-        units.append(folder)
-        team = folder / TEAM_DIR
-        if team.is_dir() and not team.is_symlink():
-            units.append(team)
-    return units
-
-
-def _scan(root: Path) -> tuple[list[tuple[str, Path]], list[str], list[str]]:
-    """(memory files, other .md files links may point to, skipped files) under ROOT."""
-    from memsync.store import REPOSITORY_FILES
-
-    is_repo_root = (root / ".git").exists()
-    memories: list[tuple[str, Path]] = []
-    others: list[str] = []
-    skipped: list[str] = []
-    for current, dirs, files in os.walk(root):
-        here = Path(current)
-        rel_dir = here.relative_to(root).as_posix()
-        prefix = "" if rel_dir == "." else f"{rel_dir}/"
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".")
-            and not (here / d).is_symlink()
-            and not (not prefix and d in (ARCHIVE_DIR, TEAM_DIR))
-        )
-        for name in sorted(files):
-            rel = prefix + name
-            if not name.endswith(".md") or name == CONSOLIDATE_LOCK or name.startswith("."):
-                continue
-            path = here / name
-            if name == INDEX_NAME or (is_repo_root and not prefix and name in REPOSITORY_FILES):
-                others.append(rel)
-            elif path.is_symlink():
-                skipped.append(f"{rel}: a symlink")
-            elif path.stat().st_size > MAX_MEMORY_BYTES:
-                skipped.append(f"{rel}: over {MAX_MEMORY_BYTES:,} bytes")
-                others.append(rel)
-            else:
-                memories.append((rel, path))
-    return memories, others, skipped
-
-
-def index_memories(folder: Path) -> tuple[list[IndexMemory], list[str]]:
-    """The memories of FOLDER as the index sees them (no git), and the other files there."""
-    found, others, _ = _scan(folder)
-    memories = []
-    for rel, path in found:
-        memory = parse_memory(path.read_bytes(), rel)
-        if memory.decode_error is None:
-            memories.append(_index_memory(memory, (path.stat().st_mtime,)))
-    return memories, others
-
-
-def _index_memory(memory: Memory, updated: tuple[float, ...]) -> IndexMemory:
-    return IndexMemory(memory.path, memory.name, memory.description, memory.type, updated)
-
-
-# --- when things were written ---
-
-
-def _git_times(root: Path) -> tuple[Path | None, str, dict[str, int]]:
-    """(repository, ROOT's path in it, commit time of each clean tracked file under ROOT)."""
-    from memsync.paths import find_git_root
-
-    found = find_git_root(root)
-    if found is None:
-        return None, "", {}
-    repo = found[0]
-    prefix = root.resolve().relative_to(repo.resolve()).as_posix()
-    prefix = "" if prefix == "." else prefix
-    try:
-        times = gitcmd.path_times(repo, "HEAD", prefix)
-    except GitError:
-        return repo, prefix, {}
-    lead = f"{prefix}/" if prefix else ""
-    for dirty in gitcmd.work_tree_changes(repo, prefix):
-        times.pop(dirty[len(lead) :] if dirty.startswith(lead) else dirty, None)
-    return repo, prefix, times
-
-
-def _frontmatter_date(memory: Memory) -> tuple[date, str] | None:
-    for key in DATE_FIELDS:
-        value = memory.fields.get(key)
-        if isinstance(value, datetime):
-            return value.date(), key
-        if isinstance(value, date):
-            return value, key
-        if isinstance(value, str):
-            try:
-                return date.fromisoformat(value.strip()[:10]), key
-            except ValueError:
-                continue
-    return None
-
-
-def _local_date(epoch: float) -> date:
-    return datetime.fromtimestamp(epoch).date()
-
-
-def _blame_date(line: gitcmd.BlameLine) -> date:
-    sign = -1 if line.author_tz.startswith("-") else 1
-    digits = line.author_tz.lstrip("+-").zfill(4)
-    offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:4])) * sign
-    return datetime.fromtimestamp(line.author_time, timezone(offset)).date()
-
-
-def _written_dates(
-    item: _File, repo: Path | None, prefix: str
-) -> tuple[Callable[[int], date], Callable[[int], str]]:
-    """(0-based line -> date written, line -> how that was found) for one file."""
-    mtime_day = _local_date(item.mtime)
-    fallback = _frontmatter_date(item.memory)
-    blame: list[gitcmd.BlameLine] | None = None
-    if repo is not None:
-        blame = gitcmd.blame_lines(repo, f"{prefix}/{item.path}" if prefix else item.path)
-
-    def when(line: int) -> date:
-        if blame is not None and line < len(blame) and blame[line].committed:
-            return _blame_date(blame[line])
-        if blame is None and fallback is not None:
-            return fallback[0]
-        return mtime_day
-
-    def source(line: int) -> str:
-        if blame is not None and line < len(blame) and blame[line].committed:
-            return "git blame"
-        if blame is None and fallback is not None:
-            return f"frontmatter `{fallback[1]}`"
-        return "file modification time"
-
-    return when, source
-
-
 # --- planning ---
 
 
 def plan_folder(root: Path, options: Options, *, label: str | None = None) -> FolderPlan:
     """Everything consolidation would change in ROOT; reads files and git, writes nothing."""
-    found, others, skipped = _scan(root)
-    repo, prefix, commit_times = _git_times(root)
-    files: dict[str, _File] = {}
+    found, others, skipped = scan_folder(root)
+    repo, prefix, commit_times = git_times(root)
+    files: dict[str, MemoryFile] = {}
     for rel, path in found:
         raw = path.read_bytes()
         memory = parse_memory(raw, rel)
@@ -289,14 +127,24 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
             skipped.append(f"{rel}: {memory.decode_error}")
             others.append(rel)
             continue
-        files[rel] = _File(rel, raw, memory, path.stat().st_mtime, commit_times.get(rel))
+        files[rel] = MemoryFile(rel, raw, memory, path.stat().st_mtime, commit_times.get(rel))
     dates = _plan_dates(files, repo, prefix)
     index_path = root / INDEX_NAME
     index_raw = index_path.read_bytes() if index_path.is_file() else None
-    existing = parse_index(index_raw) if index_raw is not None else None
+    existing = None
+    if index_raw is not None:
+        index_file = MemoryFile(
+            INDEX_NAME,
+            index_raw,
+            parse_memory(index_raw, INDEX_NAME),
+            index_path.stat().st_mtime,
+            commit_times.get(INDEX_NAME),
+        )
+        existing, index_dates = _index_prose_dates(index_file, repo, prefix)
+        dates += index_dates
     indexed = set(existing.targets) if existing else set()
     merges, removed = _plan_merges(files, indexed, options.threshold)
-    memories = [_index_memory(f.memory, _updated_key(f)) for f in files.values()]
+    memories = [index_memory(f.memory, updated_key(f)) for f in files.values()]
     rebuild = rebuild_index(existing, memories, exists=others, allow_archive=options.allow_archive)
     allocated: set[str] = set()
     archives = [_archive_move(root, files[p], allocated) for p in rebuild.archived]
@@ -305,7 +153,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         problems.append(_over_limit(rebuild.after, options.allow_archive))
     new_index = _render_new_index(existing, rebuild)
     writes: dict[str, bytes] = {}
-    originals: dict[str, bytes | None] = dict(removed)
+    originals: dict[str, bytes | None] = {rel: _digest(data) for rel, data in removed.items()}
     deleted = list(removed)
     for move in archives:
         item = files[move.path]
@@ -314,16 +162,16 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
             writes[move.destination] = item.memory.raw
             originals[move.destination] = None
         deleted.append(move.path)
-        originals[move.path] = item.original
+        originals[move.path] = _digest(item.original)
     archived = {a.path for a in archives}
     for rel, item in files.items():
         if rel not in archived and item.memory.raw != item.original:
             writes[rel] = item.memory.raw
-            originals[rel] = item.original
+            originals[rel] = _digest(item.original)
     index_changed = new_index != index_raw and not (index_raw is None and not memories)
     if index_changed:
         writes[INDEX_NAME] = new_index
-        originals[INDEX_NAME] = index_raw
+        originals[INDEX_NAME] = None if index_raw is None else _digest(index_raw)
     return FolderPlan(
         root=root,
         label=label or root.name,
@@ -340,7 +188,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     )
 
 
-def _plan_dates(files: dict[str, _File], repo: Path | None, prefix: str) -> list[DateChange]:
+def _plan_dates(files: dict[str, MemoryFile], repo: Path | None, prefix: str) -> list[DateChange]:
     """Rewrite relative dates in every file; blame only files that contain one."""
     from memsync.dates import find_relative_dates
 
@@ -349,26 +197,42 @@ def _plan_dates(files: dict[str, _File], repo: Path | None, prefix: str) -> list
         text = item.memory.text
         if not find_relative_dates(text):
             continue
-        when, source = _written_dates(item, repo, prefix)
+        when, source = written_dates(item, repo, prefix)
         new_text, replacements = resolve_relative_dates(text, when)
         new_text, replacements = _keep_frontmatter_valid(item.memory, new_text, replacements)
         if not replacements:
             continue
         raw = encode(new_text, bom=item.memory.bom, crlf=item.memory.crlf)
         item.memory = parse_memory(raw, rel)
-        for rep in replacements:
-            changes.append(
-                DateChange(
-                    rel,
-                    rep.line + 1,
-                    rep.old,
-                    rep.new,
-                    rep.value,
-                    rep.written.isoformat(),
-                    source(rep.line),
-                )
-            )
+        changes += [_date_change(rel, rep, source) for rep in replacements]
     return changes
+
+
+def _index_prose_dates(
+    item: MemoryFile, repo: Path | None, prefix: str
+) -> tuple[Index, list[DateChange]]:
+    """The index with relative dates in its headings and prose made absolute (entry lines are
+    rebuilt from the memories' frontmatter, so their dates come from there)."""
+    from memsync.dates import apply_replacements, find_relative_dates
+
+    index = parse_index(item.original)
+    text = index.text()
+    if not find_relative_dates(text):
+        return index, []
+    when, source = written_dates(item, repo, prefix)
+    _, replacements = resolve_relative_dates(text, when)
+    prose = [r for r in replacements if index.lines[r.line].entry is None]
+    if not prose:
+        return index, []
+    rewritten = parse_index_text(apply_replacements(text, prose))
+    changes = [_date_change(INDEX_NAME, r, source) for r in prose]
+    return Index(rewritten.lines, index.bom, index.crlf, rewritten.final_newline), changes
+
+
+def _date_change(path: str, rep: Replacement, source: Callable[[int], str]) -> DateChange:
+    return DateChange(
+        path, rep.line + 1, rep.old, rep.new, rep.value, rep.written.isoformat(), source(rep.line)
+    )
 
 
 def _keep_frontmatter_valid(
@@ -393,7 +257,7 @@ def _keep_frontmatter_valid(
     return compose(memory.frontmatter_text, new.body), kept
 
 
-def _completeness(item: _File, indexed: set[str]) -> tuple[Any, ...]:
+def _completeness(item: MemoryFile, indexed: set[str]) -> tuple[Any, ...]:
     """Sort key of the memory that survives a merge: the most complete, then indexed."""
     memory = item.memory
     return (
@@ -409,7 +273,7 @@ def _completeness(item: _File, indexed: set[str]) -> tuple[Any, ...]:
 
 
 def _plan_merges(
-    files: dict[str, _File], indexed: set[str], threshold: float
+    files: dict[str, MemoryFile], indexed: set[str], threshold: float
 ) -> tuple[list[MergeChange], dict[str, bytes]]:
     """Merge duplicate groups until none is left (merging can reveal a new near-duplicate).
 
@@ -419,12 +283,14 @@ def _plan_merges(
     merges: list[MergeChange] = []
     deleted: dict[str, bytes] = {}
     cache: dict[bytes, Any] = {}
+    changed: set[str] | None = None  # None: the first search looks at every pair
     for _ in range(_MERGE_ROUNDS):
         candidates = [
             Candidate(rel, f.memory.type if f.memory.type_is_valid else None, f.memory.body)
             for rel, f in files.items()
         ]
-        groups = find_duplicates(candidates, threshold=threshold, cache=cache)
+        groups = find_duplicates(candidates, threshold=threshold, cache=cache, focus=changed)
+        changed = set()
         if not groups:
             break
         for group in groups:
@@ -453,6 +319,7 @@ def _plan_merges(
             text = compose(frontmatter, body)
             raw = encode(text, bom=survivor.memory.bom, crlf=survivor.memory.crlf)
             survivor.memory = parse_memory(raw, survivor.path)
+            changed.add(survivor.path)
             for other in rest:
                 del files[other.path]
                 deleted[other.path] = other.original
@@ -468,15 +335,7 @@ def _plan_merges(
     return merges, deleted
 
 
-def _updated_key(item: _File) -> tuple[float, ...]:
-    """Archive order: newest commit, else frontmatter date, else file time; ties by the others."""
-    fm = _frontmatter_date(item.memory)
-    fm_time = datetime.combine(fm[0], datetime.min.time()).timestamp() if fm else item.mtime
-    primary = float(item.commit_time) if item.commit_time is not None else float("inf")
-    return primary, fm_time, item.mtime
-
-
-def _archive_move(root: Path, item: _File, allocated: set[str]) -> ArchiveMove:
+def _archive_move(root: Path, item: MemoryFile, allocated: set[str]) -> ArchiveMove:
     """Where a memory goes in `archive/`: its own path there, or `name-2.md` when another file
     with other content already has it."""
     from memsync.merge import free_name
@@ -490,11 +349,9 @@ def _archive_move(root: Path, item: _File, allocated: set[str]) -> ArchiveMove:
     if taken(destination):
         destination = free_name(destination, taken)
     allocated.add(destination)
-    primary, fm_time, _ = _updated_key(item)
+    primary, fm_time, _ = updated_key(item)
     when = primary if primary != float("inf") else fm_time
-    return ArchiveMove(
-        item.path, destination, item.memory.type or "", _local_date(when).isoformat()
-    )
+    return ArchiveMove(item.path, destination, item.memory.type or "", local_date(when).isoformat())
 
 
 def _over_limit(size: IndexSize, allow_archive: str) -> str:
@@ -526,9 +383,8 @@ def make_plan(
     folders = []
     for folder in memory_folders(path, all_projects=all_projects):
         relative = folder.relative_to(path).as_posix()
-        folders.append(
-            plan_folder(folder, options, label=relative if relative != "." else path.name or ".")
-        )
+        label = relative if relative != "." else path.name or "."
+        folders.append(plan_folder(folder, options, label=label))
     return Plan(tuple(folders), dry_run)
 
 
@@ -539,7 +395,7 @@ def apply_plan(plan: Plan) -> None:
     for folder in plan.folders:
         for rel, expected in folder.originals.items():
             current = _original_bytes(folder.root, rel)
-            if current != expected:
+            if (None if current is None else _digest(current)) != expected:
                 raise UserMessageError(
                     f"{folder.root / rel} changed while consolidating; nothing was written there",
                     hint="Run `memsync consolidate` again.",
@@ -555,6 +411,11 @@ def apply_plan(plan: Plan) -> None:
                 _prune_empty(folder.root, target.parent)
         if INDEX_NAME in folder.writes:
             atomic_write(folder.root / INDEX_NAME, folder.writes[INDEX_NAME])
+
+
+def _digest(data: bytes) -> bytes:
+    """What apply compares a file against: a digest, so a plan does not hold every file twice."""
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _original_bytes(root: Path, rel: str) -> bytes | None:

@@ -16,7 +16,7 @@ import re
 import unicodedata
 import zlib
 from array import array
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Collection, MutableMapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -27,6 +27,7 @@ MAX_BUCKET = 16  # a band value shared by more memories only links neighbours (t
 _BINS = BANDS * ROWS
 _EMPTY = 1 << 62
 _KEY_BITS = 42
+_BORROWED = 1 << 40
 _BORROW_ORDER = [random.Random(i).sample(range(_BINS), _BINS) for i in range(_BINS)]
 _ID_BITS = 21
 _TEMPLATE_LABEL = re.compile(
@@ -37,6 +38,8 @@ _IRREGULAR = {"won": "will not", "can": "can not", "shan": "shall not"}
 _IRREGULAR_NOT = re.compile(r"\b(won|can|shan)['’]t\b")
 _NOT_CONTRACTION = re.compile(r"\b(\w+)n['’]t\b")
 _DIGIT = re.compile(r"\d")
+_ABBREVIATIONS = {"e.g.": "for example", "i.e.": "that is", "etc.": "and so on"}
+_ABBREVIATION = re.compile(r"(?<![\w.])(e\.g\.|i\.e\.|etc\.)")
 _NEGATIONS = frozenset(["not", "no", "never", "without", "cannot", "nor"])
 _STOPWORD_TEXT = (
     "a an the and or but if of to in on at by for with from as is are was were be been it its"
@@ -94,11 +97,18 @@ def normalize_body(body: str) -> str:
 
 def tokens(body: str) -> list[str]:
     """Words of a body for similarity: no Markdown markup, no memory-template labels, lowercase,
-    contractions expanded and hyphens dropped (`don't` = `do not`, `cut-over` = `cutover`)."""
-    text = _TEMPLATE_LABEL.sub(" ", unicodedata.normalize("NFKC", body)).lower()
-    text = _IRREGULAR_NOT.sub(lambda m: _IRREGULAR[m.group(1)], text)
-    text = _NOT_CONTRACTION.sub(r"\1 not", text)
-    return [word.replace("-", "") for word in _TOKEN.findall(text)]
+    contractions and abbreviations expanded, hyphens dropped (`don't` = `do not`, `e.g.` =
+    `for example`, `cut-over` = `cutover`)."""
+    text = unicodedata.normalize("NFKC", body).lower()
+    # Each rewrite runs only when its trigger is there: most bodies need none of them.
+    if "why" in text or "how to apply" in text:
+        text = _TEMPLATE_LABEL.sub(" ", text)
+    if "n't" in text or "n’t" in text:
+        text = _IRREGULAR_NOT.sub(lambda m: _IRREGULAR[m.group(1)], text)
+        text = _NOT_CONTRACTION.sub(r"\1 not", text)
+    if "e.g." in text or "i.e." in text or "etc." in text:
+        text = _ABBREVIATION.sub(lambda m: _ABBREVIATIONS[m.group(1)], text)
+    return [word.replace("-", "") if "-" in word else word for word in _TOKEN.findall(text)]
 
 
 def _shingle_hashes(words: Sequence[str]) -> set[int]:
@@ -117,18 +127,13 @@ def signature(words: Sequence[str]) -> list[int] | None:
     mins = {value % _BINS: value // _BINS for value in spread}
     if len(mins) == _BINS:
         return [mins[i] for i in range(_BINS)]
-    out: list[int] = []
-    for i in range(_BINS):
-        value = mins.get(i)
-        if value is None:
-            # An empty bin copies a filled one chosen by a fixed pseudo-random order per bin
-            # (the same for every memory), so borrowed bins agree about as often as real ones.
-            for j in _BORROW_ORDER[i]:
-                if j in mins:
-                    value = mins[j] + (1 << 40)
-                    break
-        out.append(value if value is not None else _EMPTY)
-    return out
+    # An empty bin copies a filled one chosen by a fixed pseudo-random order per bin (the same
+    # for every memory), so borrowed bins agree about as often as real ones.
+    filled = mins.__contains__
+    return [
+        mins[i] if i in mins else mins[next(filter(filled, _BORROW_ORDER[i]))] + _BORROWED
+        for i in range(_BINS)
+    ]
 
 
 def band_keys(words: Sequence[str], type_id: int) -> array[int] | None:
@@ -229,6 +234,10 @@ class _Doc:
         self._numbers: frozenset[str] | None = None
         self._sorted: list[str] | None = None
 
+    def forget(self) -> None:
+        """Drop the token lists (memory) until they are needed again."""
+        self._words = self._sorted = None
+
     @property
     def words(self) -> list[str]:
         if self._words is None:
@@ -298,17 +307,24 @@ def find_duplicates(
     *,
     threshold: float = DEFAULT_THRESHOLD,
     cache: MutableMapping[bytes, array[int] | None] | None = None,
+    focus: Collection[str] | None = None,
 ) -> list[DuplicateGroup]:
     """Groups of duplicate memories, deterministic for the same input in any order.
 
-    CACHE keeps band keys by body between calls (consolidation searches again after merging)."""
+    CACHE keeps band keys by body between calls (consolidation searches again after merging).
+    FOCUS, when given, limits the result to groups with one of those keys: the memories that
+    changed since a search that found every group among the others."""
     items = sorted(candidates, key=lambda c: c.key)
+    focused = None if focus is None else {i for i, c in enumerate(items) if c.key in focus}
     exact: dict[str, list[int]] = {}
     for index, item in enumerate(items):
         normalized = normalize_body(item.body)
         if normalized:
             digest = hashlib.blake2b(normalized.encode(), digest_size=16).hexdigest()
             exact.setdefault(digest, []).append(index)
+    if focused is not None:
+        # Unchanged memories were compared before: only pairs with a changed one are new.
+        focused |= {m[0] for m in exact.values() if focused.intersection(m)}
     representatives = sorted(members[0] for members in exact.values())
     followers = {members[0]: members for members in exact.values()}
     docs = [_Doc(items[i].body) for i in representatives]
@@ -323,12 +339,17 @@ def find_duplicates(
             keys.append(cache[cache_key])
             continue
         computed = band_keys(doc.words, type_id)
+        doc.forget()  # words are rebuilt for the few memories that turn out to be candidates
         if cache is not None:
             cache[cache_key] = computed
         keys.append(computed)
     scored: list[tuple[float, int, int]] = []
     checked: dict[tuple[int, int], Similarity] = {}
     for a, b in sorted(candidate_pairs([], types, keys_by_id=keys)):
+        if focused is not None and not (
+            representatives[a] in focused or representatives[b] in focused
+        ):
+            continue
         result = _similar(docs[a], docs[b])
         checked[(a, b)] = result
         if result.is_duplicate(threshold):
@@ -338,6 +359,8 @@ def find_duplicates(
     for rep_ids, lowest in groups:
         member_ids = sorted(m for r in rep_ids for m in followers[representatives[r]])
         if len(member_ids) < 2:
+            continue
+        if focused is not None and not focused.intersection(member_ids):
             continue
         kind = "exact" if len(rep_ids) == 1 else "near"
         out.append(DuplicateGroup(kind, tuple(items[m].key for m in member_ids), lowest))

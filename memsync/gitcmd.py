@@ -374,15 +374,26 @@ def commit_time(repo: Path, commit: str) -> int:
 
 
 def path_times(
-    repo: Path, commit: str, prefix: str = "", since: str | None = None
+    repo: Path,
+    commit: str,
+    prefix: str = "",
+    since: str | None = None,
+    *,
+    author_dates: bool = False,
 ) -> dict[str, int]:
-    """Commit time of the newest commit touching each path (relative to PREFIX)."""
-    args = ["log", "--format=%x00%ct", "--name-only", "--no-renames", "-z", commit]
+    """Time of the newest commit touching each path (relative to PREFIX); {} without history.
+
+    Commit time by default; AUTHOR_DATES gives when each change's author dated it.
+    """
+    date = "%at" if author_dates else "%ct"
+    args = ["log", f"--format=%x00{date}", "--name-only", "--no-renames", "-z", commit]
     if since:
         args.append(f"^{since}")
     if prefix:
         args += ["--", prefix.rstrip("/") + "/"]
-    result = run_git(args, cwd=repo)
+    result = run_git(args, cwd=repo, check=False)
+    if not result.ok:
+        return {}
     strip = len(prefix.rstrip("/")) + 1 if prefix else 0
     times: dict[str, int] = {}
     current = 0

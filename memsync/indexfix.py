@@ -197,7 +197,8 @@ def _fit(
     kept = index.with_lines([line for i, line in enumerate(lines) if i not in removed])
     # The running count is exact for entry lines in the middle; check the real size once.
     while not measure_index(kept.text()).fits and len(archived) < len(victims):
-        memory = next(m for m in victims if m.path not in archived)
+        done = set(archived)
+        memory = next(m for m in victims if m.path not in done)
         archived.append(memory.path)
         kept = kept.with_lines([ln for ln in kept.lines if not _links(ln, memory.path)])
     return kept, archived
@@ -212,7 +213,7 @@ def repair_index(
 ) -> IndexRepair:
     """Repair FOLDER/MEMORY.md in place (no archiving): for `memsync push` and `consolidate`."""
     if memories is None:
-        from memsync.consolidate import index_memories
+        from memsync.memfolder import index_memories
 
         memories, others = index_memories(folder)
     else:

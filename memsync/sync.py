@@ -89,9 +89,14 @@ class _Run:
         self.report = replace(self.report, **changes)  # type: ignore[arg-type]
 
 
-def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
+def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
+    """The manifest of a binding's live directory, and the file it is kept in."""
     path = manifest_path(data_dir(), binding.store.name, binding.live_dir)
-    manifest = load_manifest(path, binding.live_dir, binding.store.name, binding.subdir)
+    return load_manifest(path, binding.live_dir, binding.store.name, binding.subdir), path
+
+
+def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
+    manifest, path = binding_manifest(binding)
     run = _Run(binding, settings, deadline, manifest, path)
     run.report = StoreReport(scope=binding.scope, store=binding.store.name)
     return run

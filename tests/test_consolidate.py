@@ -341,3 +341,56 @@ def test_cli_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert _cli(capsys, str(tmp_path), "--format", "xml")[0] == 2
     assert _cli(capsys, str(tmp_path), "--allow-archive", "everything")[0] == 2
     assert _cli(capsys, str(tmp_path / "missing"))[0] == 2
+
+
+def test_archive_order_follows_git_author_dates(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    folder = store / "acme-api"
+    git("init", "-q", str(store), cwd=tmp_path)
+    for i in range(200):
+        write_memory(folder, f"new-{i:03d}.md", f"new {i}", f"Recent fact {i}.\n")
+    git("add", "-A", cwd=store)
+    git("commit", "-q", "-m", "recent", "--date", "2025-06-01T10:00:00+00:00", cwd=store)
+    for i in range(5):
+        write_memory(folder, f"old-{i}.md", f"old {i}", f"Old fact {i}.\n")
+    git("add", "-A", cwd=store)
+    # Only the author date is old: `--date` backdates, the committer time is now.
+    git("commit", "-q", "-m", "backdated", "--date", "2023-01-01T10:00:00+00:00", cwd=store)
+    plan = make_plan(folder)
+    archived = sorted(a.path for a in plan.folders[0].archives)
+    assert archived == [f"old-{i}.md" for i in range(5)]
+    assert {a.updated for a in plan.folders[0].archives} == {"2023-01-01"}
+
+
+def test_index_prose_dates_rewritten_entries_from_frontmatter(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    write_memory(folder, "a.md", "a", "Body.\n", description="freeze starts next week")
+    index = folder / "MEMORY.md"
+    index.write_text(
+        "# Memory (pruned yesterday)\n\n- [a](a.md) — freeze starts next week\n", encoding="utf-8"
+    )
+    for path in (index, folder / "a.md"):
+        _set_mtime(path, "2026-03-05T12:00:00")
+    plan = make_plan(folder)
+    found = sorted((d.path, d.line, d.old) for d in plan.folders[0].dates)
+    assert found == [("MEMORY.md", 1, "yesterday"), ("a.md", 3, "next week")]
+    apply_plan(plan)
+    assert index.read_text(encoding="utf-8") == (
+        "# Memory (pruned on 2026-03-04)\n\n- [a](a.md) — freeze starts the week of 2026-03-09\n"
+    )
+    assert not make_plan(folder).changed
+
+
+def test_cli_all_without_path_is_the_work_tree_here(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    store = tmp_path / "store"
+    write_memory(store / "acme-api", "a.md", "a", "Deployed yesterday.\n")
+    git("init", "-q", cwd=store)
+    _commit(store, "init", "2026-02-02T09:00:00+00:00")
+    code, out, err = _cli(capsys, "--all", "--dry-run", "--project", str(store / "acme-api"))
+    assert code == 0, err
+    assert "2026-02-01" in out and "acme-api" in out
+    code, _, err = _cli(capsys, "--all", "--dry-run", "--project", str(tmp_path))
+    assert code == 2 and "not inside a git work tree" in err

@@ -515,7 +515,6 @@ def hostile_campaign(
         results.append(result)
         if callable(log):
             state = "ok  " if result.ok else "FAIL"
-            log(
-                f"hostile {state} {kind.name} ({result.seconds:.1f} s) {'; '.join(result.problems)[:600]}"
-            )
+            problems = "; ".join(result.problems)[:600]
+            log(f"hostile {state} {kind.name} ({result.seconds:.1f} s) {problems}")
     return results

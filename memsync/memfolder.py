@@ -1,0 +1,189 @@
+"""A memory folder on disk: which files are memories, and when each line and file was written.
+
+Dating follows SPEC section 5: git blame where the file is in git, else the frontmatter's
+date fields, else the file's modification time.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+from memsync import gitcmd
+from memsync.errors import UsageError
+from memsync.indexfix import IndexMemory
+from memsync.limits import ARCHIVE_DIR, CONSOLIDATE_LOCK, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
+from memsync.memory import Memory, parse_memory
+
+# Frontmatter fields that say when a memory was written, most specific first.
+DATE_FIELDS = (
+    *("updated", "last_updated", "updated_at", "modified", "last_modified", "date"),
+    *("created", "created_at"),
+)
+
+
+@dataclass
+class MemoryFile:
+    """A memory file read from disk; `memory` follows the changes a plan makes to it."""
+
+    path: str
+    original: bytes
+    memory: Memory
+    mtime: float
+    commit_time: int | None  # author time of the newest commit touching it, if clean
+
+
+def memory_folders(path: Path, *, all_projects: bool) -> list[Path]:
+    """The memory folders to consolidate: PATH itself, or every project folder of a store."""
+    if not path.is_dir():
+        raise UsageError(f"{path} is not a directory", hint="Pass a memory folder or a store.")
+    folders = [path]
+    if all_projects and not (path / INDEX_NAME).is_file():
+        folders = [
+            child
+            for child in sorted(path.iterdir())
+            if child.is_dir()
+            and not child.is_symlink()
+            and not child.name.startswith(".")
+            and child.name not in (ARCHIVE_DIR, TEAM_DIR)
+            and any(p.suffix == ".md" for p in child.rglob("*.md"))
+        ]
+    units: list[Path] = []
+    for folder in folders:
+        units.append(folder)
+        team = folder / TEAM_DIR
+        if team.is_dir() and not team.is_symlink():
+            units.append(team)
+    return units
+
+
+def scan_folder(root: Path) -> tuple[list[tuple[str, Path]], list[str], list[str]]:
+    """(memory files, other .md files links may point to, skipped files) under ROOT."""
+    from memsync.store import REPOSITORY_FILES
+
+    is_repo_root = (root / ".git").exists()
+    memories: list[tuple[str, Path]] = []
+    others: list[str] = []
+    skipped: list[str] = []
+    for current, dirs, files in os.walk(root):
+        here = Path(current)
+        rel_dir = here.relative_to(root).as_posix()
+        prefix = "" if rel_dir == "." else f"{rel_dir}/"
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".")
+            and not (here / d).is_symlink()
+            and not (not prefix and d in (ARCHIVE_DIR, TEAM_DIR))
+        )
+        for name in sorted(files):
+            rel = prefix + name
+            if not name.endswith(".md") or name == CONSOLIDATE_LOCK or name.startswith("."):
+                continue
+            path = here / name
+            if name == INDEX_NAME or (is_repo_root and not prefix and name in REPOSITORY_FILES):
+                others.append(rel)
+            elif path.is_symlink():
+                skipped.append(f"{rel}: a symlink")
+            elif path.stat().st_size > MAX_MEMORY_BYTES:
+                skipped.append(f"{rel}: over {MAX_MEMORY_BYTES:,} bytes")
+                others.append(rel)
+            else:
+                memories.append((rel, path))
+    return memories, others, skipped
+
+
+def index_memories(folder: Path) -> tuple[list[IndexMemory], list[str]]:
+    """The memories of FOLDER as the index sees them (no git), and the other files there."""
+    found, others, _ = scan_folder(folder)
+    memories = []
+    for rel, path in found:
+        memory = parse_memory(path.read_bytes(), rel)
+        if memory.decode_error is None:
+            memories.append(index_memory(memory, (path.stat().st_mtime,)))
+    return memories, others
+
+
+def index_memory(memory: Memory, updated: tuple[float, ...]) -> IndexMemory:
+    return IndexMemory(memory.path, memory.name, memory.description, memory.type, updated)
+
+
+def git_times(root: Path) -> tuple[Path | None, str, dict[str, int]]:
+    """(repository, ROOT's path in it, last author time of each clean tracked file under ROOT)."""
+    from memsync.paths import find_git_root
+
+    found = find_git_root(root)
+    if found is None:
+        return None, "", {}
+    repo = found[0]
+    prefix = root.resolve().relative_to(repo.resolve()).as_posix()
+    prefix = "" if prefix == "." else prefix
+    times = gitcmd.path_times(repo, "HEAD", prefix, author_dates=True)
+    lead = f"{prefix}/" if prefix else ""
+    for dirty in gitcmd.work_tree_changes(repo, prefix):
+        times.pop(dirty[len(lead) :] if dirty.startswith(lead) else dirty, None)
+    return repo, prefix, times
+
+
+def frontmatter_date(memory: Memory) -> tuple[date, str] | None:
+    for key in DATE_FIELDS:
+        value = memory.fields.get(key)
+        if isinstance(value, datetime):
+            return value.date(), key
+        if isinstance(value, date):
+            return value, key
+        if isinstance(value, str):
+            try:
+                return date.fromisoformat(value.strip()[:10]), key
+            except ValueError:
+                continue
+    return None
+
+
+def local_date(epoch: float) -> date:
+    return datetime.fromtimestamp(epoch).date()
+
+
+def blame_date(line: gitcmd.BlameLine) -> date:
+    sign = -1 if line.author_tz.startswith("-") else 1
+    digits = line.author_tz.lstrip("+-").zfill(4)
+    offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:4])) * sign
+    return datetime.fromtimestamp(line.author_time, timezone(offset)).date()
+
+
+def written_dates(
+    item: MemoryFile, repo: Path | None, prefix: str
+) -> tuple[Callable[[int], date], Callable[[int], str]]:
+    """(0-based line -> date written, line -> how that was found) for one file."""
+    mtime_day = local_date(item.mtime)
+    fallback = frontmatter_date(item.memory)
+    blame: list[gitcmd.BlameLine] | None = None
+    if repo is not None:
+        blame = gitcmd.blame_lines(repo, f"{prefix}/{item.path}" if prefix else item.path)
+
+    def when(line: int) -> date:
+        if blame is not None and line < len(blame) and blame[line].committed:
+            return blame_date(blame[line])
+        if blame is None and fallback is not None:
+            return fallback[0]
+        return mtime_day
+
+    def source(line: int) -> str:
+        if blame is not None and line < len(blame) and blame[line].committed:
+            return "git blame"
+        if blame is None and fallback is not None:
+            return f"frontmatter `{fallback[1]}`"
+        return "file modification time"
+
+    return when, source
+
+
+def updated_key(item: MemoryFile) -> tuple[float, ...]:
+    """Archive order: newest commit, else frontmatter date, else file time; ties by the others."""
+    fm = frontmatter_date(item.memory)
+    fm_time = datetime.combine(fm[0], datetime.min.time()).timestamp() if fm else item.mtime
+    primary = float(item.commit_time) if item.commit_time is not None else float("inf")
+    return primary, fm_time, item.mtime
