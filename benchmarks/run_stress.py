@@ -121,7 +121,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--results", type=Path, default=ROOT / "benchmarks" / "results" / "stress-latest.json"
     )
+    parser.add_argument(
+        "--report-only",
+        type=Path,
+        metavar="JSON",
+        help="regenerate the docs from a results file instead of running",
+    )
     args = parser.parse_args(argv)
+    if args.report_only is not None:
+        saved = json.loads(args.report_only.read_text(encoding="utf-8"))
+        report.write_docs(saved, ROOT / "docs")
+        print(report.summary(saved))
+        return 1 if report.failures(saved) else 0
     sections = tuple(s.strip() for s in args.only.split(",") if s.strip())
     unknown = set(sections) - set(SECTIONS)
     if unknown:
