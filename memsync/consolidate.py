@@ -17,7 +17,7 @@ from typing import Any
 from memsync.dates import Replacement, resolve_relative_dates
 from memsync.dedupe import DEFAULT_THRESHOLD, group_duplicates, merge_bodies
 from memsync.errors import UsageError, UserMessageError
-from memsync.index import Index, IndexLine, IndexSize, parse_index, parse_index_text, render_index
+from memsync.index import Index, IndexLine, IndexSize, parse_index
 from memsync.indexfix import ARCHIVE_ORDER, IndexMemory, IndexRebuild, rebuild_index
 from memsync.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.memfolder import (
@@ -123,14 +123,14 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     repo, prefix, commit_times = git_times(root)
     files: dict[str, MemoryFile] = {}
     dates: list[DateChange] = []
-    for rel, path in found:
-        raw = path.read_bytes()
+    for rel, path, mtime in found:
+        with open(path, "rb") as handle:
+            raw = handle.read()
         memory = parse_memory(raw, rel)
         if memory.decode_error is not None:
             skipped.append(f"{rel}: {memory.decode_error}")
             others.append(rel)
             continue
-        mtime = path.stat().st_mtime
         new_memory, changes = _rewrite_dates(memory, mtime, repo, prefix)
         record = MemoryFile.of(new_memory, _digest(raw), mtime, commit_times.get(rel))
         if changes:
@@ -379,11 +379,10 @@ def _over_limit(size: IndexSize, allow_archive: str) -> str:
     )
 
 
-def _render_new_index(existing: Any, rebuild: IndexRebuild) -> bytes:
-    new = parse_index_text(rebuild.text)
-    if existing is not None:
-        new = type(existing)(new.lines, existing.bom, existing.crlf, new.final_newline)
-    return render_index(new)
+def _render_new_index(existing: Index | None, rebuild: IndexRebuild) -> bytes:
+    if existing is None:
+        return encode(rebuild.text)
+    return encode(rebuild.text, bom=existing.bom, crlf=existing.crlf)
 
 
 def make_plan(

@@ -105,39 +105,42 @@ def memory_folders(path: Path, *, all_projects: bool) -> list[Path]:
     return units
 
 
-def scan_folder(root: Path) -> tuple[list[tuple[str, Path]], list[str], list[str]]:
-    """(memory files, other .md files links may point to, skipped files) under ROOT."""
+def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], list[str]]:
+    """(memory files as (relative path, full path, mtime), other .md files links may point
+    to, skipped files) under ROOT; one directory read and one stat per file."""
     from memsync.store import REPOSITORY_FILES
 
     is_repo_root = (root / ".git").exists()
-    memories: list[tuple[str, Path]] = []
+    memories: list[tuple[str, str, float]] = []
     others: list[str] = []
     skipped: list[str] = []
-    for current, dirs, files in os.walk(root):
-        here = Path(current)
-        rel_dir = here.relative_to(root).as_posix()
-        prefix = "" if rel_dir == "." else f"{rel_dir}/"
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".")
-            and not (here / d).is_symlink()
-            and not (not prefix and d in (ARCHIVE_DIR, TEAM_DIR))
-        )
-        for name in sorted(files):
-            rel = prefix + name
-            if not name.endswith(".md") or name == CONSOLIDATE_LOCK or name.startswith("."):
+    pending = [(str(root), "")]
+    while pending:
+        directory, prefix = pending.pop()
+        with os.scandir(directory) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+        for entry in entries:
+            name, rel = entry.name, prefix + entry.name
+            if name.startswith("."):
                 continue
-            path = here / name
+            if entry.is_dir(follow_symlinks=False):
+                if prefix or name not in (ARCHIVE_DIR, TEAM_DIR):
+                    pending.append((entry.path, rel + "/"))
+                continue
+            if not name.endswith(".md") or name == CONSOLIDATE_LOCK:
+                continue
             if name == INDEX_NAME or (is_repo_root and not prefix and name in REPOSITORY_FILES):
                 others.append(rel)
-            elif path.is_symlink():
+            elif entry.is_symlink():
                 skipped.append(f"{rel}: a symlink")
-            elif path.stat().st_size > MAX_MEMORY_BYTES:
-                skipped.append(f"{rel}: over {MAX_MEMORY_BYTES:,} bytes")
-                others.append(rel)
             else:
-                memories.append((rel, path))
+                stat = entry.stat(follow_symlinks=False)
+                if stat.st_size > MAX_MEMORY_BYTES:
+                    skipped.append(f"{rel}: over {MAX_MEMORY_BYTES:,} bytes")
+                    others.append(rel)
+                else:
+                    memories.append((rel, entry.path, stat.st_mtime))
+    memories.sort()
     return memories, others, skipped
 
 
@@ -145,10 +148,10 @@ def index_memories(folder: Path) -> tuple[list[IndexMemory], list[str]]:
     """The memories of FOLDER as the index sees them (no git), and the other files there."""
     found, others, _ = scan_folder(folder)
     memories = []
-    for rel, path in found:
-        memory = parse_memory(path.read_bytes(), rel)
+    for rel, path, mtime in found:
+        memory = parse_memory(Path(path).read_bytes(), rel)
         if memory.decode_error is None:
-            memories.append(index_memory(memory, (path.stat().st_mtime,)))
+            memories.append(index_memory(memory, (mtime,)))
     return memories, others
 
 
