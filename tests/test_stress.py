@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,16 +81,17 @@ def test_a_deletion_after_a_crash_between_commit_and_manifest_is_not_undone(
 
 
 def _count_git_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
-    from memsync import gitcmd
+    import subprocess
 
     calls: list[tuple[str, ...]] = []
-    real = gitcmd.subprocess.run
+    real = subprocess.run
 
-    def counting(args: list[str], **kwargs: object) -> object:
+    def counting(args: list[str], **kwargs: Any) -> Any:
         calls.append(tuple(args))
-        return real(args, **kwargs)  # type: ignore[call-overload]
+        return real(args, **kwargs)
 
-    monkeypatch.setattr(gitcmd.subprocess, "run", counting)
+    # gitcmd runs every git through subprocess.run.
+    monkeypatch.setattr(subprocess, "run", counting)
     return calls
 
 
@@ -386,3 +388,25 @@ def test_hook_pull_against_a_stalled_remote_returns_in_time(harness_tmp: Path) -
     )
     assert [(r.mode, r.ok) for r in results] == [("hook", True)], results[0].problems
     assert results[0].seconds < netfaults.PULL_LIMIT + netfaults.SLACK
+
+
+def test_change_times_survive_control_characters_in_names(tmp_path: Path) -> None:
+    from memsync import gitcmd
+
+    remote = make_bare_remote(tmp_path / "remote.git")
+    repo = tmp_path / "clone.git"
+    gitcmd.init_bare(repo, str(remote))
+    me = gitcmd.Identity("T", "t@example.invalid")
+    first = gitcmd.write_commit(
+        repo, parents=[], changes={"a.md": b"A"}, message="1\n", author=me, when=1_700_000_000
+    )
+    second = gitcmd.write_commit(
+        repo,
+        parents=[first],
+        changes={"ctl\x01char.md": b"X", "b.md": b"B"},
+        message="2\n",
+        author=me,
+        when=1_700_000_100,
+    )
+    times = gitcmd.change_times(repo, None, second)
+    assert times == {"a.md": 1_700_000_000, "b.md": 1_700_000_100, "ctl\x01char.md": 1_700_000_100}

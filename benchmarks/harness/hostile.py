@@ -458,9 +458,9 @@ class Campaign:
         for rel in expect.absent:
             if os.path.lexists(scope_dir / rel):
                 problems.append(f"{rel} was written into the live directory")
-        for path in scope_dir.rglob("*"):
-            if path.is_symlink():
-                problems.append(f"symlink materialized: {path.relative_to(scope_dir)}")
+        for found in scope_dir.rglob("*"):
+            if found.is_symlink():
+                problems.append(f"symlink materialized: {found.relative_to(scope_dir)}")
         after = snapshot(
             self.base, [machine.data_dir, live_root, self.base / "remotes", machine.home / ".cache"]
         )

@@ -38,6 +38,12 @@ FINDINGS = (
         "safety: such names are skipped and printed escaped (`caf\\xe9.md`).",
     ),
     (
+        "hostile corpus",
+        "A teammate's file named `ctl\\x01char.md` made every merge with it in its history crash "
+        "(the commit-time parser split on `\\x01`): pull stuck for good.",
+        "gitcmd.change_times: whole NUL-separated tokens only.",
+    ),
+    (
         "concurrent pushers",
         "A push that lost the race inside the server (`cannot lock ref ... but expected`) was "
         "taken for a refusal by a server hook: exit 1, no retry.",
@@ -197,7 +203,8 @@ def reliability(results: dict[str, Any]) -> str:
             "A peer machine pushes (so fetch and merge have work), the victim adds, edits and deletes",
             "memories (1 to 256 per run, 300 B to 120 KB each, both scopes, plus lines appended to",
             "memories both machines edit) and starts `pull`, `push` or `sync`; after a random delay",
-            "(uniform over that command's measured duration at that size) it is killed with SIGKILL:",
+            "(mostly past Python's start-up, scaled to that command's measured duration at that size)",
+            "it is killed with SIGKILL:",
             "the whole process group (a power loss) in 80% of runs, only memsync in 20% (its git",
             "children live on and race the next run). In 30% of runs Claude Code appends to a memory",
             "meanwhile. The victim then runs a plain `memsync sync`, which must succeed by itself.",
