@@ -85,12 +85,12 @@ def run(
         pushers = concurrent.concurrent_pushers(
             work / "pushers", machines=6 if quick else 20, memories=5 if quick else 10, log=log
         )
-        log(
-            f"pushers: {pushers.on_remote}/{pushers.expected} on the remote, p50 {pushers.latency_p50} s"
-        )
+        on_remote = f"{pushers.on_remote}/{pushers.expected}"
+        log(f"pushers: {on_remote} on the remote, p50 {pushers.latency_p50} s")
         results["pushers"] = _plain(pushers)
     if "samestore" in sections:
         same = concurrent.same_store(work / "samestore", memories=60 if quick else 300, log=log)
+        same.append(concurrent.held_lock(work / "heldlock", log=log))
         results["samestore"] = _plain(same)
     if "net" in sections:
         faults = netfaults.network_faults(work / "net", normal_stalls=not quick, log=log)

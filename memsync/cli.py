@@ -66,96 +66,6 @@ def _root(
     """memsync: Claude Code memory in git."""
 
 
-# --- check ---
-
-CheckPathArgument = Annotated[
-    Path | None,
-    typer.Argument(
-        help="A memory directory, a store checkout or one file (default: this project's "
-        "Claude Code memory).",
-        show_default=False,
-    ),
-]
-
-
-@app.command()
-def check(
-    path: CheckPathArgument = None,
-    scope: Annotated[
-        str | None,
-        typer.Option(
-            "--scope", help="private or team (default: from the layout).", show_default=False
-        ),
-    ] = None,
-    all_projects: Annotated[
-        bool,
-        typer.Option(
-            "--all",
-            help="Every project folder of a store checkout (default PATH: the git work tree here).",
-        ),
-    ] = False,
-    fmt: Annotated[
-        str, typer.Option("--format", help="text, json, sarif or github.", case_sensitive=False)
-    ] = "text",
-    project: ProjectOption = Path("."),
-) -> None:
-    """Validate memories: frontmatter, index limits, secrets, unsafe files. Exit 1 on errors."""
-    from memsync.checkrun import run_check
-    from memsync.errors import UsageError
-    from memsync.findings import FORMATS, render
-
-    fmt = fmt.lower()
-    if fmt not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    report = run_check(path, scope=scope, all_projects=all_projects, project=project)
-    if fmt == "text" and sys.stdout.isatty():
-        _render_check(report)
-    else:
-        sys.stdout.write(render(report, fmt))
-    raise typer.Exit(1 if report.has_errors else 0)
-
-
-def _render_check(report: Any) -> None:
-    from rich.markup import escape
-
-    from memsync.findings import summary_line
-
-    out = _console()
-    styles = {"error": "bold red", "warning": "yellow"}
-    for f in report.findings:
-        out.print(
-            f"[bold]{escape(f.path)}[/]:{f.line}: [{styles[f.severity]}]{f.severity}[/] "
-            f"{escape(f.message)} [dim]\\[{f.rule}][/]"
-        )
-    counts = report.counts
-    colour = "red" if counts["error"] else "yellow" if counts["warning"] else "green"
-    out.print(f"[{colour}]{escape(summary_line(report))}[/] [dim]({escape(report.base)})[/]")
-
-
-# --- merge-file ---
-
-
-@app.command("merge-file")
-def merge_file_command(
-    base: Annotated[Path, typer.Argument(help="The common ancestor's version (git's %O).")],
-    ours: Annotated[Path, typer.Argument(help="Our version; receives the result (%A).")],
-    theirs: Annotated[Path, typer.Argument(help="Their version (%B).")],
-    path: Annotated[
-        str | None, typer.Option("--path", help="The file's path in the repository (%P).")
-    ] = None,
-    marker_size: Annotated[
-        int, typer.Option("--marker-size", help="Accepted for git (%L); no markers are written.")
-    ] = 7,
-) -> None:
-    """Git merge driver: merge a memory or MEMORY.md into OURS, without conflict markers."""
-    from memsync.mergedriver import run_merge_driver
-
-    del marker_size  # memsync never writes conflict markers
-    result = run_merge_driver(base, ours, theirs, path)
-    for line in result.messages():
-        sys.stderr.write(line + "\n")
-
-
 # --- sync: init, pull, push, sync, status, diff, log, promote ---
 
 ScopeOption = Annotated[
@@ -280,7 +190,7 @@ def _render_reports(command: str, reports: list[Any]) -> None:
         err.print(line, markup=False)
 
 
-@app.command()
+@app.command(rich_help_panel="Sync")
 def init(
     project: ProjectOption = Path("."),
     private: Annotated[
@@ -332,7 +242,7 @@ def init(
     raise typer.Exit(exit_code(reports))
 
 
-@app.command()
+@app.command(rich_help_panel="Sync")
 def pull(
     project: ProjectOption = Path("."),
     scope: ScopeOption = "all",
@@ -343,7 +253,7 @@ def pull(
     _run_sync_command("pull", project, scope, hook, as_json)
 
 
-@app.command()
+@app.command(rich_help_panel="Sync")
 def push(
     *,
     project: ProjectOption = Path("."),
@@ -367,7 +277,7 @@ def push(
     _run_sync_command("push", project, scope, hook, as_json, message=message, review=review)
 
 
-@app.command("sync")
+@app.command("sync", rich_help_panel="Sync")
 def sync_command(
     project: ProjectOption = Path("."),
     scope: ScopeOption = "all",
@@ -385,7 +295,7 @@ def _when(timestamp: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp))
 
 
-@app.command()
+@app.command(rich_help_panel="Inspect")
 def status(
     project: ProjectOption = Path("."),
     scope: ScopeOption = "all",
@@ -431,7 +341,7 @@ def _render_change(out: Any, sign: str, change: Any) -> None:
         out.print(f"      {line}", markup=False)
 
 
-@app.command()
+@app.command(rich_help_panel="Inspect")
 def diff(
     project: ProjectOption = Path("."),
     scope: ScopeOption = "all",
@@ -460,7 +370,7 @@ def diff(
             _render_change(out, "<", change)
 
 
-@app.command()
+@app.command(rich_help_panel="Inspect")
 def log(
     file: Annotated[str | None, typer.Argument(help="One memory file (relative path).")] = None,
     project: ProjectOption = Path("."),
@@ -490,7 +400,7 @@ def log(
         out.print("no memory changes recorded yet")
 
 
-@app.command()
+@app.command(rich_help_panel="Team")
 def promote(
     file: Annotated[str, typer.Argument(help="The private memory file to share.")],
     project: ProjectOption = Path("."),
@@ -504,6 +414,96 @@ def promote(
     _console().print(f"promoted {result.source} -> {result.target}", markup=False)
     _render_reports("push", list(result.reports))
     raise typer.Exit(exit_code(list(result.reports)))
+
+
+# --- check ---
+
+CheckPathArgument = Annotated[
+    Path | None,
+    typer.Argument(
+        help="A memory directory, a store checkout or one file (default: this project's "
+        "Claude Code memory).",
+        show_default=False,
+    ),
+]
+
+
+@app.command(rich_help_panel="Check and tidy")
+def check(
+    path: CheckPathArgument = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope", help="private or team (default: from the layout).", show_default=False
+        ),
+    ] = None,
+    all_projects: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Every project folder of a store checkout (default PATH: the git work tree here).",
+        ),
+    ] = False,
+    fmt: Annotated[
+        str, typer.Option("--format", help="text, json, sarif or github.", case_sensitive=False)
+    ] = "text",
+    project: ProjectOption = Path("."),
+) -> None:
+    """Validate memories: frontmatter, index limits, secrets, unsafe files. Exit 1 on errors."""
+    from memsync.checkrun import run_check
+    from memsync.errors import UsageError
+    from memsync.findings import FORMATS, render
+
+    fmt = fmt.lower()
+    if fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    report = run_check(path, scope=scope, all_projects=all_projects, project=project)
+    if fmt == "text" and sys.stdout.isatty():
+        _render_check(report)
+    else:
+        sys.stdout.write(render(report, fmt))
+    raise typer.Exit(1 if report.has_errors else 0)
+
+
+def _render_check(report: Any) -> None:
+    from rich.markup import escape
+
+    from memsync.findings import summary_line
+
+    out = _console()
+    styles = {"error": "bold red", "warning": "yellow"}
+    for f in report.findings:
+        out.print(
+            f"[bold]{escape(f.path)}[/]:{f.line}: [{styles[f.severity]}]{f.severity}[/] "
+            f"{escape(f.message)} [dim]\\[{f.rule}][/]"
+        )
+    counts = report.counts
+    colour = "red" if counts["error"] else "yellow" if counts["warning"] else "green"
+    out.print(f"[{colour}]{escape(summary_line(report))}[/] [dim]({escape(report.base)})[/]")
+
+
+# --- merge-file ---
+
+
+@app.command("merge-file", rich_help_panel="Git integration")
+def merge_file_command(
+    base: Annotated[Path, typer.Argument(help="The common ancestor's version (git's %O).")],
+    ours: Annotated[Path, typer.Argument(help="Our version; receives the result (%A).")],
+    theirs: Annotated[Path, typer.Argument(help="Their version (%B).")],
+    path: Annotated[
+        str | None, typer.Option("--path", help="The file's path in the repository (%P).")
+    ] = None,
+    marker_size: Annotated[
+        int, typer.Option("--marker-size", help="Accepted for git (%L); no markers are written.")
+    ] = 7,
+) -> None:
+    """Git merge driver: merge a memory or MEMORY.md into OURS, without conflict markers."""
+    from memsync.mergedriver import run_merge_driver
+
+    del marker_size  # memsync never writes conflict markers
+    result = run_merge_driver(base, ours, theirs, path)
+    for line in result.messages():
+        sys.stderr.write(line + "\n")
 
 
 # --- consolidate ---
@@ -559,6 +559,18 @@ def consolidate_command(
         raise UsageError(f"--format must be markdown or json, not {report_format!r}")
     if threshold is not None and not 0 < threshold <= 1:
         raise UsageError(f"--threshold must be between 0 and 1, not {threshold}")
+    if path is None and all_projects:
+        # As with `memsync check --all`: the store checkout is the git work tree around here.
+        from memsync.paths import find_git_root
+
+        found = find_git_root(project)
+        if found is None:
+            raise UsageError(
+                f"--all consolidates every project folder of a store checkout, and "
+                f"{project.resolve()} is not inside a git work tree",
+                hint="Run it inside a clone of a memory repository, or pass its PATH.",
+            )
+        path = found[0]
     if path is None:
         from memsync.paths import memory_dir_for, project_root
 
@@ -607,7 +619,7 @@ hooks_app = typer.Typer(
     help="Claude Code hooks: `memsync pull --hook` at session start, `push --hook` at the end.",
     no_args_is_help=True,
 )
-app.add_typer(hooks_app, name="hooks")
+app.add_typer(hooks_app, name="hooks", rich_help_panel="Git integration")
 
 SettingsOption = Annotated[
     Path | None,
@@ -698,7 +710,7 @@ def hooks_status(
         out.print(f"  {event:<13} {state}", markup=False)
 
 
-@app.command("scaffold")
+@app.command("scaffold", rich_help_panel="Team")
 def scaffold_command(
     directory: Annotated[Path, typer.Argument(help="Working tree of the team repository.")],
     dry_run: DryRunOption = False,
@@ -731,7 +743,7 @@ def scaffold_command(
         out.print(f"kept   {path.as_posix()} (exists)", markup=False)
 
 
-@app.command("review")
+@app.command("review", rich_help_panel="Team")
 def review_command(
     path: Annotated[
         Path,

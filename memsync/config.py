@@ -104,8 +104,6 @@ def data_dir() -> Path:
 
 def load_config(path: Path | None = None) -> Config:
     """Read the config file; a missing file is an empty configuration."""
-    import yaml
-
     path = path or config_path()
     try:
         text = path.read_text(encoding="utf-8")
@@ -113,6 +111,35 @@ def load_config(path: Path | None = None) -> Config:
         return Config()
     except OSError as exc:
         raise UsageError(f"cannot read the config file {path}: {exc.strerror}") from exc
+    data = _parsed(text, path)
+    try:
+        return _config_from_data(data)
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise UsageError(
+            f"the config file {path} has an unexpected shape: {exc}",
+            hint="Compare it with the layout described in its header comment.",
+        ) from exc
+
+
+def _parsed(text: str, path: Path) -> Any:
+    """The YAML of TEXT, from a JSON cache keyed by its digest when it has not changed.
+
+    Every Claude Code session start reads the config; importing and running the YAML
+    parser is a fifth of that hook's start-up, while JSON is already loaded.
+    """
+    import hashlib
+    import json
+
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    cache = data_dir() / "cache" / "config.json"
+    try:
+        cached = json.loads(cache.read_text(encoding="utf-8"))
+        if cached.get("sha256") == digest:
+            return cached["data"]
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        pass
+    import yaml
+
     try:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as exc:
@@ -121,12 +148,13 @@ def load_config(path: Path | None = None) -> Config:
             hint="Fix it by hand, or move it away and run `memsync init` again.",
         ) from exc
     try:
-        return _config_from_data(data)
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:
-        raise UsageError(
-            f"the config file {path} has an unexpected shape: {exc}",
-            hint="Compare it with the layout described in its header comment.",
-        ) from exc
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_name(f".config.json.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"sha256": digest, "data": data}), encoding="utf-8")
+        os.replace(tmp, cache)
+    except (OSError, TypeError, ValueError):
+        pass  # no cache (read-only data dir, values JSON cannot hold): parse every time
+    return data
 
 
 def _config_from_data(data: Mapping[str, Any]) -> Config:

@@ -187,11 +187,26 @@ def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
     return None
 
 
+_FETCH: tuple[str, ...] = ("-c", "protocol.version=0", "fetch", "-q", "--prune", "--no-tags")
+_FETCH += ("--no-auto-maintenance",)
+
+
 def fetch(repo: Path, timeout: float | None) -> None:
     """Fetch every branch of origin into refs/remotes/origin/."""
+    # Protocol v0: the server sends its refs right away, so a fetch that finds nothing new
+    # costs one round trip instead of v2's two (capabilities, then ls-refs). Every session
+    # start pays for it, and memory repositories have few refs to advertise.
     run_git(
-        ["fetch", "-q", "--prune", "--no-tags", "origin"], cwd=repo, timeout=timeout, network=True
+        [*_FETCH, "origin"],
+        cwd=repo,
+        timeout=timeout,
+        network=True,
     )
+
+
+def maintain(repo: Path) -> None:
+    """Let git repack when it thinks it should (`maintenance run --auto`), never failing."""
+    run_git(["maintenance", "run", "--auto", "--quiet"], cwd=repo, check=False)
 
 
 # How a server says a concurrent push moved the branch while ours was in flight.
@@ -622,13 +637,17 @@ def change_times(repo: Path, base: str | None, tip: str) -> dict[str, int]:
     args = ["log", "-z", "--no-renames", "--name-only", "--format=%x01%ct", span]
     out = run_git(args, cwd=repo).stdout.decode("utf-8", "surrogateescape")
     times: dict[str, int] = {}
-    for chunk in out.split("\x01")[1:]:
-        stamp, *names = chunk.split("\0")
-        when = int(stamp)
-        for i, name in enumerate(names):
-            path = name[1:] if i == 0 and name.startswith("\n") else name
-            if path and when > times.get(path, -1):
-                times[path] = when
+    when: int | None = None
+    # Tokens are NUL-separated: `\x01<time>` opens a commit, its first name follows after
+    # a newline. A name may hold any other byte, `\x01` included (a teammate's `ctl\x01.md`
+    # once made every merge crash), so only whole tokens are taken for times.
+    for token in out.split("\0"):
+        if token.startswith("\x01") and token[1:].isdigit():
+            when = int(token[1:])
+            continue
+        path = token[1:] if token.startswith("\n") else token
+        if when is not None and path and when > times.get(path, -1):
+            times[path] = when
     return times
 
 

@@ -119,7 +119,8 @@ def run_hook(
         from memsync.config import load_config
         from memsync.sync import RunOptions, sync_project
 
-        settings = load_config().settings
+        config = load_config()
+        settings = config.settings
         limit = settings.pull_timeout if command == "pull" else settings.push_timeout
         start_watchdog(limit + 2, f"memsync {command}")
         if review:
@@ -129,7 +130,9 @@ def run_hook(
             reports, pulls = list(pushed.reports), tuple(pushed.pulls)
         else:
             options = RunOptions(message)
-            reports = sync_project(project, scopes, command, hook=True, options=options)
+            reports = sync_project(
+                project, scopes, command, hook=True, options=options, config=config
+            )
     except ProjectNotConfiguredError:
         return  # The SessionStart hook runs in every project; most are not memsync's.
     except MemsyncError as error:

@@ -80,17 +80,62 @@ def _sweep_temporary_files(live_dir: Path) -> None:
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Replace PATH with DATA so readers see the old or the new file, never half of one."""
+    tmp = _stage(path, data, durable=True)
+    try:
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def _stage(path: Path, data: bytes, *, durable: bool) -> Path:
+    """Write DATA to a temporary file beside PATH (fsynced when DURABLE); returns it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.memsync-{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
             tmp.unlink()
+        raise
+    return tmp
+
+
+# Above this many files one `sync()` flushes them all: an fsync per file costs a journal
+# commit each (1,000 memories took 2 s of fsync and 1.5 s of renames).
+_BATCH = 8
+
+
+def _write_all(writes: list[tuple[str, Path, bytes]]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Atomically replace every file of WRITES: stage all, flush once, then rename each."""
+    batch = len(writes) > _BATCH and hasattr(os, "sync")
+    staged: list[tuple[str, Path, Path]] = []
+    failed: list[tuple[str, str]] = []
+    for path, location, data in writes:
+        try:
+            if location.is_dir() and not location.is_symlink():
+                raise IsADirectoryError(21, "a folder of that name is in the way")
+            staged.append((path, location, _stage(location, data, durable=not batch)))
+        except OSError as exc:
+            # One file the file system will not take must not stop the others (or every
+            # later run): report it and leave it out of the manifest so it is tried again.
+            failed.append((path, f"cannot write it here: {exc.strerror or exc}"))
+    if batch and staged:
+        os.sync()
+    done: list[str] = []
+    for path, location, tmp in staged:
+        try:
+            os.replace(tmp, location)
+            done.append(path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            failed.append((path, f"cannot write it here: {exc.strerror or exc}"))
+    return done, failed
 
 
 def _prune_empty_dirs(root: Path, start: Path) -> None:
@@ -154,17 +199,11 @@ def write_live(
         mark.write_text(str(os.getpid()), encoding="ascii")
     # Deletions first: a folder `x.md/` the store replaced by a file `x.md` must be gone
     # before the file is written.
-    for path, location, data in writes:
-        try:
-            if location.is_dir() and not location.is_symlink():
-                raise IsADirectoryError(21, "a folder of that name is in the way")
-            atomic_write(location, data)
-        except OSError as exc:
-            # One file the file system will not take must not stop the others (or every
-            # later run): report it and leave it out of the manifest so it is tried again.
-            failed.append((path, f"cannot write it here: {exc.strerror or exc}"))
-            continue
-        manifest[path] = blob_sha(data)
+    done, failures = _write_all(writes)
+    failed.extend(failures)
+    contents = {path: data for path, _, data in writes}
+    for path in done:
+        manifest[path] = blob_sha(contents[path])
         written.append(path)
     with contextlib.suppress(FileNotFoundError):
         mark.unlink()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import random
 import socket
 import time
 from collections.abc import Iterator
@@ -97,6 +96,8 @@ def store_lock(path: Path, *, timeout: float, command: str, store: str) -> Itera
                     f"the {store} store is busy: locked by {who}",
                     hint=f"Wait for it to finish; if that process is gone, delete {path}.",
                 ) from None
+            import random  # only when we have to wait
+
             time.sleep(random.uniform(0.05, 0.2))
             continue
         try:

@@ -22,6 +22,9 @@ class Manifest:
     commit: str | None = None
     last_sync: float | None = None
     last_push: float | None = None
+    # The live directory holds exactly the store's files at COMMIT (nothing kept, skipped or
+    # refused), so a run that finds COMMIT unchanged and no local edit has nothing to write.
+    clean: bool = False
 
 
 def manifest_path(data_dir: Path, store: str, live_dir: Path) -> Path:
@@ -47,6 +50,7 @@ def load_manifest(path: Path, live_dir: Path, store: str, subdir: str) -> Manife
             commit=data.get("commit"),
             last_sync=data.get("last_sync"),
             last_push=data.get("last_push"),
+            clean=data.get("clean") is True,
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return Manifest(live_dir=str(live_dir), store=store, subdir=subdir)
@@ -62,6 +66,7 @@ def save_manifest(path: Path, manifest: Manifest) -> None:
         "commit": manifest.commit,
         "last_sync": manifest.last_sync,
         "last_push": manifest.last_push,
+        "clean": manifest.clean,
         "files": dict(sorted(manifest.files.items())),
     }
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")

@@ -11,10 +11,9 @@ from memsync.config import Config, Scope, load_config
 from memsync.errors import GitError, RemoteUnavailableError
 from memsync.index import IndexSize, measure_index
 from memsync.limits import INDEX_NAME
-from memsync.manifest import load_manifest, manifest_path
 from memsync.project import Binding, resolve_bindings
 from memsync.semdiff import MemoryChange, diff_memories
-from memsync.sync import local_changes
+from memsync.sync import binding_manifest, local_changes
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,6 @@ def _live_files(binding: Binding) -> dict[str, bytes]:
 
 def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStatus]:
     """Status of each store of the project, from local state only (no network)."""
-    from memsync.config import data_dir
     from memsync.safety import scan_directory
 
     _, bindings = _bindings(project_dir, scopes)
@@ -93,12 +91,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 ahead, behind = gitcmd.ahead_behind(binding.clone_dir, heads.local, heads.remote)
             elif heads.local:
                 ahead = gitcmd.count_commits(binding.clone_dir, heads.local)
-        manifest = load_manifest(
-            manifest_path(data_dir(), binding.store.name, binding.live_dir),
-            binding.live_dir,
-            binding.store.name,
-            binding.subdir,
-        )
+        manifest, _ = binding_manifest(binding)
         scan = (
             scan_directory(binding.live_dir, binding.scope) if binding.live_dir.is_dir() else None
         )
@@ -152,14 +145,8 @@ def store_diff(project_dir: Path, scopes: tuple[Scope, ...], *, fetch: bool) -> 
         base_files = store.read_folder(binding, base)
         remote_files = store.read_folder(binding, heads.remote)
         local_files = store.read_folder(binding, heads.local)
-        from memsync.config import data_dir
 
-        manifest = load_manifest(
-            manifest_path(data_dir(), binding.store.name, binding.live_dir),
-            binding.live_dir,
-            binding.store.name,
-            binding.subdir,
-        )
+        manifest, _ = binding_manifest(binding)
         # Uncommitted live edits are part of what push would send.
         for path, data in local_changes(_live_files(binding), manifest).items():
             if data is None:
@@ -191,7 +178,10 @@ def history(
         heads = store.heads(binding)
         if heads.local is None:
             continue
-        target = store.store_path(binding, file) if file else binding.prefix
+        relative = _relative_to_binding(binding, file) if file else None
+        if file and relative is None:
+            continue
+        target = store.store_path(binding, relative) if relative else binding.prefix
         paths = [target] if target else []
         with contextlib.suppress(GitError):
             for entry in gitcmd.log_entries(binding.clone_dir, heads.local, paths, limit):
@@ -205,3 +195,22 @@ def history(
                     )
                 )
     return sorted(entries, key=lambda e: e.when, reverse=True)[:limit]
+
+
+def _relative_to_binding(binding: Binding, file: str) -> str | None:
+    """FILE (relative to the memory directory, or a path to it) within the binding's folder."""
+    from memsync.limits import TEAM_DIR
+
+    candidate = Path(file)
+    relpath = candidate.as_posix()
+    if candidate.is_absolute() or candidate.exists():
+        try:
+            relpath = candidate.resolve().relative_to(binding.live_dir.resolve()).as_posix()
+        except ValueError:
+            return None
+        if binding.scope == "team":
+            return relpath
+    in_team = relpath.startswith(f"{TEAM_DIR}/")
+    if binding.scope == "team":
+        return relpath.removeprefix(f"{TEAM_DIR}/") if in_team else relpath
+    return None if in_team else relpath

@@ -137,13 +137,14 @@ def origin_url(root: Path) -> str | None:
         common = Path(commondir_file.read_text(encoding="utf-8").strip())
         config_dirs.insert(0, common if common.is_absolute() else (git_dir / common).resolve())
     for config_dir in config_dirs:
-        url = _origin_from_config(config_dir / "config")
+        url = origin_from_config_file(config_dir / "config")
         if url:
             return url
     return None
 
 
-def _origin_from_config(config: Path) -> str | None:
+def origin_from_config_file(config: Path) -> str | None:
+    """The `remote.origin.url` set in git config file CONFIG, read without git."""
     try:
         lines = config.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:

@@ -34,9 +34,10 @@ def ensure_clone(binding: Binding) -> bool:
     """Create the bare clone if missing; True when it was just created."""
     repo = binding.clone_dir
     if (repo / "HEAD").is_file():
-        current = gitcmd.run_git(
-            ["config", "remote.origin.url"], cwd=repo, check=False
-        ).text.strip()
+        from memsync.paths import origin_from_config_file
+
+        # memsync wrote this config itself: read it rather than start git on every run.
+        current = origin_from_config_file(repo / "config")
         if current != binding.store.url:
             gitcmd.set_remote_url(repo, binding.store.url)
         return False

@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import contextlib
-import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memsync import gitcmd, store
-from memsync.config import Settings, data_dir
+from memsync.config import Config, Settings, data_dir
 from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
-from memsync.findings import Finding
 from memsync.lock import store_lock
 from memsync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
 from memsync.project import Binding, hostname
 from memsync.safety import Skipped
-from memsync.validate import validate_edit
+
+if TYPE_CHECKING:
+    from memsync.findings import Finding
 
 
 @dataclass(frozen=True)
@@ -88,9 +89,14 @@ class _Run:
         self.report = replace(self.report, **changes)  # type: ignore[arg-type]
 
 
-def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
+def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
+    """The manifest of a binding's live directory, and the file it is kept in."""
     path = manifest_path(data_dir(), binding.store.name, binding.live_dir)
-    manifest = load_manifest(path, binding.live_dir, binding.store.name, binding.subdir)
+    return load_manifest(path, binding.live_dir, binding.store.name, binding.subdir), path
+
+
+def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
+    manifest, path = binding_manifest(binding)
     run = _Run(binding, settings, deadline, manifest, path)
     run.report = StoreReport(scope=binding.scope, store=binding.store.name)
     return run
@@ -135,6 +141,8 @@ def _commit_local(run: _Run) -> str | None:
         if data is None:
             allowed[path] = None
             continue
+        from memsync.validate import validate_edit  # only when there are edits
+
         errors, warns = validate_edit(path, data, binding.scope, run.settings)
         warnings.extend(warns)
         if errors:
@@ -217,6 +225,11 @@ def _materialize(run: _Run, head: str | None) -> None:
     from memsync.safety import filter_files
 
     binding = run.binding
+    if _unchanged(run, head):
+        # Session start with nothing new: no tree listing, no writes.
+        run.manifest = replace(run.manifest, last_sync=time.time())
+        save_manifest(run.manifest_file, run.manifest)
+        return
     entries = store.store_files(binding, head)
     skipped = [Skipped(p, "not a regular file") for p, e in entries.items() if not _regular(e)]
     wanted = {p: e for p, e in entries.items() if _regular(e) and store.is_memory_file(binding, p)}
@@ -232,13 +245,28 @@ def _materialize(run: _Run, head: str | None) -> None:
     # store already had would otherwise keep its live file from ever updating again.
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
     outcome = write_live(binding.live_dir, scan.files, run.live, run.manifest.files, pending)
-    run.manifest = replace(run.manifest, files=outcome.manifest, commit=head, last_sync=time.time())
+    clean = not (skipped or outcome.kept or outcome.failed or pending)
+    run.manifest = replace(
+        run.manifest, files=outcome.manifest, commit=head, last_sync=time.time(), clean=clean
+    )
     save_manifest(run.manifest_file, run.manifest)
     run.note(
         updated=outcome.written,
         deleted=outcome.deleted,
         kept_local=outcome.kept,
         skipped=run.report.skipped + tuple(skipped) + tuple(Skipped(*f) for f in outcome.failed),
+    )
+
+
+def _unchanged(run: _Run, head: str | None) -> bool:
+    """The last run left the live directory clean at HEAD and nothing was edited since."""
+    manifest = run.manifest
+    return (
+        manifest.clean
+        and head is not None
+        and head == manifest.commit
+        and hashes(run.live) == dict(manifest.files)
+        and not run.report.skipped
     )
 
 
@@ -310,6 +338,8 @@ def backoff(losses: int, attempt_seconds: float) -> float:
     log2(N) rounds instead of colliding again and again.
     """
     slot = min(max(attempt_seconds, 0.05), 5.0)
+    import random
+
     return random.uniform(0, slot * 2 ** min(losses, 4))
 
 
@@ -327,7 +357,14 @@ def _run_store(
             store.check_state(binding)
             if created:
                 _adopt_branch(run)
-            body(run)
+            before = store.heads(binding)
+            try:
+                body(run)
+            finally:
+                # Packs pile up only when objects arrive (fetch) or are written (commit,
+                # merge): a session start that found nothing new skips git's maintenance.
+                if store.heads(binding) != before:
+                    gitcmd.maintain(binding.clone_dir)
     except MemsyncError as exc:
         run.note(error=str(exc), error_code=int(exc.exit_code))
     return run.report
@@ -358,13 +395,26 @@ def run_stores(
     options = options or RunOptions()
     if len(bindings) == 1:
         return [_run_store(bindings[0], settings, deadline, command, options)]
-    from concurrent.futures import ThreadPoolExecutor
+    import threading
 
-    with ThreadPoolExecutor(max_workers=len(bindings)) as pool:
-        futures = [
-            pool.submit(_run_store, b, settings, deadline, command, options) for b in bindings
-        ]
-        return [f.result() for f in futures]
+    # Plain threads: concurrent.futures costs more to import than it saves here.
+    reports: list[StoreReport | None] = [None] * len(bindings)
+    errors: list[BaseException] = []
+
+    def work(index: int) -> None:
+        try:
+            reports[index] = _run_store(bindings[index], settings, deadline, command, options)
+        except BaseException as exc:  # re-raised in the caller, as a future would
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(bindings))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return [r for r in reports if r is not None]
 
 
 def exit_code(reports: list[StoreReport]) -> int:
@@ -387,12 +437,13 @@ def sync_project(
     *,
     hook: bool = False,
     options: RunOptions | None = None,
+    config: Config | None = None,
 ) -> list[StoreReport]:
     """Pull or push (`sync` = push, which pulls first) the stores of one project."""
     from memsync.config import SCOPES, load_config
     from memsync.project import resolve_bindings
 
-    config = load_config()
+    config = config or load_config()
     wanted = tuple(s for s in SCOPES if s in scopes)
     _, bindings = resolve_bindings(config, project_dir, wanted)
     if not bindings:

@@ -379,3 +379,18 @@ def test_index_prose_dates_rewritten_entries_from_frontmatter(tmp_path: Path) ->
         "# Memory (pruned on 2026-03-04)\n\n- [a](a.md) — freeze starts the week of 2026-03-09\n"
     )
     assert not make_plan(folder).changed
+
+
+def test_cli_all_without_path_is_the_work_tree_here(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    store = tmp_path / "store"
+    write_memory(store / "acme-api", "a.md", "a", "Deployed yesterday.\n")
+    git("init", "-q", cwd=store)
+    _commit(store, "init", "2026-02-02T09:00:00+00:00")
+    code, out, err = _cli(capsys, "--all", "--dry-run", "--project", str(store / "acme-api"))
+    assert code == 0, err
+    assert "2026-02-01" in out and "acme-api" in out
+    code, _, err = _cli(capsys, "--all", "--dry-run", "--project", str(tmp_path))
+    assert code == 2 and "not inside a git work tree" in err

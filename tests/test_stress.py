@@ -7,7 +7,9 @@ cases that guard the fixes the harness drove.
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,16 +81,17 @@ def test_a_deletion_after_a_crash_between_commit_and_manifest_is_not_undone(
 
 
 def _count_git_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
-    from memsync import gitcmd
+    import subprocess
 
     calls: list[tuple[str, ...]] = []
-    real = gitcmd.subprocess.run
+    real = subprocess.run
 
-    def counting(args: list[str], **kwargs: object) -> object:
+    def counting(args: list[str], **kwargs: Any) -> Any:
         calls.append(tuple(args))
-        return real(args, **kwargs)  # type: ignore[call-overload]
+        return real(args, **kwargs)
 
-    monkeypatch.setattr(gitcmd.subprocess, "run", counting)
+    # gitcmd runs every git through subprocess.run.
+    monkeypatch.setattr(subprocess, "run", counting)
     return calls
 
 
@@ -246,3 +249,164 @@ def test_twenty_concurrent_pushers_fit_in_the_default_retries() -> None:
 
     # The stress harness: 20 machines at once need up to 6 attempts with the backoff above.
     assert Settings().push_retries >= 10
+
+
+# --- the harness itself, in small doses ---
+
+
+def _git_daemon_available() -> bool:
+    import subprocess
+
+    exec_path = subprocess.run(
+        ["git", "--exec-path"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return bool(exec_path) and (Path(exec_path) / "git-daemon").exists()
+
+
+# The harness kills process groups and serves git over TCP: POSIX with git-daemon only.
+harness = pytest.mark.skipif(
+    sys.platform == "win32" or not _git_daemon_available(),
+    reason="the stress harness needs POSIX process groups and git-daemon",
+)
+
+
+@pytest.fixture
+def harness_tmp(tmp_path: Path) -> Path:
+    """A scratch directory for the harness, which builds its own simulated machines."""
+    return tmp_path
+
+
+@harness
+def test_the_proxy_delays_refuses_stalls_and_drops(harness_tmp: Path) -> None:
+    import subprocess
+    import time
+
+    from benchmarks.harness.daemon import GitDaemon
+    from benchmarks.harness.machines import harness_git_env, make_remote
+    from benchmarks.harness.proxy import DelayProxy
+
+    served = harness_tmp / "served"
+    served.mkdir()
+    make_remote(served / "r.git")
+
+    def ls_remote(url: str, timeout: float = 20) -> tuple[int, str, float]:
+        start = time.monotonic()
+        try:
+            proc = subprocess.run(
+                ["git", "-c", "protocol.version=0", "ls-remote", url],
+                cwd=served,
+                env=harness_git_env(served),
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return -1, "timeout", time.monotonic() - start
+        return proc.returncode, proc.stderr, time.monotonic() - start
+
+    with (
+        GitDaemon(served) as daemon,
+        DelayProxy(daemon.port, delay_up=0.1, delay_down=0.1) as proxy,
+    ):
+        code, _, seconds = ls_remote(proxy.url("r.git"))
+        assert code == 0
+        assert seconds >= 0.2  # one round trip through 100 ms each way
+        proxy.set_mode("refuse")
+        code, err, _ = ls_remote(proxy.url("r.git"))
+        assert code != 0 and "refused" in err.lower()
+        proxy.set_mode("blackhole")
+        code, _, seconds = ls_remote(proxy.url("r.git"), timeout=1.0)
+        assert code == -1
+        proxy.set_mode("drop", direction="down", after_bytes=1)
+        code, err, _ = ls_remote(proxy.url("r.git"))
+        assert code != 0
+        proxy.set_mode("pass")
+        assert ls_remote(proxy.url("r.git"))[0] == 0
+        assert proxy.stats.stalled >= 1 and proxy.stats.dropped >= 1
+
+
+@harness
+def test_a_handful_of_crash_injections_lose_nothing(harness_tmp: Path) -> None:
+    from benchmarks.harness.crash import crash_campaign
+
+    summary, _ = crash_campaign(
+        harness_tmp, 3, seed=5, sizes=(16,), commands=("sync",), estimate_s=1.2
+    )
+    assert summary.killed + summary.finished_before_kill >= 3
+    assert summary.lost == 0 and summary.remote_lost == 0
+    assert summary.manual_repairs == 0 and summary.recovery_failures == 0
+    assert summary.markers == 0 and summary.leftover_files == 0, summary.failures
+
+
+@harness
+def test_the_hostile_corpus_is_skipped_and_named(harness_tmp: Path) -> None:
+    from benchmarks.harness import hostile
+
+    wanted = {
+        "symlink pointing outside",
+        "absolute path as entry name",
+        "'..' tree entry",
+        "backslashes",
+        "file over 250,000 bytes (and one exactly at it)",
+        "non-UTF-8 file name",
+        "case-colliding names",
+        ".git and .GIT folders",
+        "directory x.md (step 1)",
+        "directory x.md becomes a file",
+        "name over 255 bytes, path over 4096",
+        "files outside the project folder",
+    }
+    kinds = tuple(k for k in hostile.KINDS if k.name in wanted)
+    assert len(kinds) == len(wanted)
+    campaign = hostile.Campaign(harness_tmp)
+    results = [campaign.run_kind(kind, push=False) for kind in kinds]
+    problems = [f"{r.name}: {r.problems}" for r in results if not r.ok]
+    assert not problems, problems
+    last: list[str] = []
+    assert campaign.victim_push(kinds[-1], last) == 0, last
+
+
+@harness
+def test_two_processes_on_one_store_wait_or_report_the_lock(harness_tmp: Path) -> None:
+    from benchmarks.harness.concurrent import held_lock, same_store
+
+    together = same_store(harness_tmp / "together", memories=30, only=(0,))
+    assert together[0].consistent, together[0].problems
+    assert together[0].exit_codes == [0, 0]
+    held = held_lock(harness_tmp / "held")
+    assert held.consistent, held.problems
+    assert held.exit_codes == [4, 0]  # exit 4 naming the live holder; a dead one is taken over
+
+
+@harness
+def test_hook_pull_against_a_stalled_remote_returns_in_time(harness_tmp: Path) -> None:
+    from benchmarks.harness import netfaults
+
+    results = netfaults.network_faults(
+        harness_tmp, faults=("stalled mid-fetch",), normal_stalls=False
+    )
+    assert [(r.mode, r.ok) for r in results] == [("hook", True)], results[0].problems
+    assert results[0].seconds < netfaults.PULL_LIMIT + netfaults.SLACK
+
+
+def test_change_times_survive_control_characters_in_names(tmp_path: Path) -> None:
+    from memsync import gitcmd
+
+    remote = make_bare_remote(tmp_path / "remote.git")
+    repo = tmp_path / "clone.git"
+    gitcmd.init_bare(repo, str(remote))
+    me = gitcmd.Identity("T", "t@example.invalid")
+    first = gitcmd.write_commit(
+        repo, parents=[], changes={"a.md": b"A"}, message="1\n", author=me, when=1_700_000_000
+    )
+    second = gitcmd.write_commit(
+        repo,
+        parents=[first],
+        changes={"ctl\x01char.md": b"X", "b.md": b"B"},
+        message="2\n",
+        author=me,
+        when=1_700_000_100,
+    )
+    times = gitcmd.change_times(repo, None, second)
+    assert times == {"a.md": 1_700_000_000, "b.md": 1_700_000_100, "ctl\x01char.md": 1_700_000_100}

@@ -198,3 +198,29 @@ def test_team_push_blocks_secrets_and_user_memories(
     result = laptop.memsync("push", "--scope", "team", cwd=project, check=False)
     assert result.returncode == 1
     assert remote_head(team) == head
+
+
+def test_init_imports_existing_memories_and_never_overwrites_them(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    private, _ = remotes
+    laptop, desktop, _ = machines
+    p1 = setup_machine(laptop, private, None, "src/api")
+    write_memory(memory_dir(laptop, p1), "notes.md", "laptop notes", "From the laptop.\n")
+    laptop.memsync("push", cwd=p1)
+    # The desktop used Claude Code before memsync: its memory directory already has files.
+    p2 = desktop.checkout_project(ORIGIN, "code/api")
+    with desktop.active():
+        from memsync.paths import locate_project
+
+        live = locate_project(p2).memory_dir
+    write_memory(live, "notes.md", "desktop notes", "From the desktop.\n")
+    write_memory(live, "only-here.md", "desktop only", "Kept.\n")
+    desktop.memsync("init", "--private", str(private), "--no-hooks", cwd=p2)
+    texts = {p.name: p.read_text() for p in live.glob("*.md")}
+    assert "From the desktop." in "".join(texts.values())
+    assert "From the laptop." in "".join(texts.values())
+    assert "only-here.md" in texts
+    laptop.memsync("pull", cwd=p1)
+    mine = {p.name: p.read_bytes() for p in memory_dir(laptop, p1).glob("*.md")}
+    assert mine == {p.name: p.read_bytes() for p in live.glob("*.md")}

@@ -241,8 +241,6 @@ def same_store(
                 problems.append(f"exit {code}: {err.strip()[-300:]}")
             if code == 4 and "locked by pid" not in err:
                 problems.append(f"exit 4 without naming the holder: {err.strip()[-200:]}")
-        if lock_timeout is not None and 4 not in codes and not lock_reported:
-            problems.append("neither process reported the lock")
         problems += _clone_ok(desk.machine)
         final = desk.machine.run("sync", cwd=desk.project)
         if final.returncode != 0:
@@ -262,6 +260,59 @@ def same_store(
         if callable(log):
             log(f"same-store: {name}: exits {codes} {problems or 'ok'}")
     return results
+
+
+def held_lock(base: Path, log: object = None) -> SameStoreResult:
+    """A live process holds the store lock: memsync exits 4 naming it, then takes over."""
+    import json as _json
+    import socket
+    import sys
+
+    from benchmarks.harness.world import make_world
+
+    world = make_world(base, ("desk",))
+    desk = world.seats[0]
+    (desk.live / "held.md").write_text(memory_text("held", "Waiting for the lock.\n"))
+    locks = desk.machine.data_dir / "locks"
+    clone = next((desk.machine.data_dir / "stores").glob("private-*.git"))
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    problems: list[str] = []
+    try:
+        # What a running memsync writes into the lock file of the store it works on.
+        record = {"pid": holder.pid, "host": socket.gethostname(), "command": "pull"}
+        locks.mkdir(parents=True, exist_ok=True)
+        (locks / (clone.name.removesuffix(".git") + ".lock")).write_text(
+            _json.dumps({**record, "since": time.time()})
+        )
+        desk.machine.set_settings(lock_timeout=0.3)
+        first = desk.machine.run("push", "--scope", "private", cwd=desk.project)
+        if first.returncode != 4 or f"pid {holder.pid}" not in first.stderr:
+            problems.append(
+                f"expected exit 4 naming pid {holder.pid}: {first.returncode} {first.stderr[-300:]}"
+            )
+        hooked = desk.machine.run(
+            "push", "--hook", "--scope", "private", cwd=desk.project, stdin="{}"
+        )
+        if hooked.returncode != 0 or "locked by" not in hooked.stderr:
+            problems.append(f"hook mode: {hooked.returncode} {hooked.stderr[-300:]}")
+    finally:
+        holder.kill()
+        holder.wait()
+    # The holder died: its lock is stale and the next run takes over.
+    second = desk.machine.run("push", "--scope", "private", cwd=desk.project)
+    if second.returncode != 0:
+        problems.append(f"after the holder died: exit {second.returncode} {second.stderr[-300:]}")
+    if "held.md" not in remote_files(world.private_remote):
+        problems.append("held.md not pushed after the takeover")
+    desk.machine.set_settings(lock_timeout=30.0)
+    problems += _clone_ok(desk.machine)
+    codes: list[int | None] = [first.returncode, second.returncode]
+    result = SameStoreResult(
+        "lock held by a live process, then by a dead one", codes, True, not problems, problems
+    )
+    if callable(log):
+        log(f"same-store: {result.case}: exits {codes} {problems or 'ok'}")
+    return result
 
 
 def head_of(remote: Path) -> str:

@@ -458,9 +458,9 @@ class Campaign:
         for rel in expect.absent:
             if os.path.lexists(scope_dir / rel):
                 problems.append(f"{rel} was written into the live directory")
-        for path in scope_dir.rglob("*"):
-            if path.is_symlink():
-                problems.append(f"symlink materialized: {path.relative_to(scope_dir)}")
+        for found in scope_dir.rglob("*"):
+            if found.is_symlink():
+                problems.append(f"symlink materialized: {found.relative_to(scope_dir)}")
         after = snapshot(
             self.base, [machine.data_dir, live_root, self.base / "remotes", machine.home / ".cache"]
         )
@@ -515,7 +515,6 @@ def hostile_campaign(
         results.append(result)
         if callable(log):
             state = "ok  " if result.ok else "FAIL"
-            log(
-                f"hostile {state} {kind.name} ({result.seconds:.1f} s) {'; '.join(result.problems)[:600]}"
-            )
+            problems = "; ".join(result.problems)[:600]
+            log(f"hostile {state} {kind.name} ({result.seconds:.1f} s) {problems}")
     return results

@@ -25,9 +25,13 @@ def base_env() -> dict[str, str]:
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("GIT_", "MEMSYNC_", "CLAUDE_", "COVERAGE_")) and k != "PYTHONPATH"
+        if not k.startswith(("GIT_", "MEMSYNC_", "CLAUDE_", "COVERAGE_"))
+        and k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
     }
     env["PYTHONPATH"] = str(REPO_ROOT)
+    # An installed memsync runs from byte-compiled files; compiling every module on every
+    # start would dominate the hook-path figures.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 

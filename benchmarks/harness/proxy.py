@@ -21,8 +21,9 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass
@@ -108,9 +109,9 @@ class DelayProxy:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def _call(self, coro: object) -> None:
+    def _call(self, coro: Coroutine[Any, Any, None]) -> None:
         assert self._loop is not None
-        future = asyncio.run_coroutine_threadsafe(coro, self._loop)  # type: ignore[arg-type]
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop)
         future.result(timeout=10)
 
     # --- the loop ---
