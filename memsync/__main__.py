@@ -8,6 +8,11 @@ import sys
 def main(argv: list[str] | None = None) -> None:
     """Run memsync; `pull --hook`/`push --hook` skip the CLI framework to start fast."""
     args = sys.argv[1:] if argv is None else argv
+    if args == ["--version"]:
+        from memsync import __version__
+
+        sys.stdout.write(f"memsync {__version__}\n")
+        raise SystemExit(0)
     from memsync.hookmode import parse_hook_argv
 
     hook = parse_hook_argv(args)

@@ -509,7 +509,7 @@ def merge_file_command(
 # --- consolidate ---
 
 
-@app.command("consolidate")
+@app.command("consolidate", rich_help_panel="Check and tidy")
 def consolidate_command(
     path: Annotated[
         Path | None,

@@ -8,21 +8,22 @@ least recently updated memories move to `archive/`. Planning reads only; `apply_
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from memsync.dates import Replacement, resolve_relative_dates
-from memsync.dedupe import DEFAULT_THRESHOLD, Candidate, find_duplicates, merge_bodies
+from memsync.dedupe import DEFAULT_THRESHOLD, group_duplicates, merge_bodies
 from memsync.errors import UsageError, UserMessageError
-from memsync.index import Index, IndexSize, parse_index, parse_index_text, render_index
-from memsync.indexfix import ARCHIVE_ORDER, IndexRebuild, rebuild_index
+from memsync.index import Index, IndexLine, IndexSize, parse_index
+from memsync.indexfix import ARCHIVE_ORDER, IndexMemory, IndexRebuild, rebuild_index
 from memsync.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.memfolder import (
     MemoryFile,
+    frontmatter_date,
     git_times,
-    index_memory,
     local_date,
     memory_folders,
     scan_folder,
@@ -88,6 +89,7 @@ class FolderPlan:
     index: IndexRebuild | None = None
     index_changed: bool = False
     writes: dict[str, bytes] = field(default_factory=dict)
+    moves: tuple[tuple[str, str], ...] = ()  # (from, to): renamed unchanged
     deletes: tuple[str, ...] = ()
     originals: dict[str, bytes | None] = field(default_factory=dict)  # digests; None: absent
     skipped: tuple[str, ...] = ()
@@ -96,7 +98,7 @@ class FolderPlan:
     @property
     def changed(self) -> bool:
         """Whether applying this plan changes any file."""
-        return bool(self.writes or self.deletes)
+        return bool(self.writes or self.moves or self.deletes)
 
 
 @dataclass(frozen=True)
@@ -120,31 +122,33 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     found, others, skipped = scan_folder(root)
     repo, prefix, commit_times = git_times(root)
     files: dict[str, MemoryFile] = {}
-    for rel, path in found:
-        raw = path.read_bytes()
+    dates: list[DateChange] = []
+    for rel, path, mtime in found:
+        with open(path, "rb") as handle:
+            raw = handle.read()
         memory = parse_memory(raw, rel)
         if memory.decode_error is not None:
             skipped.append(f"{rel}: {memory.decode_error}")
             others.append(rel)
             continue
-        files[rel] = MemoryFile(rel, raw, memory, path.stat().st_mtime, commit_times.get(rel))
-    dates = _plan_dates(files, repo, prefix)
+        new_memory, changes = _rewrite_dates(memory, mtime, repo, prefix)
+        record = MemoryFile.of(new_memory, _digest(raw), mtime, commit_times.get(rel))
+        if changes:
+            record.new_raw = new_memory.raw
+            dates += changes
+        files[rel] = record
     index_path = root / INDEX_NAME
     index_raw = index_path.read_bytes() if index_path.is_file() else None
     existing = None
     if index_raw is not None:
-        index_file = MemoryFile(
-            INDEX_NAME,
-            index_raw,
-            parse_memory(index_raw, INDEX_NAME),
-            index_path.stat().st_mtime,
-            commit_times.get(INDEX_NAME),
-        )
-        existing, index_dates = _index_prose_dates(index_file, repo, prefix)
+        mtime = index_path.stat().st_mtime
+        existing, index_dates = _index_prose_dates(index_raw, mtime, repo, prefix)
         dates += index_dates
     indexed = set(existing.targets) if existing else set()
-    merges, removed = _plan_merges(files, indexed, options.threshold)
-    memories = [index_memory(f.memory, updated_key(f)) for f in files.values()]
+    merges, removed = _plan_merges(root, files, indexed, options.threshold)
+    memories = [
+        IndexMemory(f.path, f.name, f.description, f.type, updated_key(f)) for f in files.values()
+    ]
     rebuild = rebuild_index(existing, memories, exists=others, allow_archive=options.allow_archive)
     allocated: set[str] = set()
     archives = [_archive_move(root, files[p], allocated) for p in rebuild.archived]
@@ -153,21 +157,26 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         problems.append(_over_limit(rebuild.after, options.allow_archive))
     new_index = _render_new_index(existing, rebuild)
     writes: dict[str, bytes] = {}
-    originals: dict[str, bytes | None] = {rel: _digest(data) for rel, data in removed.items()}
+    moves: list[tuple[str, str]] = []
+    originals: dict[str, bytes | None] = dict(removed)
     deleted = list(removed)
     for move in archives:
         item = files[move.path]
-        destination = root / move.destination
-        if not destination.is_file():
-            writes[move.destination] = item.memory.raw
+        originals[move.path] = item.digest
+        if (root / move.destination).is_file():
+            deleted.append(move.path)  # the same content is already archived there
+        elif item.new_raw is not None:
+            writes[move.destination] = item.new_raw
             originals[move.destination] = None
-        deleted.append(move.path)
-        originals[move.path] = _digest(item.original)
+            deleted.append(move.path)
+        else:
+            moves.append((move.path, move.destination))
+            originals[move.destination] = None
     archived = {a.path for a in archives}
     for rel, item in files.items():
-        if rel not in archived and item.memory.raw != item.original:
-            writes[rel] = item.memory.raw
-            originals[rel] = _digest(item.original)
+        if rel not in archived and item.new_raw is not None:
+            writes[rel] = item.new_raw
+            originals[rel] = item.digest
     index_changed = new_index != index_raw and not (index_raw is None and not memories)
     if index_changed:
         writes[INDEX_NAME] = new_index
@@ -181,6 +190,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         index=rebuild,
         index_changed=index_changed,
         writes=writes,
+        moves=tuple(moves),
         deletes=tuple(sorted(set(deleted))),
         originals=originals,
         skipped=tuple(skipped),
@@ -188,45 +198,46 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     )
 
 
-def _plan_dates(files: dict[str, MemoryFile], repo: Path | None, prefix: str) -> list[DateChange]:
-    """Rewrite relative dates in every file; blame only files that contain one."""
+def _rewrite_dates(
+    memory: Memory, mtime: float, repo: Path | None, prefix: str
+) -> tuple[Memory, list[DateChange]]:
+    """MEMORY with its relative dates made absolute; blame only when it has one."""
     from memsync.dates import find_relative_dates
 
-    changes: list[DateChange] = []
-    for rel, item in files.items():
-        text = item.memory.text
-        if not find_relative_dates(text):
-            continue
-        when, source = written_dates(item, repo, prefix)
-        new_text, replacements = resolve_relative_dates(text, when)
-        new_text, replacements = _keep_frontmatter_valid(item.memory, new_text, replacements)
-        if not replacements:
-            continue
-        raw = encode(new_text, bom=item.memory.bom, crlf=item.memory.crlf)
-        item.memory = parse_memory(raw, rel)
-        changes += [_date_change(rel, rep, source) for rep in replacements]
-    return changes
+    if not find_relative_dates(memory.text):
+        return memory, []
+    when, source = written_dates(memory.path, mtime, frontmatter_date(memory), repo, prefix)
+    new_text, replacements = resolve_relative_dates(memory.text, when)
+    new_text, replacements = _keep_frontmatter_valid(memory, new_text, replacements)
+    if not replacements:
+        return memory, []
+    raw = encode(new_text, bom=memory.bom, crlf=memory.crlf)
+    changes = [_date_change(memory.path, rep, source) for rep in replacements]
+    return parse_memory(raw, memory.path), changes
 
 
 def _index_prose_dates(
-    item: MemoryFile, repo: Path | None, prefix: str
+    raw: bytes, mtime: float, repo: Path | None, prefix: str
 ) -> tuple[Index, list[DateChange]]:
     """The index with relative dates in its headings and prose made absolute (entry lines are
     rebuilt from the memories' frontmatter, so their dates come from there)."""
-    from memsync.dates import apply_replacements, find_relative_dates
+    from memsync.dates import find_relative_dates
 
-    index = parse_index(item.original)
-    text = index.text()
-    if not find_relative_dates(text):
+    index = parse_index(raw)
+    # Entry lines are left out of the scan (blank, so line numbers stay), which also keeps a
+    # large index from being scanned line by line for nothing.
+    prose = "\n".join("" if line.entry else line.text for line in index.lines)
+    if not find_relative_dates(prose):
         return index, []
-    when, source = written_dates(item, repo, prefix)
-    _, replacements = resolve_relative_dates(text, when)
-    prose = [r for r in replacements if index.lines[r.line].entry is None]
-    if not prose:
-        return index, []
-    rewritten = parse_index_text(apply_replacements(text, prose))
-    changes = [_date_change(INDEX_NAME, r, source) for r in prose]
-    return Index(rewritten.lines, index.bom, index.crlf, rewritten.final_newline), changes
+    when, source = written_dates(INDEX_NAME, mtime, None, repo, prefix)
+    new_prose, replacements = resolve_relative_dates(prose, when)
+    rewritten = new_prose.split("\n")
+    lines = [
+        line if line.entry else IndexLine(rewritten[number], None)
+        for number, line in enumerate(index.lines)
+    ]
+    changes = [_date_change(INDEX_NAME, r, source) for r in replacements]
+    return index.with_lines(lines), changes
 
 
 def _date_change(path: str, rep: Replacement, source: Callable[[int], str]) -> DateChange:
@@ -259,13 +270,12 @@ def _keep_frontmatter_valid(
 
 def _completeness(item: MemoryFile, indexed: set[str]) -> tuple[Any, ...]:
     """Sort key of the memory that survives a merge: the most complete, then indexed."""
-    memory = item.memory
     return (
-        not memory.type_is_valid,
-        memory.problem is not None,
+        not item.type_valid,
+        item.problem,
         item.path not in indexed,
-        -len(memory.fields),
-        -len(memory.description or ""),
+        -item.fields,
+        -len(item.description or ""),
         item.path.count("/"),
         len(item.path),
         item.path,
@@ -273,23 +283,19 @@ def _completeness(item: MemoryFile, indexed: set[str]) -> tuple[Any, ...]:
 
 
 def _plan_merges(
-    files: dict[str, MemoryFile], indexed: set[str], threshold: float
+    root: Path, files: dict[str, MemoryFile], indexed: set[str], threshold: float
 ) -> tuple[list[MergeChange], dict[str, bytes]]:
     """Merge duplicate groups until none is left (merging can reveal a new near-duplicate).
 
-    Returns the merges and the files merged away, with their original bytes."""
-    from memsync.fieldmerge import merge_frontmatter
-
+    Returns the merges and the digests of the files merged away."""
     merges: list[MergeChange] = []
     deleted: dict[str, bytes] = {}
-    cache: dict[bytes, Any] = {}
     changed: set[str] | None = None  # None: the first search looks at every pair
     for _ in range(_MERGE_ROUNDS):
-        candidates = [
-            Candidate(rel, f.memory.type if f.memory.type_is_valid else None, f.memory.body)
-            for rel, f in files.items()
-        ]
-        groups = find_duplicates(candidates, threshold=threshold, cache=cache, focus=changed)
+        prints = {rel: f.fingerprint for rel, f in files.items()}
+        groups = group_duplicates(
+            prints, lambda rel: files[rel].load(root).body, threshold=threshold, focus=changed
+        )
         changed = set()
         if not groups:
             break
@@ -298,31 +304,13 @@ def _plan_merges(
                 (files[k] for k in group.members), key=lambda f: _completeness(f, indexed)
             )
             survivor, rest = members[0], sorted(members[1:], key=lambda f: f.path)
-            frontmatter = survivor.memory.frontmatter_text
-            dropped: list[str] = []
-            for other in rest:
-                theirs = other.memory.frontmatter_text
-                if theirs is None or theirs == frontmatter:
-                    continue
-                if frontmatter is None:
-                    frontmatter = theirs
-                    continue
-                merged = merge_frontmatter(
-                    None, frontmatter, theirs, a_time=1, b_time=0, a_first=True
-                )
-                if merged is None:
-                    dropped.append(f"{other.path}: frontmatter (not a mapping)")
-                    continue
-                frontmatter = merged.text
-                dropped += [f"{other.path}: {o.key}: {o.lost}" for o in merged.outcomes if o.lost]
-            body = merge_bodies([survivor.memory.body, *(o.memory.body for o in rest)])
-            text = compose(frontmatter, body)
-            raw = encode(text, bom=survivor.memory.bom, crlf=survivor.memory.crlf)
-            survivor.memory = parse_memory(raw, survivor.path)
+            memory, dropped = _merge_group(survivor.load(root), [o.load(root) for o in rest])
+            survivor.new_raw = memory.raw
+            survivor.update(memory)
             changed.add(survivor.path)
             for other in rest:
                 del files[other.path]
-                deleted[other.path] = other.original
+                deleted[other.path] = other.digest
             merges.append(
                 MergeChange(
                     group.kind,
@@ -335,14 +323,41 @@ def _plan_merges(
     return merges, deleted
 
 
+def _merge_group(survivor: Memory, rest: list[Memory]) -> tuple[Memory, list[str]]:
+    """One memory from a duplicate group: frontmatter by the merge engine's field rules (the
+    survivor's scalars win), every distinct body line; and the values that did not survive."""
+    from memsync.fieldmerge import merge_frontmatter
+
+    frontmatter = survivor.frontmatter_text
+    dropped: list[str] = []
+    for other in rest:
+        theirs = other.frontmatter_text
+        if theirs is None or theirs == frontmatter:
+            continue
+        if frontmatter is None:
+            frontmatter = theirs
+            continue
+        merged = merge_frontmatter(None, frontmatter, theirs, a_time=1, b_time=0, a_first=True)
+        if merged is None:
+            dropped.append(f"{other.path}: frontmatter (not a mapping)")
+            continue
+        frontmatter = merged.text
+        dropped += [f"{other.path}: {o.key}: {o.lost}" for o in merged.outcomes if o.lost]
+    body = merge_bodies([survivor.body, *(o.body for o in rest)])
+    raw = encode(compose(frontmatter, body), bom=survivor.bom, crlf=survivor.crlf)
+    return parse_memory(raw, survivor.path), dropped
+
+
 def _archive_move(root: Path, item: MemoryFile, allocated: set[str]) -> ArchiveMove:
     """Where a memory goes in `archive/`: its own path there, or `name-2.md` when another file
     with other content already has it."""
     from memsync.merge import free_name
 
+    current = _digest(item.new_raw) if item.new_raw is not None else item.digest
+
     def taken(candidate: str) -> bool:
         existing = root / candidate
-        same = existing.is_file() and existing.read_bytes() == item.memory.raw
+        same = existing.is_file() and _digest(existing.read_bytes()) == current
         return candidate in allocated or (existing.exists() and not same)
 
     destination = f"{ARCHIVE_DIR}/{item.path}"
@@ -351,7 +366,7 @@ def _archive_move(root: Path, item: MemoryFile, allocated: set[str]) -> ArchiveM
     allocated.add(destination)
     primary, fm_time, _ = updated_key(item)
     when = primary if primary != float("inf") else fm_time
-    return ArchiveMove(item.path, destination, item.memory.type or "", local_date(when).isoformat())
+    return ArchiveMove(item.path, destination, item.type or "", local_date(when).isoformat())
 
 
 def _over_limit(size: IndexSize, allow_archive: str) -> str:
@@ -364,11 +379,10 @@ def _over_limit(size: IndexSize, allow_archive: str) -> str:
     )
 
 
-def _render_new_index(existing: Any, rebuild: IndexRebuild) -> bytes:
-    new = parse_index_text(rebuild.text)
-    if existing is not None:
-        new = type(existing)(new.lines, existing.bom, existing.crlf, new.final_newline)
-    return render_index(new)
+def _render_new_index(existing: Index | None, rebuild: IndexRebuild) -> bytes:
+    if existing is None:
+        return encode(rebuild.text)
+    return encode(rebuild.text, bom=existing.bom, crlf=existing.crlf)
 
 
 def make_plan(
@@ -404,6 +418,11 @@ def apply_plan(plan: Plan) -> None:
         for rel, data in sorted(folder.writes.items()):
             if rel != INDEX_NAME:
                 atomic_write(folder.root / rel, data)
+        for source, destination in folder.moves:
+            target = folder.root / destination
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(folder.root / source, target)
+            _prune_empty(folder.root, (folder.root / source).parent)
         for rel in folder.deletes:
             target = folder.root / rel
             if target.is_file():

@@ -151,6 +151,7 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                 "archives": [vars(a) for a in f.archives],
                 "index": index,
                 "writes": sorted(f.writes),
+                "moves": [list(m) for m in f.moves],
                 "deletes": list(f.deletes),
                 "skipped": list(f.skipped),
                 "problems": list(f.problems),

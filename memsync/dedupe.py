@@ -16,7 +16,8 @@ import re
 import unicodedata
 import zlib
 from array import array
-from collections.abc import Collection, MutableMapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -163,16 +164,24 @@ def candidate_pairs(
             band_keys(words, types[i]) if types[i] >= 0 else None
             for i, words in enumerate(words_by_id)
         ]
-    present = [(i, keys) for i, keys in enumerate(keys_by_id) if keys is not None]
+    # One flat array, BANDS keys per memory; a memory without keys gets negative keys nobody
+    # shares. Per band, counting and filtering run in C (Counter, compress, map): only
+    # memories whose key is shared are visited from Python.
+    flat = array("q")
+    for ident, keys in enumerate(keys_by_id):
+        flat.extend(keys if keys is not None else range(-(ident + 1) * BANDS, -ident * BANDS))
+    count = len(keys_by_id)
     pairs: set[tuple[int, int]] = set()
     for band in range(BANDS):
-        first: dict[int, int] = {}
-        shared: dict[int, list[int]] = {}
-        for ident, keys in present:
-            other = first.setdefault(keys[band], ident)
-            if other != ident:
-                shared.setdefault(keys[band], [other]).append(ident)
-        for run in shared.values():
+        column = flat[band::BANDS]
+        counts = Counter(column)
+        shared = set(itertools.compress(counts.keys(), map((1).__lt__, counts.values())))
+        if not shared:
+            continue
+        runs: dict[int, list[int]] = {}
+        for ident in itertools.compress(range(count), map(shared.__contains__, column)):
+            runs.setdefault(column[ident], []).append(ident)
+        for run in runs.values():
             _emit(run, pairs)
     return pairs
 
@@ -234,10 +243,6 @@ class _Doc:
         self._numbers: frozenset[str] | None = None
         self._sorted: list[str] | None = None
 
-    def forget(self) -> None:
-        """Drop the token lists (memory) until they are needed again."""
-        self._words = self._sorted = None
-
     @property
     def words(self) -> list[str]:
         if self._words is None:
@@ -282,15 +287,20 @@ def _type_id(memory_type: str | None) -> int:
 
 
 class _UnionFind:
+    """Union-find whose member lists exist only for ids that were joined (most never are)."""
+
     def __init__(self, size: int) -> None:
         self.parent = list(range(size))
-        self.members: dict[int, list[int]] = {i: [i] for i in range(size)}
+        self._members: dict[int, list[int]] = {}
 
     def find(self, item: int) -> int:
         while self.parent[item] != item:
             self.parent[item] = self.parent[self.parent[item]]
             item = self.parent[item]
         return item
+
+    def members(self, root: int) -> list[int]:
+        return self._members.get(root, [root])
 
     def union(self, a: int, b: int) -> None:
         ra, rb = self.find(a), self.find(b)
@@ -299,62 +309,84 @@ class _UnionFind:
         if ra > rb:
             ra, rb = rb, ra
         self.parent[rb] = ra
-        self.members[ra].extend(self.members.pop(rb))
+        self._members[ra] = self.members(ra) + self._members.pop(rb, [rb])
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What the search keeps of one memory: a few hundred bytes, not its text."""
+
+    digest: bytes | None  # of the normalized body; None when the body is empty
+    keys: array[int] | None  # LSH band keys; None without a type or without words
+
+
+def fingerprint(body: str, memory_type: str | None) -> Fingerprint:
+    """The fingerprint of one memory's body."""
+    normalized = normalize_body(body)
+    digest = hashlib.blake2b(normalized.encode(), digest_size=16).digest() if normalized else None
+    type_id = _type_id(memory_type)
+    keys = band_keys(tokens(body), type_id) if digest is not None and type_id >= 0 else None
+    return Fingerprint(digest, keys)
 
 
 def find_duplicates(
     candidates: Sequence[Candidate],
     *,
     threshold: float = DEFAULT_THRESHOLD,
-    cache: MutableMapping[bytes, array[int] | None] | None = None,
     focus: Collection[str] | None = None,
 ) -> list[DuplicateGroup]:
-    """Groups of duplicate memories, deterministic for the same input in any order.
+    """Groups of duplicate memories, deterministic for the same input in any order."""
+    prints = {c.key: fingerprint(c.body, c.type) for c in candidates}
+    bodies = {c.key: c.body for c in candidates}
+    return group_duplicates(prints, bodies.__getitem__, threshold=threshold, focus=focus)
 
-    CACHE keeps band keys by body between calls (consolidation searches again after merging).
+
+def group_duplicates(
+    prints: Mapping[str, Fingerprint],
+    load_body: Callable[[str], str],
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    focus: Collection[str] | None = None,
+) -> list[DuplicateGroup]:
+    """Groups of duplicate memories from their fingerprints; LOAD_BODY reads the body of a
+    memory that turns out to be a candidate (only those are read again).
+
     FOCUS, when given, limits the result to groups with one of those keys: the memories that
     changed since a search that found every group among the others."""
-    items = sorted(candidates, key=lambda c: c.key)
-    focused = None if focus is None else {i for i, c in enumerate(items) if c.key in focus}
-    exact: dict[str, list[int]] = {}
-    for index, item in enumerate(items):
-        normalized = normalize_body(item.body)
-        if normalized:
-            digest = hashlib.blake2b(normalized.encode(), digest_size=16).hexdigest()
+    names = sorted(prints)
+    focused = None if focus is None else {i for i, k in enumerate(names) if k in focus}
+    exact: dict[bytes, list[int]] = {}
+    for index, name in enumerate(names):
+        digest = prints[name].digest
+        if digest is not None:
             exact.setdefault(digest, []).append(index)
     if focused is not None:
         # Unchanged memories were compared before: only pairs with a changed one are new.
         focused |= {m[0] for m in exact.values() if focused.intersection(m)}
     representatives = sorted(members[0] for members in exact.values())
     followers = {members[0]: members for members in exact.values()}
-    docs = [_Doc(items[i].body) for i in representatives]
-    types = [_type_id(items[i].type) for i in representatives]
-    keys: list[array[int] | None] = []
-    for doc, type_id in zip(docs, types, strict=True):
-        if type_id < 0:
-            keys.append(None)
-            continue
-        cache_key = hashlib.blake2b(f"{type_id}\0{doc.body}".encode(), digest_size=16).digest()
-        if cache is not None and cache_key in cache:
-            keys.append(cache[cache_key])
-            continue
-        computed = band_keys(doc.words, type_id)
-        doc.forget()  # words are rebuilt for the few memories that turn out to be candidates
-        if cache is not None:
-            cache[cache_key] = computed
-        keys.append(computed)
+    keys = [prints[names[i]].keys for i in representatives]
+    docs: dict[int, _Doc] = {}
+
+    def doc(rep: int) -> _Doc:
+        if rep not in docs:
+            docs[rep] = _Doc(load_body(names[representatives[rep]]))
+        return docs[rep]
+
     scored: list[tuple[float, int, int]] = []
     checked: dict[tuple[int, int], Similarity] = {}
-    for a, b in sorted(candidate_pairs([], types, keys_by_id=keys)):
+    for a, b in sorted(candidate_pairs([], [], keys_by_id=keys)):
         if focused is not None and not (
             representatives[a] in focused or representatives[b] in focused
         ):
             continue
-        result = _similar(docs[a], docs[b])
+        result = _similar(doc(a), doc(b))
         checked[(a, b)] = result
         if result.is_duplicate(threshold):
             scored.append((-result.ratio, a, b))
-    groups = _complete_linkage(scored, docs=docs, cache=checked, threshold=threshold)
+    groups = _complete_linkage(
+        scored, size=len(representatives), doc=doc, cache=checked, threshold=threshold
+    )
     out: list[DuplicateGroup] = []
     for rep_ids, lowest in groups:
         member_ids = sorted(m for r in rep_ids for m in followers[representatives[r]])
@@ -363,7 +395,7 @@ def find_duplicates(
         if focused is not None and not focused.intersection(member_ids):
             continue
         kind = "exact" if len(rep_ids) == 1 else "near"
-        out.append(DuplicateGroup(kind, tuple(items[m].key for m in member_ids), lowest))
+        out.append(DuplicateGroup(kind, tuple(names[m] for m in member_ids), lowest))
     out.sort(key=lambda g: g.members)
     return out
 
@@ -371,33 +403,34 @@ def find_duplicates(
 def _complete_linkage(
     scored: list[tuple[float, int, int]],
     *,
-    docs: list[_Doc],
+    size: int,
+    doc: Callable[[int], _Doc],
     cache: dict[tuple[int, int], Similarity],
     threshold: float,
 ) -> list[tuple[list[int], float]]:
     """Join pairs, most similar first, only when every cross pair is a near-duplicate too."""
-    uf = _UnionFind(len(docs))
+    uf = _UnionFind(size)
     lowest: dict[int, float] = {}
 
     def pair(a: int, b: int) -> Similarity:
         key = (min(a, b), max(a, b))
         if key not in cache:
-            cache[key] = _similar(docs[key[0]], docs[key[1]])
+            cache[key] = _similar(doc(key[0]), doc(key[1]))
         return cache[key]
 
     for negative_ratio, a, b in sorted(scored):
         ra, rb = uf.find(a), uf.find(b)
         if ra == rb:
             continue
-        cross = [(x, y) for x in uf.members[ra] for y in uf.members[rb]]
+        cross = [(x, y) for x in uf.members(ra) for y in uf.members(rb)]
         checks = [pair(x, y) for x, y in cross]
         if all(s.is_duplicate(threshold) for s in checks):
             worst = min([-negative_ratio, *(s.ratio for s in checks)])
             floor = min(lowest.get(ra, 1.0), lowest.get(rb, 1.0), worst)
             uf.union(a, b)
             lowest[uf.find(a)] = floor
-    roots = sorted({uf.find(i) for i in range(len(docs))})
-    return [(sorted(uf.members[r]), lowest.get(r, 1.0)) for r in roots]
+    roots = sorted({uf.find(i) for i in range(size)})
+    return [(sorted(uf.members(r)), lowest.get(r, 1.0)) for r in roots]
 
 
 def merge_bodies(bodies: Sequence[str]) -> str:

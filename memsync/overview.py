@@ -178,7 +178,10 @@ def history(
         heads = store.heads(binding)
         if heads.local is None:
             continue
-        target = store.store_path(binding, file) if file else binding.prefix
+        relative = _relative_to_binding(binding, file) if file else None
+        if file and relative is None:
+            continue
+        target = store.store_path(binding, relative) if relative else binding.prefix
         paths = [target] if target else []
         with contextlib.suppress(GitError):
             for entry in gitcmd.log_entries(binding.clone_dir, heads.local, paths, limit):
@@ -192,3 +195,22 @@ def history(
                     )
                 )
     return sorted(entries, key=lambda e: e.when, reverse=True)[:limit]
+
+
+def _relative_to_binding(binding: Binding, file: str) -> str | None:
+    """FILE (relative to the memory directory, or a path to it) within the binding's folder."""
+    from memsync.limits import TEAM_DIR
+
+    candidate = Path(file)
+    relpath = candidate.as_posix()
+    if candidate.is_absolute() or candidate.exists():
+        try:
+            relpath = candidate.resolve().relative_to(binding.live_dir.resolve()).as_posix()
+        except ValueError:
+            return None
+        if binding.scope == "team":
+            return relpath
+    in_team = relpath.startswith(f"{TEAM_DIR}/")
+    if binding.scope == "team":
+        return relpath.removeprefix(f"{TEAM_DIR}/") if in_team else relpath
+    return None if in_team else relpath

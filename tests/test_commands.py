@@ -172,3 +172,16 @@ def test_a_clone_left_mid_operation_is_refused(solo: tuple[Machine, Path, Path, 
     git("update-ref", "--no-deref", "HEAD", git("rev-parse", "main", cwd=clone).strip(), cwd=clone)
     result = alice.memsync("pull", "--scope", "private", cwd=project, check=False)
     assert result.returncode == 4 and "detached HEAD" in result.stderr
+
+
+def test_log_of_a_team_file_named_as_claude_code_shows_it(
+    solo: tuple[Machine, Path, Path, Path],
+) -> None:
+    alice, project, _, _ = solo
+    team = memory_dir(alice, project) / "team"
+    write_memory(team, "policy.md", "policy", "Real DB.\n", type_="feedback")
+    alice.memsync("push", cwd=project)
+    for name in ("team/policy.md", str(team / "policy.md")):
+        entries = json.loads(alice.memsync("log", name, "--json", cwd=project).stdout)
+        assert [e["scope"] for e in entries] == ["team"], name
+        assert entries[0]["files"] == [["A", "policy.md"]]
