@@ -151,7 +151,7 @@ def latency_sections(results: dict[str, Any]) -> str:
     lines += [
         "",
         "What keeps a session start short: the two stores are fetched at once, one thread each;",
-        "fetch speaks protocol v0, whose ref advertisement answers \"anything new?\" in one round",
+        'fetch speaks protocol v0, whose ref advertisement answers "anything new?" in one round',
         "trip (v2 needs two); heads, HEAD and the origin URL are read from the clone's files;",
         "when the head has not moved and no memory was edited, the manifest's *clean* flag",
         "skips the tree listing and every write; `git maintenance` runs only after refs moved;",
