@@ -55,25 +55,16 @@ WRITING_MARK = ".memsync-writing"
 _TEMPORARY = re.compile(r"^\..+\.memsync-(\d+)\.tmp$")
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError, OverflowError):
-        return True
-    return True
-
-
 def _sweep_temporary_files(live_dir: Path) -> None:
     """Remove the temporary files of dead memsync processes below LIVE_DIR."""
+    from memsync.lock import pid_alive
+
     for current, dirs, files in os.walk(live_dir):
         dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(current, d))]
         for name in files:
             match = _TEMPORARY.match(name)
-            if match and not _pid_alive(int(match.group(1))):
+            pid = int(match.group(1)) if match else 0
+            if match and pid != os.getpid() and not pid_alive(pid):
                 with contextlib.suppress(OSError):
                     os.unlink(os.path.join(current, name))
 

@@ -32,8 +32,9 @@ class LockHolder:
         return f"pid {self.pid} on {self.host} ({self.command}, since {started})"
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
+def pid_alive(pid: int) -> bool:
+    """Whether process PID exists on this machine (never signals it, on any OS)."""
+    if pid <= 0 or pid >= 2**31:
         return False
     if os.name == "nt":  # pragma: no cover - exercised on Windows CI only
         import ctypes
@@ -71,7 +72,7 @@ def _is_stale(path: Path, holder: LockHolder | None) -> bool:
         except OSError:
             return True
     if holder.host == socket.gethostname():
-        return not _pid_alive(holder.pid)
+        return not pid_alive(holder.pid)
     return time.time() - holder.since > FOREIGN_STALE_SECONDS
 
 

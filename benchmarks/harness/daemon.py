@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,16 +45,21 @@ class GitDaemon:
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = base / "daemon.log"
+        self._timer: threading.Timer | None = None
 
     def start(self) -> GitDaemon:
         """Start the daemon on a free port and wait until it accepts connections."""
         for _ in range(5):
             port = free_port()
-            # `timeout` ends the daemon even if the harness itself is killed.
+            # `timeout` ends the daemon even if the harness itself is killed (where it exists:
+            # macOS has none; there the harness's own timer below stops it).
+            watchdog = (
+                ["timeout", "--signal=TERM", str(int(self.lifetime))]
+                if shutil.which("timeout")
+                else []
+            )
             args = [
-                "timeout",
-                "--signal=TERM",
-                str(int(self.lifetime)),
+                *watchdog,
                 "git",
                 "daemon",
                 "--reuseaddr",
@@ -76,6 +83,9 @@ class GitDaemon:
                 )
             if wait_listening(port, 5.0):
                 self.port = port
+                self._timer = threading.Timer(self.lifetime, self.stop)
+                self._timer.daemon = True
+                self._timer.start()
                 return self
             self.stop()
         raise RuntimeError(f"git daemon did not start; see {self.log}")
@@ -86,6 +96,8 @@ class GitDaemon:
 
     def stop(self) -> None:
         """Stop the daemon and every connection child it forked."""
+        if self._timer is not None:
+            self._timer.cancel()
         if self.proc is None:
             return
         with contextlib.suppress(ProcessLookupError):
