@@ -419,15 +419,13 @@ def write_commit(
     repo: Path,
     *,
     parents: Sequence[str],
-    changes: Mapping[str, bytes | TreeEntry | None],
+    changes: Mapping[str, bytes | None],
     message: str,
     author: Identity,
     when: int,
 ) -> str:
-    """A commit on PARENTS[0] applying CHANGES: bytes, an existing entry, or None to delete."""
-    import os as _os
-
-    staging = f"refs/memsync/staging-{_os.getpid()}"
+    """A commit on PARENTS[0] applying CHANGES (path -> new bytes, or None to delete)."""
+    staging = f"refs/memsync/staging-{os.getpid()}"
     ident = f"{author.name} <{author.email}> {when} +0000"
     msg = message.encode("utf-8")
     chunks: list[bytes] = [
@@ -443,8 +441,6 @@ def write_commit(
         quoted = _fast_import_path(path).encode("utf-8", errors="surrogateescape")
         if data is None:
             chunks.append(b"D " + quoted + b"\n")
-        elif isinstance(data, TreeEntry):
-            chunks.append(f"M {data.mode} {data.sha} ".encode() + quoted + b"\n")
         else:
             chunks.append(b"M 100644 inline " + quoted + b"\n" + f"data {len(data)}\n".encode())
             chunks.append(data + b"\n")
@@ -462,11 +458,6 @@ def write_commit(
 def update_branch(repo: Path, branch: str, new: str, old: str | None, message: str) -> None:
     """Move BRANCH from OLD to NEW atomically; fails if someone else moved it meanwhile."""
     run_git(["update-ref", "-m", message, f"refs/heads/{branch}", new, old or ZERO_SHA], cwd=repo)
-
-
-def tree_of(repo: Path, commit: str) -> str:
-    """The tree id of COMMIT."""
-    return run_git(["rev-parse", f"{commit}^{{tree}}"], cwd=repo).text.strip()
 
 
 def identity(repo: Path, hostname: str) -> Identity:
