@@ -160,6 +160,10 @@ def _render_pulls(pushed: Any) -> None:
             out.print(f"review: pull request {verb}: {result.url}", markup=False)
 
 
+# A pull that brings a thousand memories should not print a thousand lines.
+MAX_LISTED = 20
+
+
 def _render_reports(command: str, reports: list[Any]) -> None:
     from memsync import hookmode
 
@@ -177,8 +181,12 @@ def _render_reports(command: str, reports: list[Any]) -> None:
             parts.append(f"pushed{tries}")
         status = ", ".join(parts) or "up to date"
         out.print(f"[bold]{report.scope}[/] ({report.store}): {status}")
-        for path in (*report.updated, *report.deleted):
-            out.print(f"  {'-' if path in report.deleted else '~'} {path}", markup=False)
+        changed = [("~", p) for p in report.updated] + [("-", p) for p in report.deleted]
+        for sign, path in changed[:MAX_LISTED]:
+            out.print(f"  {sign} {path}", markup=False)
+        if len(changed) > MAX_LISTED:
+            more = len(changed) - MAX_LISTED
+            out.print(f"  … and {more} more (`memsync log` lists them)", markup=False)
         for path in report.kept_local:
             out.print(f"  ! {path}: kept your local version (synced next run)", markup=False)
         for decision in report.decisions:

@@ -185,3 +185,22 @@ def test_log_of_a_team_file_named_as_claude_code_shows_it(
         entries = json.loads(alice.memsync("log", name, "--json", cwd=project).stdout)
         assert [e["scope"] for e in entries] == ["team"], name
         assert entries[0]["files"] == [["A", "policy.md"]]
+
+
+def test_a_large_pull_lists_a_few_files_and_counts_the_rest(
+    solo: tuple[Machine, Path, Path, Path], machines: list[Machine]
+) -> None:
+    alice, project, private, team = solo
+    live = memory_dir(alice, project)
+    for i in range(30):
+        write_memory(live, f"m{i:02}.md", f"memory {i}", f"Body {i}.\n")
+    alice.memsync("push", "--scope", "private", cwd=project)
+    bob = machines[2]
+    pb = setup_machine(bob, private, team, "code/api")
+    for path in memory_dir(bob, pb).glob("m*.md"):
+        path.write_text(path.read_text() + "Edited.\n")
+    bob.memsync("push", "--scope", "private", cwd=pb)
+    out = alice.memsync("pull", "--scope", "private", cwd=project).stdout
+    assert "updated 30" in out
+    assert out.count("  ~ ") == 20
+    assert "… and 10 more" in out
