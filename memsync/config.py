@@ -19,7 +19,8 @@ CONFIG_HEADER = """\
 # projects: one entry per code project root on this machine: its key and, per scope,
 #           which store it uses and the folder inside that store ("." = repository root)
 # settings: hook time limits in seconds, what to do with secrets in private stores
-#           (warn or block), bounded retries when another push wins the race
+#           (warn or block), bounded retries when another push wins the race, how long
+#           a fetch or push may take outside hooks (network_timeout)
 """
 
 
@@ -32,6 +33,8 @@ class Settings:
     private_secrets: Literal["warn", "block"] = "warn"
     push_retries: int = 10
     lock_timeout: float = 30.0
+    # Outside hooks, how long one fetch or push may take before the remote counts as down.
+    network_timeout: float = 60.0
 
 
 @dataclass(frozen=True)

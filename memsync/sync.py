@@ -88,6 +88,10 @@ class _Run:
     def note(self, **changes: object) -> None:
         self.report = replace(self.report, **changes)  # type: ignore[arg-type]
 
+    def network_time(self) -> float:
+        """Seconds one network operation may take: the setting, within the deadline."""
+        return self.deadline.remaining(self.settings.network_timeout)
+
 
 def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
     """The manifest of a binding's live directory, and the file it is kept in."""
@@ -191,7 +195,7 @@ def commit_message(
 
 
 def _fetch(run: _Run) -> None:
-    gitcmd.fetch(run.binding.clone_dir, run.deadline.remaining())
+    gitcmd.fetch(run.binding.clone_dir, run.network_time())
 
 
 def _integrate_remote(run: _Run) -> str | None:
@@ -306,11 +310,11 @@ def _push_body(run: _Run) -> None:
                     binding.clone_dir,
                     heads.local,
                     f"refs/heads/{run.review_branch}",
-                    run.deadline.remaining(),
+                    run.network_time(),
                 )
                 run.note(pushed=True, review_branch=run.review_branch)
                 break
-            if gitcmd.push(binding.clone_dir, heads.branch, run.deadline.remaining()):
+            if gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
                 run.note(pushed=True)
                 break
             if attempts >= run.settings.push_retries:
@@ -373,7 +377,7 @@ def _run_store(
 def _adopt_branch(run: _Run) -> None:
     # Unreachable now: the branch is settled by the first run that reaches the remote.
     with contextlib.suppress(RemoteUnavailableError):
-        store.adopt_remote_branch(run.binding, run.deadline.remaining())
+        store.adopt_remote_branch(run.binding, run.network_time())
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import time
 from pathlib import Path
@@ -204,3 +205,49 @@ def test_a_large_pull_lists_a_few_files_and_counts_the_rest(
     assert "updated 30" in out
     assert out.count("  ~ ") == 20
     assert "… and 10 more" in out
+
+
+def test_network_timeout_bounds_a_stalled_remote_outside_hooks(
+    solo: tuple[Machine, Path, Path, Path],
+) -> None:
+    import socket
+    import threading
+
+    alice, project, _, _ = solo
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept_and_stall() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])  # never answers
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept_and_stall, daemon=True)
+    thread.start()
+    try:
+        port = listener.getsockname()[1]
+        config = alice.home / ".config" / "memsync" / "config.yaml"
+        text = config.read_text()
+        text = re.sub(
+            r"(private:\n    scope: private\n    url: ).*",
+            rf"\g<1>git://127.0.0.1:{port}/p.git",
+            text,
+        )
+        config.write_text(text.replace("network_timeout: 60.0", "network_timeout: 1.5"))
+        started = time.monotonic()
+        result = alice.memsync("pull", "--scope", "private", cwd=project, check=False)
+        assert result.returncode == 3, result.stderr
+        assert time.monotonic() - started < 30  # git's own default would be 60 s
+        assert "1.5" in result.stderr or "did not answer" in result.stderr
+    finally:
+        stop.set()
+        thread.join()
+        for conn in held:
+            conn.close()
+        listener.close()
