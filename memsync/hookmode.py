@@ -113,7 +113,6 @@ def run_hook(
     """Run pull or push as a Claude Code hook: never raises, never blocks past the limit."""
     from memsync.errors import MemsyncError, ProjectNotConfiguredError
 
-    project = hook_project_dir(read_hook_input(), project)
     pulls: tuple[Any, ...] = ()
     try:
         from memsync.config import load_config
@@ -122,7 +121,9 @@ def run_hook(
         config = load_config()
         settings = config.settings
         limit = settings.pull_timeout if command == "pull" else settings.push_timeout
+        # Armed before stdin is read: even a caller that never closes stdin is let go.
         start_watchdog(limit + 2, f"memsync {command}")
+        project = hook_project_dir(read_hook_input(), project)
         if review:
             from memsync.reviewflow import push_for_review
 

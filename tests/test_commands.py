@@ -251,3 +251,34 @@ def test_network_timeout_bounds_a_stalled_remote_outside_hooks(
         for conn in held:
             conn.close()
         listener.close()
+
+
+def test_a_hook_whose_stdin_never_closes_is_still_let_go(
+    solo: tuple[Machine, Path, Path, Path],
+) -> None:
+    import subprocess
+    import sys
+
+    alice, project, _, _ = solo
+    config = alice.home / ".config" / "memsync" / "config.yaml"
+    config.write_text(config.read_text().replace("pull_timeout: 10.0", "pull_timeout: 1.0"))
+    env = {**os.environ, **alice.env, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memsync", "pull", "--hook"],
+        cwd=project,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(b'{"cwd": ')  # half a JSON document, and the pipe stays open
+    proc.stdin.flush()
+    try:
+        code = proc.wait(timeout=30)  # stdin stays open: communicate() would close it
+    finally:
+        proc.kill()
+    assert proc.stderr is not None
+    assert code == 0
+    assert b"stopped after" in proc.stderr.read()
+    proc.stdin.close()
