@@ -28,6 +28,14 @@ def _read(binding: Binding, entries: Mapping[str, TreeEntry | None]) -> dict[str
     return {p: found[e.sha] for p, e in entries.items() if e is not None and e.sha in found}
 
 
+def _sha(data: bytes | None) -> str | None:
+    return None if data is None else gitcmd.blob_sha(data)
+
+
+def _entry_sha(entry: TreeEntry | None) -> str | None:
+    return None if entry is None else entry.sha
+
+
 def merge_local_edits(
     binding: Binding,
     manifest: Manifest,
@@ -39,15 +47,13 @@ def merge_local_edits(
     changes: dict[str, bytes | None] = {}
     contested: dict[str, bytes | None] = {}
     for path, data in edits.items():
-        entry = current.get(path)
-        store_sha = entry.sha if entry else None
+        store_sha = _entry_sha(current.get(path))
+        if _sha(data) == store_sha:
+            continue  # the store already holds exactly this
         if store_sha == manifest.files.get(path):
             # The store still has what the edit started from: the edit is the result.
-            if (data is None and entry is not None) or (
-                data is not None and store_sha != gitcmd.blob_sha(data)
-            ):
-                changes[path] = data
-        elif not (data is not None and store_sha == gitcmd.blob_sha(data)):
+            changes[path] = data
+        else:
             contested[path] = data
     if not contested:
         return changes, ()
@@ -68,10 +74,7 @@ def merge_local_edits(
     )
     for path in set(result.files) | set(contested):
         data = result.files.get(path)
-        entry = current.get(path)
-        if (data is None) != (entry is None) or (
-            data is not None and entry is not None and gitcmd.blob_sha(data) != entry.sha
-        ):
+        if _sha(data) != _entry_sha(current.get(path)):
             changes[path] = data
     return changes, tuple(describe(d) for d in result.decisions)
 

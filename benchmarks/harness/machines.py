@@ -113,7 +113,11 @@ def make_remote(path: Path, *, log_updates: bool = False) -> Path:
 
 
 def remote_files(remote: Path, prefix: str = PROJECT_KEY) -> dict[str, bytes]:
-    """Every blob below PREFIX on the remote's main branch (path relative to PREFIX)."""
+    """Every blob below PREFIX on the remote's main branch (path relative to PREFIX).
+
+    Read with plain git, not memsync.gitcmd: the harness is the oracle that checks memsync,
+    so it must not share memsync's readers (or their bugs).
+    """
     try:
         listing = git("ls-tree", "-r", "-z", "main", "--", prefix + "/", cwd=remote)
     except RuntimeError:
