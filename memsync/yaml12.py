@@ -11,7 +11,7 @@ depth, alias expansion and input size, so hostile frontmatter is an ordinary par
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
@@ -54,30 +54,33 @@ _Resolver.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT, list("-+01234
 _Resolver.add_implicit_resolver("tag:yaml.org,2002:null", _NULL, ["~", "n", "N", ""])
 
 
+def _construct_int(loader: yaml.constructor.SafeConstructor, node: yaml.ScalarNode) -> int:
+    value = str(loader.construct_scalar(node))
+    if value.startswith("0o"):
+        return int(value[2:], 8)
+    if value.startswith("0x"):
+        return int(value[2:], 16)
+    return int(value)
+
+
+def _construct_bool(loader: yaml.constructor.SafeConstructor, node: yaml.ScalarNode) -> bool:
+    return str(loader.construct_scalar(node)).lower() == "true"
+
+
+def _construct_text(loader: yaml.constructor.SafeConstructor, node: yaml.ScalarNode) -> str:
+    # An explicit `!!timestamp` tag: keep the text, a date is never a Python object here.
+    return str(loader.construct_scalar(node))
+
+
 class _Constructor(yaml.constructor.SafeConstructor):
-    """SafeConstructor with YAML 1.2 spellings of ints, floats and booleans."""
+    """SafeConstructor with YAML 1.2 spellings of ints and booleans, and no dates."""
 
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        value = str(self.construct_scalar(node))
-        if value.startswith("0o"):
-            return int(value[2:], 8)
-        if value.startswith("0x"):
-            return int(value[2:], 16)
-        return int(value)
-
-    def construct_yaml_bool(self, node: yaml.ScalarNode) -> bool:
-        return str(self.construct_scalar(node)).lower() == "true"
-
-    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> str:
-        # An explicit `!!timestamp` tag: keep the text, a date is never a Python object here.
-        return str(self.construct_scalar(node))
-
-
-_Constructor.add_constructor("tag:yaml.org,2002:int", _Constructor.construct_yaml_int)
-_Constructor.add_constructor("tag:yaml.org,2002:bool", _Constructor.construct_yaml_bool)
-_Constructor.add_constructor(
-    "tag:yaml.org,2002:timestamp", _Constructor.construct_yaml_timestamp
-)
+    yaml_constructors: ClassVar[dict[Any, Any]] = {
+        **yaml.constructor.SafeConstructor.yaml_constructors,
+        "tag:yaml.org,2002:int": _construct_int,
+        "tag:yaml.org,2002:bool": _construct_bool,
+        "tag:yaml.org,2002:timestamp": _construct_text,
+    }
 
 
 class _Composer(yaml.composer.Composer):
@@ -90,7 +93,7 @@ class _Composer(yaml.composer.Composer):
         return super().compose_document()
 
     def compose_node(self, parent: Any, index: Any) -> Any:
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[attr-defined]  # from the parser mixin
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
@@ -141,7 +144,7 @@ def _loader_class() -> type[Any]:
     except ImportError:  # pragma: no cover - PyYAML built without libyaml
         return PureLoader
 
-    class FastLoader(_Composer, _Constructor, _Resolver, CParser):  # type: ignore[misc]
+    class FastLoader(_Composer, _Constructor, _Resolver, CParser):
         """PureLoader's composer and schema over libyaml's events (five times faster)."""
 
         def __init__(self, stream: str) -> None:
@@ -170,5 +173,3 @@ def load(text: str) -> Any:
         raise FrontmatterTooComplex(f"unreadable value ({exc})"[:200], 0) from None
     finally:
         loader.dispose()
-
-
