@@ -228,9 +228,10 @@ def _nested(
     if inner is None:
         return None
     # The key line and indent of a side that changed them, else the first side's.
-    if base_block is not None and b_block.head == base_block.head:
+    frames = [(x.head, x.indent) for x in (a_block, b_block, base_block) if x is not None]
+    if base_block is not None and frames[1] == frames[2]:
         frame = a_block
-    elif base_block is not None and a_block.head == base_block.head:
+    elif base_block is not None and frames[0] == frames[2]:
         frame = b_block
     else:
         frame = a_block if first is a else b_block
@@ -372,6 +373,8 @@ def merge_frontmatter(
     """Merge two edits of frontmatter text by key; None when either side is not a clean mapping."""
     if _parse(a_text) is None or _parse(b_text) is None:
         return None
+    if b_text in (a_text, base_text) or a_text == base_text:
+        return FrontmatterMerge(b_text if a_text == base_text else a_text, ())
     aligned_base, aligned_a, aligned_b = align_layouts([base_text, a_text, b_text])
     assert aligned_a is not None and aligned_b is not None
     return _merge_mapping(
