@@ -17,7 +17,7 @@ from memsync.consolidate.dedupe import Fingerprint, fingerprint
 from memsync.consolidate.indexfit import IndexMemory
 from memsync.errors import UsageError
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
-from memsync.model.memory import Memory, parse_memory
+from memsync.model.memory import Memory, nested_field, parse_memory
 from memsync.model.safety import ScopeName
 
 # Frontmatter fields that say when a memory was written, most specific first.
@@ -183,8 +183,10 @@ def git_times(root: Path) -> tuple[Path | None, str, dict[str, int]]:
 
 def frontmatter_date(memory: Memory) -> tuple[date, str] | None:
     """The first date among the frontmatter's DATE_FIELDS, with the field's name."""
-    for key in DATE_FIELDS:
-        value = memory.fields.get(key)
+    for name in DATE_FIELDS:
+        # The client stamps `metadata.modified`; a nested date wins over a top-level one.
+        value, where = nested_field(memory.fields, name)
+        key = ".".join(where or (name,))
         if isinstance(value, datetime):
             return value.date(), key
         if isinstance(value, date):
