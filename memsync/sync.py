@@ -64,6 +64,10 @@ class StoreReport:
     review_branch: str | None = None
     error: str | None = None
     error_code: int = 0
+    # The live directory this binding writes, and when its remote was last reached (the
+    # clone's last successful fetch) when this run could not reach it.
+    live_dir: str = ""
+    unreachable_since: float | None = None
 
     @property
     def changed_live(self) -> tuple[str, ...]:
@@ -102,7 +106,9 @@ def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
 def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
     manifest, path = binding_manifest(binding)
     run = _Run(binding, settings, deadline, manifest, path)
-    run.report = StoreReport(scope=binding.scope, store=binding.store.name)
+    run.report = StoreReport(
+        scope=binding.scope, store=binding.store.name, live_dir=str(binding.live_dir)
+    )
     return run
 
 
@@ -285,8 +291,17 @@ def _pull_body(run: _Run) -> None:
         _fetch(run)
         head = _integrate_remote(run)
     except RemoteUnavailableError as exc:
-        run.note(offline=exc.message)
+        _offline(run, exc)
     _materialize(run, head)
+
+
+def _offline(run: _Run, exc: RemoteUnavailableError) -> None:
+    # Every successful fetch rewrites FETCH_HEAD: its time is when the remote last answered.
+    try:
+        since: float | None = (run.binding.clone_dir / "FETCH_HEAD").stat().st_mtime
+    except OSError:
+        since = None
+    run.note(offline=exc.message, unreachable_since=since)
 
 
 def _push_body(run: _Run) -> None:
@@ -325,7 +340,7 @@ def _push_body(run: _Run) -> None:
             # Another machine won the race: back off, then fetch and merge again.
             time.sleep(min(run.deadline.remaining(), backoff(attempts, time.monotonic() - began)))
     except RemoteUnavailableError as exc:
-        run.note(offline=exc.message)
+        _offline(run, exc)
     finally:
         run.note(push_attempts=attempts)
         _materialize(run, head)

@@ -1,0 +1,1 @@
+"""Test helpers shared by the test suites (fixtures' building blocks, never product code)."""
