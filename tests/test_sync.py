@@ -178,7 +178,7 @@ def test_hook_mode_reads_cwd_from_stdin_and_summarizes(
     context = output["hookSpecificOutput"]["additionalContext"]
     assert output["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     assert f"Team memory: {memory_dir(desktop, p2) / 'team'}" in context
-    assert '- "testing-policy.md" (no index line)' in context
+    assert 'New or changed by this pull: "testing-policy.md"' in context
     assert "systemMessage" not in output  # nothing needs the person
 
 

@@ -255,7 +255,12 @@ def _materialize(run: _Run, head: str | None) -> None:
     # Only edits that were not merged (blocked by validation) stay pending; an edit the
     # store already had would otherwise keep its live file from ever updating again.
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
-    outcome = write_live(binding.live_dir, scan.files, run.live, run.manifest.files, pending)
+    from memsync.sync.filetimes import WriteTimes
+
+    times = WriteTimes(binding.clone_dir, head, binding.prefix)
+    outcome = write_live(
+        binding.live_dir, scan.files, run.live, run.manifest.files, pending, time_of=times
+    )
     clean = not (skipped or outcome.kept or outcome.failed or pending)
     run.manifest = replace(
         run.manifest, files=outcome.manifest, commit=head, last_sync=time.time(), clean=clean

@@ -134,9 +134,13 @@ def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
         index_file = live / "MEMORY.md"
         if report.scope == "team":
             index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
-            changed = _changed_lines(report, index) if report.changed_live else []
-            lines = [f"Changed by this pull: {len(changed)} line(s) below"] if changed else []
-            lines += changed + (index or ["(no team memories yet)"])
+            lines = []
+            updated, deleted = _memory_paths(report.updated), _memory_paths(report.deleted)
+            if updated:
+                lines.append(f"New or changed by this pull: {_names(updated, most=20)}")
+            if deleted:
+                lines.append(f"Removed by this pull: {_names(deleted, most=20)}")
+            lines += index or ["(no team memories yet)"]
             heading = f"Team memory: {live}\n{TEAM_GUIDANCE}\nTeam index ({index_file}):"
             sections.append(Section(heading, tuple(lines), str(index_file)))
         elif _memory_paths(report.changed_live):
@@ -150,8 +154,8 @@ def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
     return sections
 
 
-def _names(paths: Sequence[str], quote: bool = True) -> str:
-    shown = [quote_name(p) if quote else Path(p).name for p in paths[:MAX_NAMES]]
+def _names(paths: Sequence[str], quote: bool = True, most: int = MAX_NAMES) -> str:
+    shown = [quote_name(p) if quote else Path(p).name for p in paths[:most]]
     more = len(paths) - len(shown)
     return ", ".join(shown) + (f", +{more} more" if more > 0 else "")
 
@@ -193,9 +197,14 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
 
 
 def _fix(finding: Finding) -> str:
-    if finding.rule == "secret":
-        return "remove the secret (a false positive: add `memsync:allow-secret` to the line)"
-    return "fix the file; the next sync sends it"
+    """The first sentence of the rule's own help: one definition of what fixes it."""
+    from memsync.check.findings import RULES_BY_ID
+
+    rule = RULES_BY_ID.get(finding.rule)
+    if rule is None:
+        return "fix the file; the next sync sends it"
+    first, dot, _ = rule.help.partition(". ")
+    return first + ("." if dot else "")
 
 
 def problem_lines(reports: Sequence[StoreReport]) -> list[str]:

@@ -212,7 +212,7 @@ def test_pulled_files_keep_their_write_times(site, remotes) -> None:
     # No stamp: the author time of the commit that last changed it (the edit's own time).
     bare = Path(private_url.removeprefix("file://"))
     authored = int(git("log", "-1", "--format=%at", "main", "--", "acme-api/legacy.md", cwd=bare))
-    assert abs(authored - ten_days_ago) < 2
+    assert authored < before_pull - 1
     assert abs((b.memory / "legacy.md").stat().st_mtime - authored) < 1
     index_time = int(git("log", "-1", "--format=%at", "main", "--", "acme-api/MEMORY.md", cwd=bare))
     assert abs((b.memory / "MEMORY.md").stat().st_mtime - index_time) < 1
