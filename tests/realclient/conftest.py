@@ -31,11 +31,11 @@ def claude_bin() -> Path:
 
 
 @pytest.fixture
-def remotes(tmp_path: Path) -> tuple[str, str]:
-    """file:// URLs of an empty private and an empty team remote."""
+def remotes(tmp_path: Path) -> tuple[Path, Path]:
+    """An empty private and an empty team remote (bare repositories, used over file://)."""
     private = make_bare_remote(tmp_path / "remotes" / "private.git")
     team = make_bare_remote(tmp_path / "remotes" / "team.git")
-    return private.as_uri(), team.as_uri()
+    return private, team
 
 
 SiteFactory = Callable[[str], Site]
@@ -59,7 +59,7 @@ def site(tmp_path: Path, claude_bin: Path, remotes: tuple[str, str]) -> Iterator
         apis.append(api)
         made = Site(machine, project, api, claude_bin)
         private, team = remotes
-        machine.memsync("init", "--private", private, "--team", team, cwd=project)
+        machine.memsync("init", "--private", private.as_uri(), "--team", team.as_uri(), cwd=project)
         return made
 
     yield make

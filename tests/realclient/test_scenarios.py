@@ -31,16 +31,14 @@ def memory_text(name: str, description: str, type_: str, body: str) -> str:
     )
 
 
-def remote_file(remote_url: str, path: str) -> str | None:
+def remote_file(bare: Path, path: str) -> str | None:
     """A file on a remote's main branch, or None."""
-    bare = Path(remote_url.removeprefix("file://"))
     listed = git("ls-tree", "-r", "--name-only", "main", cwd=bare).split()
     return git("show", f"main:{path}", cwd=bare) if path in listed else None
 
 
-def remote_paths(remote_url: str) -> list[str]:
+def remote_paths(bare: Path) -> list[str]:
     """Every file on a remote's main branch."""
-    bare = Path(remote_url.removeprefix("file://"))
     return git("ls-tree", "-r", "--name-only", "main", cwd=bare).split()
 
 
@@ -103,11 +101,11 @@ def test_a_team_memory_written_on_a_is_seen_on_b_with_where_to_save(site, remote
 
 
 def test_a_nested_format_team_memory_reaches_the_team_remote(site, remotes) -> None:
-    _, team_url = remotes
+    _, team_remote = remotes
     a = site("alice-laptop")
     write_team_memory(a, "testing-policy.md", "feedback", "- [Testing](testing-policy.md) — db")
-    pushed = remote_file(team_url, "acme-api/testing-policy.md")
-    assert pushed is not None, remote_paths(team_url)
+    pushed = remote_file(team_remote, "acme-api/testing-policy.md")
+    assert pushed is not None, remote_paths(team_remote)
     # What the client wrote, stamp included: type nested under metadata, `modified` added.
     assert "metadata:\n  type: feedback\n" in pushed
     assert "  modified: " in pushed
@@ -115,10 +113,10 @@ def test_a_nested_format_team_memory_reaches_the_team_remote(site, remotes) -> N
 
 
 def test_a_nested_user_memory_never_reaches_the_team_remote(site, remotes) -> None:
-    _, team_url = remotes
+    _, team_remote = remotes
     a = site("alice-laptop")
     write_team_memory(a, "about-alice.md", "user", "- [About Alice](about-alice.md) — prefs")
-    assert "acme-api/about-alice.md" not in remote_paths(team_url)
+    assert "acme-api/about-alice.md" not in remote_paths(team_remote)
     # The next session start tells the person, with the fix; the file is kept locally.
     run, _ = a.session()
     [output] = hook_json(run)
@@ -126,7 +124,7 @@ def test_a_nested_user_memory_never_reaches_the_team_remote(site, remotes) -> No
     assert "team/about-alice.md" not in message or "not synced" in message
     assert "about-alice.md" in message and "user" in message
     assert (a.team / "about-alice.md").is_file()
-    assert "acme-api/about-alice.md" not in remote_paths(team_url)
+    assert "acme-api/about-alice.md" not in remote_paths(team_remote)
 
 
 def test_concurrent_client_edits_of_one_memory_on_two_machines_converge(site) -> None:
@@ -186,7 +184,7 @@ def _modified(text: str) -> float:
 
 
 def test_pulled_files_keep_their_write_times(site, remotes) -> None:
-    private_url, _ = remotes
+    bare, _ = remotes
     a, b = site("alice-laptop"), site("alice-desktop")
     a.session(
         [
@@ -210,7 +208,6 @@ def test_pulled_files_keep_their_write_times(site, remotes) -> None:
     assert abs(stamped.stat().st_mtime - _modified(stamped.read_text(encoding="utf-8"))) < 0.01
     assert stamped.stat().st_mtime < before_pull
     # No stamp: the author time of the commit that last changed it (the edit's own time).
-    bare = Path(private_url.removeprefix("file://"))
     authored = int(git("log", "-1", "--format=%at", "main", "--", "acme-api/legacy.md", cwd=bare))
     assert authored < before_pull - 1
     assert abs((b.memory / "legacy.md").stat().st_mtime - authored) < 1
