@@ -92,13 +92,19 @@ def first_context(requests: Sequence[Recorded]) -> str:
     return requests[0].text()
 
 
-def hook_json(run: ClaudeRun) -> list[Mapping[str, Any]]:
-    """The JSON objects SessionStart hooks printed, as the client's debug log recorded them."""
+def hook_json(run: ClaudeRun, event: str = "SessionStart") -> list[Mapping[str, Any]]:
+    """The JSON objects EVENT's hooks printed, as the client's debug log recorded them."""
     import json
 
     found: list[Mapping[str, Any]] = []
+    parsed: Mapping[str, Any] | None = None
     for line in run.debug_log.splitlines():
         _, marker, rest = line.partition("Hooks: Parsed initial response: ")
         if marker:
-            found.append(json.loads(rest))
+            parsed = json.loads(rest)
+        elif parsed is not None and ("SessionStart:" in line or "SessionEnd:" in line):
+            # The line after the output names the hook that printed it: `SessionStart:startup`.
+            if f"{event}:" in line:
+                found.append(parsed)
+            parsed = None
     return found

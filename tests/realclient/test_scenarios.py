@@ -121,8 +121,8 @@ def test_a_nested_user_memory_never_reaches_the_team_remote(site, remotes) -> No
     run, _ = a.session()
     [output] = hook_json(run)
     message = output["systemMessage"]
-    assert "team/about-alice.md" not in message or "not synced" in message
-    assert "about-alice.md" in message and "user" in message
+    assert "not synced" in message and "about-alice.md" in message
+    assert "[user-in-team]" in message and "move the file to your private memory" in message
     assert (a.team / "about-alice.md").is_file()
     assert "acme-api/about-alice.md" not in remote_paths(team_remote)
 
