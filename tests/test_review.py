@@ -11,6 +11,7 @@ import pytest
 
 from memsync import git as gitcmd
 from memsync.cli.app import main
+from memsync.git import objects as gitobjects
 from memsync.git import run as gitrun
 from memsync.team.review import review_commits, review_refs
 from memsync.team.reviewrender import render_markdown, review_data
@@ -261,7 +262,9 @@ def test_one_ls_tree_per_ref_and_one_cat_file(
         calls.append(args[0])
         return real(args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(gitrun, "run_git", counting)
+    # Every module of the git boundary that the review reaches calls run_git by name.
+    for module in (gitrun, gitobjects):
+        monkeypatch.setattr(module, "run_git", counting)
     review_commits(store.repo, store.base, store.head, scope="team")
     assert calls == ["ls-tree", "ls-tree", "cat-file"]
     calls.clear()
