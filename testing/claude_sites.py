@@ -85,6 +85,14 @@ class Site:
         return run, self.api.main_requests()
 
 
+def memory_text(name: str, description: str, type_: str, body: str) -> str:
+    """A memory as the client's prompt tells the model to write one (type nested)."""
+    return (
+        f"---\nname: {name}\ndescription: {description}\nmetadata:\n  type: {type_}\n---\n\n"
+        f"{body}\n"
+    )
+
+
 def first_context(requests: Sequence[Recorded]) -> str:
     """Everything the model was given in the session's first main-loop request."""
     if not requests:

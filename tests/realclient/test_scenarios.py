@@ -16,19 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from testing.claude_sites import Site, first_context, hook_json
+from testing.claude_sites import Site, first_context, hook_json, memory_text
 from testing.messages_api import edit, read, write
 from tests.conftest import git
 
 pytestmark = pytest.mark.realclient
-
-
-def memory_text(name: str, description: str, type_: str, body: str) -> str:
-    """A memory as the client's prompt tells the model to write one (type nested)."""
-    return (
-        f"---\nname: {name}\ndescription: {description}\nmetadata:\n  type: {type_}\n---\n\n"
-        f"{body}\n"
-    )
 
 
 def remote_file(bare: Path, path: str) -> str | None:
