@@ -41,7 +41,8 @@ def _blocks(request: Recorded) -> list[str]:
         for block in content if isinstance(content, list) else [{"text": content}]:
             text = str(block.get("text") or "")
             if "(user's auto-memory" in text or text.startswith("SessionStart hook"):
-                found.append(f"[{message.get('role')} message]\n" + text.split("\n\n# Env")[0])
+                text = text.split("\n\n# Env", maxsplit=1)[0]
+                found.append(f"[{message.get('role')} message]\n{text}")
     return found
 
 
@@ -74,7 +75,7 @@ def _story(laptop: Site, desktop: Site) -> None:
             ),
             write(
                 str(laptop.team / "testing-policy.md"),
-                memory_text("testing-policy", "Integration tests hit a real DB", "feedback", policy),
+                memory_text("testing-policy", "Tests hit a real database", "feedback", policy),
             ),
             write(
                 str(laptop.team / "about-alice.md"),
@@ -103,12 +104,13 @@ def main() -> None:
         _, requests = desktop.session()
         shown = _blocks(requests[0])
         run, _ = laptop.session()
-        shown.append("[laptop: next SessionStart hook output]\n" + json.dumps(hook_json(run)[0]))
+        output = json.dumps(hook_json(run)[0], indent=2, ensure_ascii=False)
+        shown.append(f"[laptop: next SessionStart hook output]\n{output}")
         for site in (laptop, desktop):
             site.api.stop()
     sanitized = re.sub(r"[^A-Za-z0-9]", "-", str(base))
     for text in shown:
-        print(text.replace(str(base), "~").replace(sanitized, "-home"), end="\n\n")
+        print(text.replace(str(base), "/home").replace(sanitized, "-home"), end="\n\n")
 
 
 if __name__ == "__main__":
