@@ -153,8 +153,12 @@ def test_hook_mode_reads_cwd_from_stdin_and_summarizes(
     payload = json.dumps({"session_id": "x", "cwd": str(p2), "hook_event_name": "SessionStart"})
     result = desktop.memsync("pull", "--hook", cwd=desktop.home, stdin=payload)
     assert result.returncode == 0
-    assert "1 team memory updated (testing-policy.md)" in result.stdout
-    assert len(result.stdout.splitlines()) <= 3
+    output = json.loads(result.stdout)
+    context = output["hookSpecificOutput"]["additionalContext"]
+    assert output["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert f"Team memory: {memory_dir(desktop, p2) / 'team'}" in context
+    assert 'New or changed by this pull: "testing-policy.md"' in context
+    assert "systemMessage" not in output  # nothing needs the person
 
 
 def test_team_push_blocks_secrets_and_user_memories(

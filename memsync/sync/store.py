@@ -151,3 +151,11 @@ def read_folder(binding: Binding, commit: str | None) -> dict[str, bytes]:
     }
     blobs = gitcmd.read_blobs(binding.clone_dir, [e.sha for e in entries.values()])
     return {path: blobs[e.sha] for path, e in entries.items() if e.sha in blobs}
+
+
+def last_fetch(binding: Binding) -> float | None:
+    """When the remote last answered a fetch (git rewrites FETCH_HEAD on each), or None."""
+    try:
+        return (binding.clone_dir / "FETCH_HEAD").stat().st_mtime
+    except OSError:
+        return None
