@@ -177,3 +177,12 @@ def test_dependencies_are_the_ones_used() -> None:
         and f"from {imported.get(name, name).replace('-', '_')}" not in sources
     ]
     assert not unused, f"declared but never imported: {unused}"
+
+
+def test_tests_share_helpers_through_testing_not_each_other() -> None:
+    offenders = []
+    for path in sorted([*(ROOT / "tests").rglob("*.py"), *(ROOT / "testing").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tests"):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.module}")
+    assert not offenders, "import shared test code from testing/:\n" + "\n".join(offenders)
