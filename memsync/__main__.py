@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> None:
         command, project, scopes = hook
         run_hook(command, project, scopes)
         raise SystemExit(0)
-    from memsync.cli import main as cli_main
+    from memsync.cli.app import main as cli_main
 
     cli_main(args)
 

@@ -346,3 +346,52 @@ def apply(change: HookChange) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+@dataclass(frozen=True)
+class InstallResult:
+    """What `install_hooks` planned (and wrote unless a dry run), and what to warn about."""
+
+    change: HookChange
+    warnings: tuple[str, ...]
+
+
+def project_settings_paths(project_root: Path) -> list[Path]:
+    """Both project-scope settings files Claude Code reads (shared and local)."""
+    claude = project_root / ".claude"
+    return [claude / "settings.json", claude / "settings.local.json"]
+
+
+def scope_warnings(settings_path: Path, others: list[Path]) -> tuple[str, ...]:
+    """A warning per other settings file that already runs memsync's hooks."""
+    warnings = []
+    for other in others:
+        if other.resolve() == settings_path.resolve():
+            continue
+        try:
+            states = hook_status(other, command_prefix="")
+        except UserMessageError:
+            continue  # unreadable there: `hooks status --settings` reports it
+        if any(state is not HookState.MISSING for state in states.values()):
+            warnings.append(
+                f"{other} also runs memsync's hooks, so Claude Code would run each twice; "
+                f"remove one copy with `memsync hooks uninstall --settings {other}`"
+            )
+    return tuple(warnings)
+
+
+def install_hooks(
+    settings_path: Path, *, others: list[Path] | None = None, dry_run: bool = False
+) -> InstallResult:
+    """Install memsync's hooks in SETTINGS_PATH; warn about copies in OTHERS (other scopes)."""
+    if others is None:
+        from memsync.paths import project_root
+
+        try:
+            others = project_settings_paths(project_root(Path.cwd()))
+        except Exception:  # no project here: nothing else to compare with
+            others = []
+    change = plan_install(settings_path)
+    if not dry_run:
+        apply(change)
+    return InstallResult(change, scope_warnings(settings_path, others))

@@ -13,6 +13,7 @@ from memsync.index import IndexSize, measure_index
 from memsync.limits import INDEX_NAME
 from memsync.project import Binding, resolve_bindings
 from memsync.semdiff import MemoryChange, diff_memories
+from memsync.summary import BlockedFile, fix_for
 from memsync.sync import binding_manifest, local_changes
 
 
@@ -34,6 +35,18 @@ class StoreStatus:
     last_push: float | None
     index: IndexSize | None
     problems: tuple[str, ...]
+    # Local edits validation keeps out of every commit, each with its fix.
+    blocked: tuple[BlockedFile, ...] = ()
+
+    @property
+    def pending(self) -> bool:
+        """Anything not yet level with the remote: edits, unpushed or unpulled commits."""
+        return bool(self.local_edits or self.ahead or self.behind)
+
+    @property
+    def clean(self) -> bool:
+        """Nothing pending, nothing blocked, no problem: what `status --exit-code` wants."""
+        return not (self.pending or self.blocked or self.problems)
 
 
 @dataclass(frozen=True)
@@ -78,7 +91,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
     """Status of each store of the project, from local state only (no network)."""
     from memsync.safety import scan_directory
 
-    _, bindings = _bindings(project_dir, scopes)
+    config, bindings = _bindings(project_dir, scopes)
     statuses = []
     for binding in bindings:
         cloned = (binding.clone_dir / "HEAD").is_file()
@@ -95,7 +108,8 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
         scan = (
             scan_directory(binding.live_dir, binding.scope) if binding.live_dir.is_dir() else None
         )
-        live = dict(scan.files) if scan else {}
+        # The one memory rule push uses: status never lists a file push would not send.
+        live = {p: d for p, d in scan.files.items() if store.is_memory_file(binding, p)} if scan else {}
         index = live.get(INDEX_NAME)
         problems = [f"{s.path}: {s.reason}" for s in scan.skipped] if scan else []
         size = measure_index(index.decode("utf-8", "replace")) if index is not None else None
@@ -104,6 +118,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 f"{INDEX_NAME} has {size.lines} lines / {size.chars} characters: Claude Code loads "
                 "200 lines / 25,000 characters (run `memsync consolidate`)"
             )
+        edits = local_changes(live, manifest)
         statuses.append(
             StoreStatus(
                 scope=binding.scope,
@@ -115,14 +130,30 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 cloned=cloned,
                 ahead=ahead,
                 behind=behind,
-                local_edits=tuple(sorted(local_changes(live, manifest))),
+                local_edits=tuple(sorted(edits)),
                 last_sync=manifest.last_sync,
                 last_push=manifest.last_push,
                 index=size,
                 problems=tuple(problems),
+                blocked=_blocked(binding, edits, config),
             )
         )
     return statuses
+
+
+def _blocked(binding: Binding, edits: dict[str, bytes | None], config: Config) -> tuple[
+    BlockedFile, ...
+]:
+    """The local edits the next push would hold back, as `push` decides it."""
+    from memsync.validate import validate_edit
+
+    blocked: list[BlockedFile] = []
+    for path, data in sorted(edits.items()):
+        if data is None or not store.is_memory_file(binding, path):
+            continue
+        errors, _ = validate_edit(path, data, binding.scope, config.settings)
+        blocked += [BlockedFile(f.path, f.line, f.rule, f.message, fix_for(f)) for f in errors]
+    return tuple(blocked)
 
 
 def store_diff(project_dir: Path, scopes: tuple[Scope, ...], *, fetch: bool) -> list[StoreDiff]:

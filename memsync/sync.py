@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 
 from memsync import gitcmd, store
 from memsync.config import Config, Settings, data_dir
-from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
+from memsync.errors import (
+    ExitCode,
+    MemsyncError,
+    RemoteUnavailableError,
+    UserMessageError,
+    most_urgent,
+)
 from memsync.lock import store_lock
 from memsync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
 from memsync.project import Binding, hostname
@@ -52,6 +58,8 @@ class StoreReport:
     store: str
     committed: tuple[str, ...] = ()
     updated: tuple[str, ...] = ()
+    # The part of `updated` that did not exist in the live directory before (shown as `+`).
+    created: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
     kept_local: tuple[str, ...] = ()
     skipped: tuple[Skipped, ...] = ()
@@ -59,6 +67,10 @@ class StoreReport:
     warnings: tuple[Finding, ...] = ()
     decisions: tuple[str, ...] = ()
     pushed: bool = False
+    # Memory files (relative to the binding's folder) the push changed on the remote.
+    sent: tuple[str, ...] = ()
+    # Commits of the local branch the remote does not have after this run.
+    ahead: int = 0
     push_attempts: int = 0
     offline: str | None = None
     review_branch: str | None = None
@@ -256,6 +268,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     save_manifest(run.manifest_file, run.manifest)
     run.note(
         updated=outcome.written,
+        created=tuple(p for p in outcome.written if p not in run.live),
         deleted=outcome.deleted,
         kept_local=outcome.kept,
         skipped=run.report.skipped + tuple(skipped) + tuple(Skipped(*f) for f in outcome.failed),
@@ -287,6 +300,27 @@ def _pull_body(run: _Run) -> None:
     except RemoteUnavailableError as exc:
         run.note(offline=exc.message)
     _materialize(run, head)
+    _note_ahead(run)
+
+
+def _sent(binding: Binding, old: str | None, new: str) -> tuple[str, ...]:
+    """Memory files that differ between the remote's old head and what was pushed."""
+    before, after = store.store_files(binding, old), store.store_files(binding, new)
+    changed = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+    return tuple(sorted(p for p in changed if store.is_memory_file(binding, p)))
+
+
+def _note_ahead(run: _Run) -> None:
+    """Record how many local commits the remote lacks (no git call when there are none)."""
+    heads = store.heads(run.binding)
+    if heads.local is None or heads.local == heads.remote:
+        return
+    repo = run.binding.clone_dir
+    if heads.remote is None:
+        ahead = gitcmd.count_commits(repo, heads.local)
+    else:
+        ahead = gitcmd.ahead_behind(repo, heads.local, heads.remote)[0]
+    run.note(ahead=ahead)
 
 
 def _push_body(run: _Run) -> None:
@@ -300,8 +334,8 @@ def _push_body(run: _Run) -> None:
             began = time.monotonic()
             _fetch(run)
             head = _integrate_remote(run)
-            if run.report.blocked:
-                break
+            # Files that failed validation were never committed (`_commit_local`): what is
+            # committed is valid, and goes out now; the blocked files wait in the live folder.
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
@@ -315,7 +349,7 @@ def _push_body(run: _Run) -> None:
                 run.note(pushed=True, review_branch=run.review_branch)
                 break
             if gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
-                run.note(pushed=True)
+                run.note(pushed=True, sent=_sent(binding, heads.remote, heads.local))
                 break
             if attempts >= run.settings.push_retries:
                 raise UserMessageError(
@@ -329,6 +363,7 @@ def _push_body(run: _Run) -> None:
     finally:
         run.note(push_attempts=attempts)
         _materialize(run, head)
+        _note_ahead(run)
     if run.report.pushed:
         run.manifest = replace(run.manifest, last_push=time.time())
         save_manifest(run.manifest_file, run.manifest)
@@ -421,17 +456,14 @@ def run_stores(
     return [r for r in reports if r is not None]
 
 
-def exit_code(reports: list[StoreReport]) -> int:
-    """The command's exit code: needs-user beats locked beats offline."""
+def exit_code(reports: list[StoreReport]) -> ExitCode:
+    """The command's exit code, ranked by errors.PRECEDENCE (needs-you before offline)."""
     codes = {r.error_code for r in reports if r.error_code}
     if any(r.blocked for r in reports):
-        codes.add(1)
+        codes.add(ExitCode.NEEDS_USER)
     if any(r.offline for r in reports):
-        codes.add(3)
-    for code in (1, 2, 4, 3):
-        if code in codes:
-            return code
-    return 0
+        codes.add(ExitCode.REMOTE_UNAVAILABLE)
+    return most_urgent(codes)
 
 
 def sync_project(

@@ -20,7 +20,8 @@ from memsync.checks import (
     relative_date_positions,
     relative_dates,
 )
-from memsync.cli import _render_check, app, main
+from memsync.cli.app import app, main
+from memsync.cli.tidy import _render_check
 from memsync.config import Config, StoreConfig, save_config
 from memsync.findings import RULES, RULES_BY_ID, CheckReport, Finding, github_command, render
 from memsync.limits import MAX_MEMORY_BYTES

@@ -1,0 +1,30 @@
+"""`merge-file`: the git merge driver."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from memsync.cli import render
+
+
+def merge_file(
+    base: Annotated[Path, typer.Argument(help="The common ancestor's version (git's %O).")],
+    ours: Annotated[Path, typer.Argument(help="Our version; receives the result (%A).")],
+    theirs: Annotated[Path, typer.Argument(help="Their version (%B).")],
+    path: Annotated[
+        str | None, typer.Option("--path", help="The file's path in the repository (%P).")
+    ] = None,
+    marker_size: Annotated[
+        int, typer.Option("--marker-size", help="Accepted for git (%L); no markers are written.")
+    ] = 7,
+) -> None:
+    """Git merge driver: merge a memory or MEMORY.md into OURS, without conflict markers."""
+    from memsync.mergedriver import run_merge_driver
+
+    del marker_size  # memsync never writes conflict markers
+    result = run_merge_driver(base, ours, theirs, path)
+    for message in result.messages():
+        render.line(message, stderr=True)
