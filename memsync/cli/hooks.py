@@ -28,7 +28,8 @@ SettingsScopeOption = Annotated[
 
 
 def _settings_file(settings: Path | None, scope: SettingsScope, project: Path) -> Path:
-    from memsync import hooks, paths
+    from memsync.model import paths
+    from memsync.team import claudehooks as hooks
 
     if settings is not None:
         return settings
@@ -39,7 +40,8 @@ def _settings_file(settings: Path | None, scope: SettingsScope, project: Path) -
 
 def _other_scope_files(scope: SettingsScope, project: Path) -> list[Path]:
     """Settings files of the other scope, where a second copy of the hooks would run too."""
-    from memsync import hooks, paths
+    from memsync.model import paths
+    from memsync.team import claudehooks as hooks
 
     if scope is SettingsScope.user:
         try:
@@ -70,7 +72,7 @@ def install(
     dry_run: DryRunOption = False,
 ) -> None:
     """Add memsync's SessionStart and SessionEnd hooks, keeping every other setting."""
-    from memsync.hooks import install_hooks
+    from memsync.team.claudehooks import install_hooks
 
     path = _settings_file(settings, scope, project)
     result = install_hooks(path, others=_other_scope_files(scope, project), dry_run=dry_run)
@@ -84,7 +86,7 @@ def uninstall(
     dry_run: DryRunOption = False,
 ) -> None:
     """Remove memsync's hooks, and nothing else."""
-    from memsync.hooks import apply, plan_uninstall
+    from memsync.team.claudehooks import apply, plan_uninstall
 
     change = plan_uninstall(_settings_file(settings, scope, project))
     if not dry_run:
@@ -99,7 +101,7 @@ def status(
     as_json: JsonOption = False,
 ) -> None:
     """Per event: installed, missing, or outdated (an entry pointing at another memsync)."""
-    from memsync.hooks import hook_status
+    from memsync.team.claudehooks import hook_status
 
     path = _settings_file(settings, scope, project)
     states = {event: state.value for event, state in hook_status(path).items()}

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Union
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from memsync.sync import StoreReport
+    from memsync.sync.engine import StoreReport
 
 # C0 and C1 controls except tab and newline, DEL, and the invisible Unicode format
 # characters that reorder or hide text (Trojan Source, CVE-2021-42574).
@@ -87,7 +87,7 @@ def _listed(items: Sequence[tuple[str, str]]) -> Iterator[tuple[str, str]]:
 
 def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
     """Per store: the one-line outcome, then the files (+ added, ~ changed, - removed)."""
-    from memsync.summary import blocked_files, outcome
+    from memsync.sync.summary import blocked_files, outcome
 
     out = console()
     for report in reports:

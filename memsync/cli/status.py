@@ -27,7 +27,7 @@ def status(
     """Per store: remote, ahead/behind, local edits, held-back files and their fix, index."""
     import dataclasses
 
-    from memsync.overview import store_status
+    from memsync.sync.overview import store_status
 
     statuses = store_status(project, scope.scopes())  # type: ignore[arg-type]
     if as_json:
@@ -102,7 +102,7 @@ def diff(
     """What push would send and what pull would bring, memory by memory."""
     import dataclasses
 
-    from memsync.overview import store_diff
+    from memsync.sync.overview import store_diff
 
     diffs = store_diff(project, scope.scopes(), fetch=fetch)  # type: ignore[arg-type]
     if as_json:
@@ -130,7 +130,7 @@ def log(
     """History of memory changes: when, who, which memories."""
     import dataclasses
 
-    from memsync.overview import history
+    from memsync.sync.overview import history
 
     entries = history(project, scope.scopes(), file, limit)  # type: ignore[arg-type]
     if as_json:

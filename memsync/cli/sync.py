@@ -22,16 +22,16 @@ def run_sync_command(
     review: bool = False,
 ) -> None:
     """Run pull or push for the chosen stores, print per store, exit with the ranked code."""
-    from memsync.sync import RunOptions, exit_code, sync_project
+    from memsync.sync.engine import RunOptions, exit_code, sync_project
 
     if hook:
-        from memsync.hookmode import run_hook
+        from memsync.sync.hookmode import run_hook
 
         run_hook(command, project, scope.scopes(), message=message, review=review)
         raise typer.Exit(0)
     pushed: Any = None
     if review:
-        from memsync.reviewflow import push_for_review
+        from memsync.team.reviewflow import push_for_review
 
         with render.working(f"memsync: {command} for review"):
             pushed = push_for_review(project, scope.scopes(), message=message)
@@ -50,7 +50,7 @@ def run_sync_command(
 def _report_data(report: Any, command: str, pushed: Any = None) -> dict[str, Any]:
     import dataclasses
 
-    from memsync.summary import blocked_files, outcome
+    from memsync.sync.summary import blocked_files, outcome
 
     data = dataclasses.asdict(report)
     data["summary"] = outcome(report, command)
@@ -108,8 +108,8 @@ def init(
     ] = None,
 ) -> None:
     """Configure this project's stores, clone them and do a first sync."""
-    from memsync.initialize import default_private_remote, run_init
-    from memsync.sync import exit_code
+    from memsync.team.initialize import default_private_remote, run_init
+    from memsync.sync.engine import exit_code
 
     with render.working("memsync: cloning and syncing"):
         result = run_init(
@@ -130,7 +130,7 @@ def init(
     reports = list(result.reports)
     render.report_lines("init", reports)
     if hooks:
-        from memsync.hooks import install_hooks, user_settings_path
+        from memsync.team.claudehooks import install_hooks, user_settings_path
 
         installed = install_hooks(user_settings_path())
         render.line(f"hooks    SessionStart/SessionEnd installed in {installed.change.settings_path}")

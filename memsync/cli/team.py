@@ -17,8 +17,8 @@ def promote(
     project: ProjectOption = Path("."),
 ) -> None:
     """Move a private memory into the team store (checked by the team rules first)."""
-    from memsync.promote import promote as promote_memory
-    from memsync.sync import exit_code
+    from memsync.team.promote import promote as promote_memory
+    from memsync.sync.engine import exit_code
 
     with render.working("memsync: promoting"):
         result = promote_memory(project, file)
@@ -54,7 +54,7 @@ def scaffold(
     """Write the team-repository scaffold: workflows, pre-commit, .gitattributes, Dependabot."""
     import dataclasses
 
-    from memsync.scaffold import scaffold as write_scaffold
+    from memsync.team.scaffold import scaffold as write_scaffold
 
     result = write_scaffold(directory, memsync_spec=memsync_spec, dry_run=dry_run, update=update)
     if as_json:
@@ -96,8 +96,8 @@ def review(
     ] = None,
 ) -> None:
     """Semantic summary of the memory changes between two refs (for a pull request body)."""
-    from memsync.review import review_refs
-    from memsync.reviewrender import render_markdown, review_data
+    from memsync.team.review import review_refs
+    from memsync.team.reviewrender import render_markdown, review_data
 
     result = review_refs(path, base, head, scope=scope.value if scope else None)
     if output_format is ReportFormat.json:

@@ -51,8 +51,8 @@ def check(
     project: ProjectOption = Path("."),
 ) -> None:
     """Validate memories: frontmatter, index limits, secrets, unsafe files. Exit 1 on errors."""
-    from memsync.checkrun import run_check
-    from memsync.findings import render as render_findings
+    from memsync.check.run import run_check
+    from memsync.check.findings import render as render_findings
 
     report = run_check(
         path, scope=scope.value if scope else None, all_projects=all_projects, project=project
@@ -65,7 +65,7 @@ def check(
 
 
 def _render_check(report: Any) -> None:
-    from memsync.findings import summary_line
+    from memsync.check.findings import summary_line
 
     out = render.console()
     styles = {"error": "bold red", "warning": "yellow"}
@@ -122,9 +122,9 @@ def consolidate(
     as_json: JsonOption = False,
 ) -> None:
     """Merge duplicates, make relative dates absolute, keep the index within Claude's limits."""
-    from memsync.consolidate import Options, apply_plan, make_plan
-    from memsync.consolidation_report import plan_to_json, render_markdown
-    from memsync.dedupe import DEFAULT_THRESHOLD
+    from memsync.consolidate.engine import Options, apply_plan, make_plan
+    from memsync.consolidate.report import plan_to_json, render_markdown
+    from memsync.consolidate.dedupe import DEFAULT_THRESHOLD
     from memsync.errors import UsageError, UserMessageError
 
     fmt = "json" if as_json else report_format.value
@@ -172,7 +172,7 @@ def _consolidate_target(path: Path | None, all_projects: bool, project: Path) ->
         return path
     if all_projects:
         # As with `memsync check --all`: the store checkout is the git work tree around here.
-        from memsync.paths import find_git_root
+        from memsync.model.paths import find_git_root
 
         found = find_git_root(project)
         if found is None:
@@ -182,7 +182,7 @@ def _consolidate_target(path: Path | None, all_projects: bool, project: Path) ->
                 hint="Run it inside a clone of a memory repository, or pass its PATH.",
             )
         return found[0]
-    from memsync.paths import memory_dir_for, project_root
+    from memsync.model.paths import memory_dir_for, project_root
 
     memory = memory_dir_for(project_root(project))
     if not memory.is_dir():
