@@ -90,9 +90,7 @@ def crash(exc: BaseException) -> NoReturn:
         ("memsync:", "bold red"), f" unexpected error: {type(exc).__name__}: {exc}", target=err
     )
     where = f"the traceback is in {log}" if log else "the traceback could not be saved"
-    render.line(
-        f"This is a bug in memsync; {where}. Please attach it to a bug report.", target=err
-    )
+    render.line(f"This is a bug in memsync; {where}. Please attach it to a bug report.", target=err)
     raise SystemExit(int(ExitCode.INTERNAL))
 
 

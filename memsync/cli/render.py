@@ -12,7 +12,7 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,7 +25,7 @@ _UNPRINTABLE = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]"
 )
 
-Segment = Union[str, tuple[str, str]]
+Segment = str | tuple[str, str]
 
 
 def printable(text: str) -> str:
@@ -116,5 +116,7 @@ def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
         # The outcome line has the first line of an error; the hint (what to do) goes here.
         if report.error:
             line(f"memsync: {report.scope}: {report.error}", target=err)
+        elif report.offline:
+            line(f"memsync: {report.scope}: {report.offline}; local work kept", target=err)
         for skipped in report.skipped:
             line(f"memsync: {report.scope}: skipped {skipped.path}: {skipped.reason}", target=err)

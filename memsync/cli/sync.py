@@ -85,6 +85,7 @@ def _render_pulls(pushed: Any) -> None:
 
 
 def init(
+    *,
     project: ProjectOption = Path("."),
     private: Annotated[
         str | None, typer.Option("--private", help="Private store remote (default: local).")
@@ -108,8 +109,8 @@ def init(
     ] = None,
 ) -> None:
     """Configure this project's stores, clone them and do a first sync."""
-    from memsync.team.initialize import default_private_remote, run_init
     from memsync.sync.engine import exit_code
+    from memsync.team.initialize import default_private_remote, run_init
 
     with render.working("memsync: cloning and syncing"):
         result = run_init(
@@ -133,7 +134,9 @@ def init(
         from memsync.team.claudehooks import install_hooks, user_settings_path
 
         installed = install_hooks(user_settings_path())
-        render.line(f"hooks    SessionStart/SessionEnd installed in {installed.change.settings_path}")
+        render.line(
+            f"hooks    SessionStart/SessionEnd installed in {installed.change.settings_path}"
+        )
         for warning in installed.warnings:
             render.line(("warning:", "yellow"), f" {warning}", stderr=True)
     else:

@@ -17,8 +17,8 @@ def promote(
     project: ProjectOption = Path("."),
 ) -> None:
     """Move a private memory into the team store (checked by the team rules first)."""
-    from memsync.team.promote import promote as promote_memory
     from memsync.sync.engine import exit_code
+    from memsync.team.promote import promote as promote_memory
 
     with render.working("memsync: promoting"):
         result = promote_memory(project, file)
@@ -64,9 +64,10 @@ def scaffold(
         return
     prefix = "would " if dry_run else ""
     for item in result.files:
-        render.line(f"{prefix}{item.action:<8} {item.path.as_posix()}" + (
-            f" ({item.note})" if item.note else ""
-        ))
+        render.line(
+            f"{prefix}{item.action:<8} {item.path.as_posix()}"
+            + (f" ({item.note})" if item.note else "")
+        )
     render.line(f"memsync spec: {result.memsync_spec}")
     for warning in result.warnings:
         render.line(("warning:", "yellow"), f" {warning}", stderr=True)

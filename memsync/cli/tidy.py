@@ -51,8 +51,8 @@ def check(
     project: ProjectOption = Path("."),
 ) -> None:
     """Validate memories: frontmatter, index limits, secrets, unsafe files. Exit 1 on errors."""
-    from memsync.check.run import run_check
     from memsync.check.findings import render as render_findings
+    from memsync.check.run import run_check
 
     report = run_check(
         path, scope=scope.value if scope else None, all_projects=all_projects, project=project
@@ -122,9 +122,9 @@ def consolidate(
     as_json: JsonOption = False,
 ) -> None:
     """Merge duplicates, make relative dates absolute, keep the index within Claude's limits."""
+    from memsync.consolidate.dedupe import DEFAULT_THRESHOLD
     from memsync.consolidate.engine import Options, apply_plan, make_plan
     from memsync.consolidate.report import plan_to_json, render_markdown
-    from memsync.consolidate.dedupe import DEFAULT_THRESHOLD
     from memsync.errors import UsageError, UserMessageError
 
     fmt = "json" if as_json else report_format.value

@@ -14,8 +14,8 @@ from memsync.model.limits import INDEX_NAME
 from memsync.model.semdiff import MemoryChange, diff_memories
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
-from memsync.sync.summary import BlockedFile, fix_for
 from memsync.sync.engine import binding_manifest, local_changes
+from memsync.sync.summary import BlockedFile, fix_for
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,8 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
             scan_directory(binding.live_dir, binding.scope) if binding.live_dir.is_dir() else None
         )
         # The one memory rule push uses: status never lists a file push would not send.
-        live = {p: d for p, d in scan.files.items() if store.is_memory_file(binding, p)} if scan else {}
+        files = scan.files if scan else {}
+        live = {p: d for p, d in files.items() if store.is_memory_file(binding, p)}
         index = live.get(INDEX_NAME)
         problems = [f"{s.path}: {s.reason}" for s in scan.skipped] if scan else []
         size = measure_index(index.decode("utf-8", "replace")) if index is not None else None
@@ -142,9 +143,9 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
     return statuses
 
 
-def _blocked(binding: Binding, edits: dict[str, bytes | None], config: Config) -> tuple[
-    BlockedFile, ...
-]:
+def _blocked(
+    binding: Binding, edits: dict[str, bytes | None], config: Config
+) -> tuple[BlockedFile, ...]:
     """The local edits the next push would hold back, as `push` decides it."""
     from memsync.check.validate import validate_edit
 

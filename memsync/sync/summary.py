@@ -42,9 +42,7 @@ def fix_for(finding: Finding, command: str = "memsync push") -> str:
 
 def blocked_files(report: StoreReport) -> tuple[BlockedFile, ...]:
     """The report's blocked files with their fixes, one entry per finding."""
-    return tuple(
-        BlockedFile(f.path, f.line, f.rule, f.message, fix_for(f)) for f in report.blocked
-    )
+    return tuple(BlockedFile(f.path, f.line, f.rule, f.message, fix_for(f)) for f in report.blocked)
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:

@@ -205,9 +205,13 @@ def run_init(
                     binding, gitcmd.DEFAULT_TIMEOUT, memsync_spec
                 )
     reports = run_stores(bindings, plan.config.settings, Deadline(), "push")
-    return InitResult(plan, config_file, scaffolded, tuple(reports), _spec_warnings(
-        memsync_spec, scaffolded, team=any(b.scope == "team" for b in bindings)
-    ))
+    return InitResult(
+        plan,
+        config_file,
+        scaffolded,
+        tuple(reports),
+        _spec_warnings(memsync_spec, scaffolded, team=any(b.scope == "team" for b in bindings)),
+    )
 
 
 def _spec_warnings(spec: str | None, scaffolded: tuple[str, ...], *, team: bool) -> tuple[str, ...]:

@@ -96,9 +96,7 @@ def _check_with_pip(spec: str, timeout: float) -> str | None:
     command += ["--ignore-installed", "--quiet", "--disable-pip-version-check", "--no-input"]
     command += ["--retries", "0", "--timeout", "10", spec]
     try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, timeout=timeout, check=False
-        )
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         return f"pip did not answer within {timeout:.0f} s"
     except OSError as exc:

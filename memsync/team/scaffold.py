@@ -202,7 +202,10 @@ def _three_way(relative: Path, base: str, ours: str, theirs: str) -> tuple[Scaff
         return ScaffoldFile(relative, "kept", "your edits; the template has not changed"), ours
     merged = merge_text(base, ours, theirs, a_first=True)
     if merged.conflicts:
-        note = f"your edits and the new template change the same lines: kept yours, see {relative}.memsync-new"
+        note = (
+            "your edits and the new template change the same lines: kept yours; "
+            f"the new template is {relative}.memsync-new, merge it by hand"
+        )
         return ScaffoldFile(relative, "conflict", note), ours
     return ScaffoldFile(relative, "merged", "the new template with your edits"), merged.text
 
