@@ -304,24 +304,10 @@ def _pull_body(run: _Run) -> None:
     _note_ahead(run)
 
 
-def _sent(binding: Binding, old: str | None, new: str) -> tuple[str, ...]:
-    """Memory files that differ between the remote's old head and what was pushed."""
-    before, after = store.store_files(binding, old), store.store_files(binding, new)
-    changed = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
-    return tuple(sorted(p for p in changed if store.is_memory_file(binding, p)))
-
-
 def _note_ahead(run: _Run) -> None:
-    """Record how many local commits the remote lacks (no git call when there are none)."""
-    heads = store.heads(run.binding)
-    if heads.local is None or heads.local == heads.remote:
-        return
-    repo = run.binding.clone_dir
-    if heads.remote is None:
-        ahead = gitcmd.count_commits(repo, heads.local)
-    else:
-        ahead = gitcmd.ahead_behind(repo, heads.local, heads.remote)[0]
-    run.note(ahead=ahead)
+    from memsync.sync.outgoing import unsent_commits  # only reads refs when level
+
+    run.note(ahead=unsent_commits(run.binding))
 
 
 def _push_body(run: _Run) -> None:
@@ -340,17 +326,24 @@ def _push_body(run: _Run) -> None:
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
+            from memsync.sync.outgoing import drop_unpublished
+
+            local, note = drop_unpublished(binding, heads.branch, heads.local, heads.remote)
+            head = local
+            run.note(decisions=run.report.decisions + note)
             if run.review_branch:
                 gitcmd.push_ref(
                     binding.clone_dir,
-                    heads.local,
+                    local,
                     f"refs/heads/{run.review_branch}",
                     run.network_time(),
                 )
                 run.note(pushed=True, review_branch=run.review_branch)
                 break
             if gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
-                run.note(pushed=True, sent=_sent(binding, heads.remote, heads.local))
+                from memsync.sync.outgoing import sent_files
+
+                run.note(pushed=True, sent=sent_files(binding, heads.remote, local))
                 break
             if attempts >= run.settings.push_retries:
                 raise UserMessageError(
