@@ -197,6 +197,8 @@ def test_unreachable_quotes_git_and_locked_names_the_pid(
     config.write_text(config.read_text().replace("lock_timeout: 30.0", "lock_timeout: 0.5"))
     locked = installed(alice, "push", "--scope", "private", cwd=project)
     assert locked.returncode == 4
-    assert line_of(locked.stdout, "private").split(": ", 1)[1].startswith(
-        f"locked by pid {os.getpid()} on {socket.gethostname()} (push"
+    assert (
+        line_of(locked.stdout, "private")
+        .split(": ", 1)[1]
+        .startswith(f"locked by pid {os.getpid()} on {socket.gethostname()} (push")
     )

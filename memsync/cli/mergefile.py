@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from memsync.cli import render
 
 
+def InputFile(help: str) -> Any:  # noqa: N802 (reads as a type in the signature)
+    """A file argument that must exist: a missing one is a usage error naming it."""
+    return typer.Argument(help=help, exists=True, dir_okay=False, readable=True)
+
+
 def merge_file(
-    base: Annotated[Path, typer.Argument(help="The common ancestor's version (git's %O).")],
-    ours: Annotated[Path, typer.Argument(help="Our version; receives the result (%A).")],
-    theirs: Annotated[Path, typer.Argument(help="Their version (%B).")],
+    base: Annotated[Path, InputFile(help="The common ancestor's version (git's %O).")],
+    ours: Annotated[Path, InputFile(help="Our version; receives the result (%A).")],
+    theirs: Annotated[Path, InputFile(help="Their version (%B).")],
     path: Annotated[
         str | None, typer.Option("--path", help="The file's path in the repository (%P).")
     ] = None,

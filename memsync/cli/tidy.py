@@ -147,7 +147,7 @@ def consolidate(
         if not yes:
             if not sys.stdin.isatty():
                 if report is not None:
-                    report.write_text(text(), encoding="utf-8")
+                    _write_report(report, text())
                 raise UserMessageError(
                     "consolidation not applied: no terminal to ask on",
                     hint="Pass --yes to apply the plan above, or --dry-run to only show it.",
@@ -160,8 +160,18 @@ def consolidate(
         if fmt != "json":
             render.line("memsync: consolidation applied.", stderr=True)
     if report is not None:
-        report.parent.mkdir(parents=True, exist_ok=True)
-        report.write_text(text(), encoding="utf-8")
+        _write_report(report, text())
+
+
+def _write_report(path: Path, text: str) -> None:
+    """Write the report; an OS error names the file (a full disk reports none by itself)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        if exc.filename is None:
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
 
 
 def _consolidate_target(path: Path | None, all_projects: bool, project: Path) -> Path:

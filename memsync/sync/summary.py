@@ -98,6 +98,8 @@ def outcome(report: StoreReport, command: str) -> str:
     blocked = _blocked_part(report)
     if blocked:
         parts.append(blocked)
+    if report.skipped:
+        parts.append(f"skipped {_count(len(report.skipped), 'file')} (listed below)")
     kept = kept_edits(report)
     if kept:
         parts.append(f"{_count(len(kept), 'file')} edited during the sync kept as you left it")
