@@ -20,7 +20,6 @@ import pytest
 from memsync.errors import PRECEDENCE, ExitCode, most_urgent
 from memsync.sync.engine import StoreReport, exit_code
 from tests.conftest import Machine, make_bare_remote, write_memory
-from tests.test_surface_sync import installed
 from tests.test_sync import ORIGIN, memory_dir, setup_machine
 
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and /dev/full")
@@ -40,7 +39,13 @@ def run(
     env = {**os.environ, **machine.env, **(extra or {})}
     exe = Path(sys.executable).parent / "memsync"
     return subprocess.run(
-        [str(exe), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+        [str(exe), *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -195,6 +200,7 @@ def test_merge_file_with_a_missing_input_names_it(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=60,
+        check=False,
     )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr

@@ -10,7 +10,7 @@ import typer
 from memsync.cli import render
 
 
-def InputFile(help: str) -> Any:  # noqa: N802 (reads as a type in the signature)
+def InputFile(help: str) -> Any:
     """A file argument that must exist: a missing one is a usage error naming it."""
     return typer.Argument(help=help, exists=True, dir_okay=False, readable=True)
 
