@@ -1,7 +1,8 @@
 """Install, remove and inspect memsync's Claude Code hooks in a settings.json file.
 
 The functions that compute a change are pure (text in, text out); only `read_settings`
-and `apply` touch the disk. A settings file memsync cannot parse is never rewritten.
+and `apply` touch the disk. A settings file memsync cannot parse is never rewritten, and
+one it can is edited as text (team/jsonedit): only memsync's own entries change.
 """
 
 from __future__ import annotations
@@ -139,21 +140,6 @@ def parse_settings(text: str, path: Path) -> dict[str, Any]:
     return data
 
 
-def detect_indent(text: str) -> int | str:
-    """The indentation unit of existing JSON text (2 when it cannot tell)."""
-    for line in text.splitlines()[1:]:
-        stripped = line.lstrip(" \t")
-        if stripped and len(stripped) < len(line):
-            lead = line[: len(line) - len(stripped)]
-            return "\t" if lead.startswith("\t") else len(lead)
-    return 2
-
-
-def render_settings(data: dict[str, Any], indent: int | str = 2) -> str:
-    """Serialize settings the way Claude Code writes them, with a trailing newline."""
-    return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
-
-
 def _owned_by(entry: object, spec: HookSpec | None) -> bool:
     """True when one inner hook entry is memsync's (for `spec`'s command, or any)."""
     if not isinstance(entry, dict):
@@ -257,7 +243,12 @@ def _rendered_if_changed(text: str, old: dict[str, Any], new: dict[str, Any]) ->
     # An unchanged document keeps its exact bytes, whatever its formatting.
     if new == old and text.strip():
         return text
-    return render_settings(new, detect_indent(text))
+    from memsync.team.jsonedit import detect_indent, edit_json, render_json
+
+    if not text.strip():
+        return render_json(new, 2)
+    # A textual edit: the person's formatting, key order and spacing stay as they were.
+    return edit_json(text, old, new, detect_indent(text))
 
 
 def status_of(text: str, path: Path, command_prefix: str) -> dict[str, HookState]:
