@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from memsync.cli import render
 from memsync.cli.options import HookOption, JsonOption, ProjectOption, ScopeOption, SyncScope
+
+if TYPE_CHECKING:
+    from memsync.sync.engine import StoreReport
 
 
 def run_sync_command(
@@ -27,7 +31,8 @@ def run_sync_command(
     if hook:
         from memsync.sync.hookmode import run_hook
 
-        run_hook(command, project, scope.scopes(), message=message, review=review)
+        review_push = _hook_review_push if review else None
+        run_hook(command, project, scope.scopes(), message=message, review=review_push)
         raise typer.Exit(0)
     pushed: Any = None
     if review:
@@ -45,6 +50,16 @@ def run_sync_command(
         render.report_lines(command, reports)
         _render_pulls(pushed)
     raise typer.Exit(exit_code(reports))
+
+
+def _hook_review_push(
+    project: Path, scopes: tuple[str, ...], message: str | None
+) -> tuple[Sequence[StoreReport], Sequence[Any]]:
+    """`push --review --hook`: the team layer's review flow, run inside the hook's limits."""
+    from memsync.team.reviewflow import push_for_review
+
+    pushed = push_for_review(project, scopes, message=message, hook=True)
+    return pushed.reports, pushed.pulls
 
 
 def _report_data(report: Any, command: str, pushed: Any = None) -> dict[str, Any]:

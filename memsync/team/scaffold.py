@@ -278,7 +278,7 @@ def scaffold(
 
 
 def _write(target: Path, text: str) -> None:
-    from memsync.sync.livefiles import atomic_write
+    from memsync.fsutil.atomic import atomic_write
 
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(target, text.encode("utf-8"))
