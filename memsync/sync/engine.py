@@ -25,6 +25,7 @@ from memsync.sync.deadline import Deadline
 from memsync.sync.filetimes import WriteTimes
 from memsync.sync.lock import store_lock
 from memsync.sync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
+from memsync.sync.outgoing import commit_message
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
@@ -167,27 +168,6 @@ def _commit_local(run: _Run) -> str | None:
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
     run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + decisions)
     return new
-
-
-def commit_message(
-    key: str,
-    changes: Mapping[str, bytes | None],
-    before: Mapping[str, object],
-    subject: str | None = None,
-) -> str:
-    """`memsync(acme-api): update 2 memories from alice-laptop`, with the files listed."""
-    added = sorted(p for p, d in changes.items() if d is not None and p not in before)
-    updated = sorted(p for p, d in changes.items() if d is not None and p in before)
-    deleted = sorted(p for p, d in changes.items() if d is None)
-    verbs = [("add", added), ("update", updated), ("delete", deleted)]
-    parts = [f"{verb} {len(paths)}" for verb, paths in verbs if paths]
-    count = len(changes)
-    summary = ", ".join(parts) if len(parts) > 1 else parts[0].split()[0] + f" {count}"
-    noun = "memory" if count == 1 else "memories"
-    lines = [subject or f"memsync({key}): {summary} {noun} from {hostname()}", ""]
-    for verb, paths in verbs:
-        lines.extend(f"{verb}: {path}" for path in paths)
-    return "\n".join(lines) + "\n"
 
 
 def _fetch(run: _Run) -> None:

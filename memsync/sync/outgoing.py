@@ -1,8 +1,11 @@
-"""What a push sends: the files it changed on the remote, the commits still unsent, and
-keeping content that was added and deleted again before any push out of team history.
+"""What a push sends: the commit message naming the memories, the files a push changed
+on the remote, the commits still unsent, and keeping content that was added and deleted
+again before any push out of team history.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from memsync import git as gitcmd
 from memsync.sync import store
@@ -11,6 +14,27 @@ from memsync.sync.binding import Binding, hostname
 # More local-only commits than this are not inspected for unpublished deletions: a clone
 # that far behind its remote was not produced by memsync's own pull/push cycle.
 _MAX_UNSENT = 500
+
+
+def commit_message(
+    key: str,
+    changes: Mapping[str, bytes | None],
+    before: Mapping[str, object],
+    subject: str | None = None,
+) -> str:
+    """`memsync(acme-api): update 2 memories from alice-laptop`, with the files listed."""
+    added = sorted(p for p, d in changes.items() if d is not None and p not in before)
+    updated = sorted(p for p, d in changes.items() if d is not None and p in before)
+    deleted = sorted(p for p, d in changes.items() if d is None)
+    verbs = [("add", added), ("update", updated), ("delete", deleted)]
+    parts = [f"{verb} {len(paths)}" for verb, paths in verbs if paths]
+    count = len(changes)
+    summary = ", ".join(parts) if len(parts) > 1 else parts[0].split()[0] + f" {count}"
+    noun = "memory" if count == 1 else "memories"
+    lines = [subject or f"memsync({key}): {summary} {noun} from {hostname()}", ""]
+    for verb, paths in verbs:
+        lines.extend(f"{verb}: {path}" for path in paths)
+    return "\n".join(lines) + "\n"
 
 
 def sent_files(binding: Binding, old: str | None, new: str | None) -> tuple[str, ...]:
@@ -54,8 +78,6 @@ def drop_unpublished(
     changes: dict[str, bytes | None] = {
         p: (blobs[after[p].sha] if p in after else None) for p in sorted(changed)
     }
-    from memsync.sync.engine import commit_message
-
     prefix = f"{binding.prefix}/" if binding.prefix else ""
     relative = {p.removeprefix(prefix): data for p, data in changes.items()}
     known = dict.fromkeys((p.removeprefix(prefix) for p in before), 1)

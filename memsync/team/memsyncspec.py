@@ -9,7 +9,6 @@ the first failed workflow, that its runners cannot install it.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -111,29 +110,20 @@ def _check_with_pip(spec: str, timeout: float) -> str | None:
 
 
 def _check_git_url(url: str, timeout: float) -> str | None:
+    from memsync import git
+    from memsync.errors import MemsyncError
+
     # `…/repo.git@v1.2` names a ref after the last `@` of the path (not a user@host part).
     repo, ref = url, None
     head, _, tail = url.rpartition("@")
     if head and "/" not in tail and ":" not in tail:
         repo, ref = head, tail
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     try:
-        done = subprocess.run(
-            ["git", "ls-remote", repo],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            env=env,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"git ls-remote failed: {exc}"
-    if done.returncode != 0:
-        lines = done.stderr.strip().splitlines()
-        return "git: " + (lines[0] if lines else f"exit {done.returncode}")
+        names = git.remote_ref_names(repo, timeout)
+    except MemsyncError as exc:
+        return exc.message
     if ref is None or re.fullmatch(r"[0-9a-f]{7,40}", ref):
         return None  # a commit id cannot be checked without fetching; the repository exists
-    names = {line.split("\t")[-1] for line in done.stdout.splitlines()}
     if not names & {f"refs/heads/{ref}", f"refs/tags/{ref}", ref}:
         return f"no branch or tag {ref!r} in {repo}"
     return None
