@@ -40,6 +40,13 @@ def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
     return None
 
 
+def remote_ref_names(url: str, timeout: float | None) -> set[str]:
+    """The ref names (`refs/heads/main`, `HEAD`, …) a repository at URL advertises."""
+    # No clone needed: `git ls-remote URL` works from any directory.
+    result = run_git(["ls-remote", url], cwd=Path.cwd(), timeout=timeout, network=True)
+    return {line.split("\t", 1)[1] for line in result.text.splitlines() if "\t" in line}
+
+
 _FETCH: tuple[str, ...] = ("-c", "protocol.version=0", "fetch", "-q", "--prune", "--no-tags")
 _FETCH += ("--no-auto-maintenance",)
 
