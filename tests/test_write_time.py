@@ -1,4 +1,4 @@
-"""Write time end to end: commits carry when each memory was edited, consolidation counts from it."""
+"""Write time end to end: commits carry when each memory was edited; consolidation counts it."""
 
 from __future__ import annotations
 
