@@ -78,24 +78,18 @@ def build(cases: list[Case], folder: Path, *, frontmatter: bool = True) -> None:
     """One memory file per case in FOLDER (a new git repository), each committed on its day."""
     folder.mkdir(parents=True, exist_ok=True)
     _git(folder, "init", "-q")
-    for case in sorted(cases, key=lambda c: (c.committed, c.ident)):
-        head = _FRONTMATTER.format(n=case.ident) if frontmatter else ""
-        (folder / f"{case.ident}.md").write_text(f"{head}\n{case.text}\n", encoding="utf-8")
-        stamp = f"{case.committed}T12:00:00+0000"
+    by_day: dict[str, list[Case]] = {}
+    for case in cases:
+        by_day.setdefault(case.committed, []).append(case)
+    for day in sorted(by_day):  # one commit a day: blame gives each line its day
+        for case in by_day[day]:
+            head = _FRONTMATTER.format(n=case.ident) if frontmatter else ""
+            (folder / f"{case.ident}.md").write_text(f"{head}\n{case.text}\n", encoding="utf-8")
+        stamp = f"{day}T12:00:00+0000"
         env = {**os.environ, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
-        _git(folder, "add", f"{case.ident}.md", env=env)
-        _git(
-            folder,
-            "-c",
-            "user.name=corpus",
-            "-c",
-            "user.email=corpus@example.invalid",
-            "commit",
-            "-q",
-            "-m",
-            case.ident,
-            env=env,
-        )
+        _git(folder, "add", "-A", env=env)
+        identity = ["-c", "user.name=corpus", "-c", "user.email=corpus@example.invalid"]
+        _git(folder, *identity, "commit", "-q", "-m", day, env=env)
 
 
 def _accepts(outputs: tuple[str, ...], value: str) -> bool:

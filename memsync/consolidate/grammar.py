@@ -192,7 +192,7 @@ def _line_bounds(text: str, pos: int) -> tuple[int, int]:
 
 def _sentence_start(before: str) -> bool:
     """Whether the text before a match (on its line) ends where a sentence starts."""
-    stripped = re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+|>)\s+", "", before).rstrip()
+    stripped = re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+|>)\s+", "", before).rstrip().rstrip("*_")
     return not stripped or stripped[-1] in ".!?:;(\"'“‘—"
 
 
@@ -232,8 +232,8 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
         end, after = end + 2, after[2:]
     if after and (after[0].isalnum() or after[0] in "-_=@\\·" or re.match(r"[.:]\w", after)):
         return None
-    if _slash(after, False):
-        return None
+    if _slash(after, False) or re.match(r"\s*[=<>]", after):
+        return None  # `today = today_date - start`: a formula's variable
     if before[-1:] in "\"'“‘`" and before[-1:] and after[:1] in "\"'”’`" and after[:1]:
         return None  # a quoted mention of the words, not a use
     if _inside_double_quotes(before, after):

@@ -19,7 +19,7 @@ _PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*$", re.IGNORECASE)
 _IDIOM_BEFORE = re.compile(r"(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+\s+$", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(
     r"\b(?:\w+est|most|least|first|second|third|only|once|twice|times?|instances?|record)\b"
-    r"|\d+\s+(?!days?\b|weeks?\b|months?\b)[a-z]",
+    r"|\d+\s+(?!days?\b|weeks?\b|months?\b)[a-z]|\d%|\$\d",
     re.IGNORECASE,
 )
 _CLAUSE_STOP = re.compile(r"[.;:!?(—–]|\s-\s")
