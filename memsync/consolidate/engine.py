@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memsync.consolidate.dates import Replacement, resolve_relative_dates
+from memsync.consolidate.dates import Replacement, convertible_dates, resolve_relative_dates
 from memsync.consolidate.dedupe import DEFAULT_THRESHOLD, group_duplicates, merge_bodies
 from memsync.consolidate.folder import (
     MemoryFile,
@@ -202,8 +202,6 @@ def _rewrite_dates(
     memory: Memory, mtime: float, repo: Path | None, prefix: str
 ) -> tuple[Memory, list[DateChange]]:
     """MEMORY with its relative dates made absolute; blame only when it has one."""
-    from memsync.consolidate.dates import convertible_dates
-
     if not convertible_dates(memory.text):
         return memory, []
     lines = memory.text.split("\n")
@@ -224,8 +222,6 @@ def _index_prose_dates(
 ) -> tuple[Index, list[DateChange]]:
     """The index with relative dates in its headings and prose made absolute (entry lines are
     rebuilt from the memories' frontmatter, so their dates come from there)."""
-    from memsync.consolidate.dates import convertible_dates
-
     index = parse_index(raw)
     # Entry lines are left out of the scan (blank, so line numbers stay), which also keeps a
     # large index from being scanned line by line for nothing.

@@ -149,7 +149,7 @@ def _commit_local(run: _Run) -> str | None:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
     new = heads.local
-    for authored, group in _by_write_day(binding.live_dir, merged):
+    for authored, group in store.by_write_day(binding.live_dir, merged):
         message = commit_message(binding.project_key, group, current, run.message)
         new = store.commit_files(
             binding, parent=new, changes=group, message=message, author=author, authored=authored
@@ -158,33 +158,6 @@ def _commit_local(run: _Run) -> str | None:
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
     run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + decisions)
     return new
-
-
-def _by_write_day(
-    live_dir: Path, changes: Mapping[str, bytes | None]
-) -> list[tuple[int | None, dict[str, bytes | None]]]:
-    """CHANGES in commits by the local day each file was edited, oldest first, each dated
-    (author date) by its latest edit: an import of memories written over weeks keeps, in
-    `git blame`, when each was written. Deletions go with the newest edits."""
-    days: dict[tuple[int, int, int], list[tuple[float, str]]] = {}
-    undated: list[str] = []
-    for path, data in changes.items():
-        when = store.write_time(live_dir / path, data) if data is not None else None
-        if when is None:
-            undated.append(path)
-        else:
-            year, month, day = time.localtime(when)[:3]
-            days.setdefault((year, month, day), []).append((when, path))
-    groups: list[tuple[int | None, dict[str, bytes | None]]] = [
-        (int(max(w for w, _ in days[day])), {p: changes[p] for _, p in sorted(days[day])})
-        for day in sorted(days)
-    ]
-    if undated:
-        if groups:
-            groups[-1][1].update({p: changes[p] for p in sorted(undated)})
-        else:
-            groups.append((None, {p: changes[p] for p in sorted(undated)}))
-    return groups
 
 
 def commit_message(

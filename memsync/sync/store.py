@@ -196,3 +196,30 @@ def last_fetch(binding: Binding) -> float | None:
         return (binding.clone_dir / "FETCH_HEAD").stat().st_mtime
     except OSError:
         return None
+
+
+def by_write_day(
+    live_dir: Path, changes: Mapping[str, bytes | None]
+) -> list[tuple[int | None, dict[str, bytes | None]]]:
+    """CHANGES in commits by the local day each file was edited, oldest first, each dated
+    (author date) by its latest edit: an import of memories written over weeks keeps, in
+    `git blame`, when each was written. Deletions go with the newest edits."""
+    days: dict[tuple[int, int, int], list[tuple[float, str]]] = {}
+    undated: list[str] = []
+    for path, data in changes.items():
+        when = write_time(live_dir / path, data) if data is not None else None
+        if when is None:
+            undated.append(path)
+        else:
+            year, month, day = time.localtime(when)[:3]
+            days.setdefault((year, month, day), []).append((when, path))
+    groups: list[tuple[int | None, dict[str, bytes | None]]] = [
+        (int(max(w for w, _ in days[day])), {p: changes[p] for _, p in sorted(days[day])})
+        for day in sorted(days)
+    ]
+    if undated:
+        if groups:
+            groups[-1][1].update({p: changes[p] for p in sorted(undated)})
+        else:
+            groups.append((None, {p: changes[p] for p in sorted(undated)}))
+    return groups
