@@ -6,7 +6,8 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from tests.conftest import Machine, git, make_bare_remote
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine
 
 ORIGIN = "git@github.com:Acme/API.git"
 
