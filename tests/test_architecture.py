@@ -39,7 +39,6 @@ OVERSIZED: dict[str, int] = {
     "memsync/check/secrets.py": 443,
     "memsync/consolidate/dedupe.py": 466,
     "memsync/consolidate/engine.py": 448,
-    "memsync/consolidate/grammar.py": 436,
     "memsync/merge/tree.py": 596,
     "memsync/sync/engine.py": 462,
 }
