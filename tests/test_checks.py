@@ -21,11 +21,13 @@ from memsync.check.rules import (
     relative_dates,
 )
 from memsync.check.run import run_check, store_scope
-from memsync.cli.app import _render_check, app, main
+from memsync.cli.app import app, main
+from memsync.cli.tidy import _render_check
 from memsync.config import Config, StoreConfig, save_config
 from memsync.model.limits import MAX_MEMORY_BYTES
 from memsync.model.paths import locate_project
-from tests.conftest import git, write_memory
+from testing.gitrepo import git
+from testing.memories import write_memory
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-2.1.0.json"
