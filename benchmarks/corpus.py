@@ -113,7 +113,10 @@ class Generator:
     def _value(self, slot: str) -> str:
         rng = self.rng
         if slot == "number":
-            return str(rng.choice((2, 3, 5, 10, 15, 20, 30, 50, 100, 200, 500, 1000)))
+            return str(
+                rng.choice((2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50))
+                * rng.choice((1, 1, 10, 100))
+            )
         if slot == "port":
             return str(rng.randint(3000, 9999))
         if slot == "version":
@@ -128,7 +131,7 @@ class Generator:
             return f"{rng.choice(('OPS', 'ENG', 'INFRA', 'DATA'))}-{rng.randint(100, 9999)}"
         pool = self._pools[slot]
         # Zipf-like: recent names (this project's) and a few common ones are the likeliest.
-        if rng.random() < 0.5 and len(pool) > 40:
+        if rng.random() < 0.8 and len(pool) > 40:
             return pool[-1 - min(int(rng.expovariate(1 / 15)), len(pool) - 1)]
         return pool[min(int(rng.expovariate(1 / 12)), len(pool) - 1)]
 
@@ -157,7 +160,7 @@ class Generator:
     def _draw(self, memory_type: str) -> list[Sentence]:
         rng = self.rng
         families = self._by_type[memory_type]
-        count = rng.choice((2, 3, 3, 4, 4, 5, 6))
+        count = rng.choice((1, 2, 2, 3) if memory_type == "user" else (2, 3, 3, 4, 4, 5, 6))
         chosen = rng.sample(families, min(count, len(families)))
         topic: dict[str, str] = {}
         sentences = [self._sentence(f, topic) for f in chosen]

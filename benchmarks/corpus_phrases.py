@@ -111,10 +111,10 @@ FAMILIES: tuple[Family, ...] = (
     ),
     _f(
         "feedback",
-        "",
-        "Keep answers short and skip the summary at the end.",
-        "Answer briefly and leave out the closing summary.",
-        "Responses should be concise, without a recap at the end.",
+        "module",
+        "Keep answers about `{module}` short and skip the summary at the end.",
+        "Answer briefly about `{module}` and leave out the closing summary.",
+        "Responses about `{module}` should be concise, without a recap at the end.",
     ),
     _f(
         "feedback",
@@ -154,10 +154,10 @@ FAMILIES: tuple[Family, ...] = (
     ),
     _f(
         "why",
-        "",
-        "the user said long answers are hard to follow in the terminal.",
-        "the user finds long replies difficult to read in a terminal.",
-        "according to the user, lengthy answers are hard to follow in the terminal.",
+        "person",
+        "{person} said long answers are hard to follow in the terminal.",
+        "{person} finds long replies difficult to read in a terminal.",
+        "according to {person}, lengthy answers are hard to follow in the terminal.",
     ),
     _f(
         "why",
@@ -183,10 +183,10 @@ FAMILIES: tuple[Family, ...] = (
     ),
     _f(
         "apply",
-        "",
-        "split large changes into a stack of small pull requests.",
-        "break big changes up into several small stacked pull requests.",
-        "turn a large change into a series of small pull requests.",
+        "module",
+        "split large changes to `{module}` into a stack of small pull requests.",
+        "break big changes to `{module}` up into several small stacked pull requests.",
+        "turn a large change to `{module}` into a series of small pull requests.",
     ),
     _f(
         "apply",
@@ -333,10 +333,10 @@ FAMILIES: tuple[Family, ...] = (
     ),
     _f(
         "user",
-        "",
-        "The user prefers explanations with concrete examples over theory.",
-        "Concrete examples work better for the user than abstract explanations.",
-        "Explain things to the user with concrete examples rather than theory.",
+        "tool",
+        "The user prefers explanations of `{tool}` with concrete examples over theory.",
+        "Concrete examples work better for the user than abstract explanations of `{tool}`.",
+        "Explain `{tool}` to the user with concrete examples rather than theory.",
     ),
     _f(
         "user",
@@ -347,10 +347,10 @@ FAMILIES: tuple[Family, ...] = (
     ),
     _f(
         "user",
-        "",
-        "The user is new to the frontend code and wants each step explained.",
-        "The frontend codebase is unfamiliar to the user, so explain every step.",
-        "Walk the user through each step in the frontend code; it is new to them.",
+        "service",
+        "The user is new to the {service} code and wants each step explained.",
+        "The {service} codebase is unfamiliar to the user, so explain every step.",
+        "Walk the user through each step in the {service} code; it is new to them.",
     ),
     _f(
         "user",
@@ -392,7 +392,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "mostly": ("mainly",),
     "mainly": ("mostly",),
     "stored": ("kept",),
-    "user": ("developer",),
 }
 
 VOCABULARY: dict[str, tuple[str, ...]] = {
