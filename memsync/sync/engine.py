@@ -11,38 +11,24 @@ from typing import TYPE_CHECKING
 
 from memsync import git as gitcmd
 from memsync.config import Config, Settings, data_dir
-from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
+from memsync.errors import (
+    ExitCode,
+    MemsyncError,
+    RemoteUnavailableError,
+    UserMessageError,
+    most_urgent,
+)
 from memsync.model.safety import Skipped
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
+from memsync.sync.deadline import Deadline
+from memsync.sync.filetimes import WriteTimes
 from memsync.sync.lock import store_lock
 from memsync.sync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
+from memsync.sync.outgoing import commit_message
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
-
-
-@dataclass(frozen=True)
-class Deadline:
-    """An absolute time limit for network and lock waits (None = only git's defaults)."""
-
-    at: float | None = None
-
-    @classmethod
-    def after(cls, seconds: float | None) -> Deadline:
-        """A deadline SECONDS from now."""
-        return cls(None if seconds is None else time.monotonic() + seconds)
-
-    def remaining(self, cap: float = gitcmd.DEFAULT_TIMEOUT) -> float:
-        """Seconds left, at most CAP; raises when the time is up."""
-        if self.at is None:
-            return cap
-        left = self.at - time.monotonic()
-        if left <= 0:
-            raise RemoteUnavailableError(
-                "memsync ran out of time", hint="Local work is kept; the next run finishes it."
-            )
-        return min(cap, left)
 
 
 @dataclass(frozen=True)
@@ -53,6 +39,8 @@ class StoreReport:
     store: str
     committed: tuple[str, ...] = ()
     updated: tuple[str, ...] = ()
+    # The part of `updated` that did not exist in the live directory before (shown as `+`).
+    created: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
     kept_local: tuple[str, ...] = ()
     skipped: tuple[Skipped, ...] = ()
@@ -60,11 +48,17 @@ class StoreReport:
     warnings: tuple[Finding, ...] = ()
     decisions: tuple[str, ...] = ()
     pushed: bool = False
+    # Memory files (relative to the binding's folder) the push changed on the remote.
+    sent: tuple[str, ...] = ()
+    # Commits of the local branch the remote does not have after this run.
+    ahead: int = 0
     push_attempts: int = 0
     offline: str | None = None
     review_branch: str | None = None
     error: str | None = None
     error_code: int = 0
+    live_dir: str = ""  # the live directory this binding writes
+    unreachable_since: float | None = None  # offline: when the remote last answered a fetch
 
     @property
     def changed_live(self) -> tuple[str, ...]:
@@ -103,7 +97,7 @@ def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
 def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
     manifest, path = binding_manifest(binding)
     run = _Run(binding, settings, deadline, manifest, path)
-    run.report = StoreReport(scope=binding.scope, store=binding.store.name)
+    run.report = StoreReport(binding.scope, binding.store.name, live_dir=str(binding.live_dir))
     return run
 
 
@@ -113,7 +107,9 @@ def _scan_live(run: _Run) -> None:
     if not run.binding.live_dir.is_dir():
         run.live = {}
         return
-    scan = scan_directory(run.binding.live_dir, run.binding.scope)
+    scan = scan_directory(
+        run.binding.live_dir, run.binding.scope, repository_root=not run.binding.prefix
+    )
     run.live = {p: d for p, d in scan.files.items() if store.is_memory_file(run.binding, p)}
     if scan.skipped:
         run.note(skipped=run.report.skipped + scan.skipped)
@@ -165,34 +161,16 @@ def _commit_local(run: _Run) -> str | None:
     if not merged:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
-    message = commit_message(binding.project_key, merged, current, run.message)
-    new = store.commit_files(
-        binding, parent=heads.local, changes=merged, message=message, author=author
-    )
+    new = heads.local
+    for authored, group in store.by_write_day(binding.live_dir, merged):
+        message = commit_message(binding.project_key, group, current, run.message)
+        new = store.commit_files(
+            binding, parent=new, changes=group, message=message, author=author, authored=authored
+        )
+    assert new is not None
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
     run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + decisions)
     return new
-
-
-def commit_message(
-    key: str,
-    changes: Mapping[str, bytes | None],
-    before: Mapping[str, object],
-    subject: str | None = None,
-) -> str:
-    """`memsync(acme-api): update 2 memories from alice-laptop`, with the files listed."""
-    added = sorted(p for p, d in changes.items() if d is not None and p not in before)
-    updated = sorted(p for p, d in changes.items() if d is not None and p in before)
-    deleted = sorted(p for p, d in changes.items() if d is None)
-    verbs = [("add", added), ("update", updated), ("delete", deleted)]
-    parts = [f"{verb} {len(paths)}" for verb, paths in verbs if paths]
-    count = len(changes)
-    summary = ", ".join(parts) if len(parts) > 1 else parts[0].split()[0] + f" {count}"
-    noun = "memory" if count == 1 else "memories"
-    lines = [subject or f"memsync({key}): {summary} {noun} from {hostname()}", ""]
-    for verb, paths in verbs:
-        lines.extend(f"{verb}: {path}" for path in paths)
-    return "\n".join(lines) + "\n"
 
 
 def _fetch(run: _Run) -> None:
@@ -236,8 +214,12 @@ def _materialize(run: _Run, head: str | None) -> None:
         save_manifest(run.manifest_file, run.manifest)
         return
     entries = store.store_files(binding, head)
-    skipped = [Skipped(p, "not a regular file") for p, e in entries.items() if not _regular(e)]
-    wanted = {p: e for p, e in entries.items() if _regular(e) and store.is_memory_file(binding, p)}
+    skipped = [
+        Skipped(p, "not a regular file")
+        for p, e in entries.items()
+        if not _regular(e) and store.needs_verdict(binding, p)
+    ]
+    wanted = {p: e for p, e in entries.items() if _regular(e) and store.needs_verdict(binding, p)}
     live_shas = hashes(run.live)
     # Files the live directory already has need no blob read.
     files = {p: run.live[p] for p, e in wanted.items() if live_shas.get(p) == e.sha}
@@ -249,7 +231,9 @@ def _materialize(run: _Run, head: str | None) -> None:
     # Only edits that were not merged (blocked by validation) stay pending; an edit the
     # store already had would otherwise keep its live file from ever updating again.
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
-    outcome = write_live(binding.live_dir, scan.files, run.live, run.manifest.files, pending)
+    times = WriteTimes(binding.clone_dir, head, binding.prefix)
+    live = (binding.live_dir, scan.files, run.live, run.manifest.files, pending)
+    outcome = write_live(*live, time_of=times)
     clean = not (skipped or outcome.kept or outcome.failed or pending)
     run.manifest = replace(
         run.manifest, files=outcome.manifest, commit=head, last_sync=time.time(), clean=clean
@@ -257,6 +241,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     save_manifest(run.manifest_file, run.manifest)
     run.note(
         updated=outcome.written,
+        created=tuple(p for p in outcome.written if p not in run.live),
         deleted=outcome.deleted,
         kept_local=outcome.kept,
         skipped=run.report.skipped + tuple(skipped) + tuple(Skipped(*f) for f in outcome.failed),
@@ -286,8 +271,15 @@ def _pull_body(run: _Run) -> None:
         _fetch(run)
         head = _integrate_remote(run)
     except RemoteUnavailableError as exc:
-        run.note(offline=exc.message)
+        run.note(offline=exc.message, unreachable_since=store.last_fetch(run.binding))
     _materialize(run, head)
+    _note_ahead(run)
+
+
+def _note_ahead(run: _Run) -> None:
+    from memsync.sync.outgoing import unsent_commits  # only reads refs when level
+
+    run.note(ahead=unsent_commits(run.binding))
 
 
 def _push_body(run: _Run) -> None:
@@ -301,22 +293,29 @@ def _push_body(run: _Run) -> None:
             began = time.monotonic()
             _fetch(run)
             head = _integrate_remote(run)
-            if run.report.blocked:
-                break
+            # Files that failed validation were never committed (`_commit_local`): what is
+            # committed is valid, and goes out now; the blocked files wait in the live folder.
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
+            from memsync.sync.outgoing import drop_unpublished
+
+            local, note = drop_unpublished(binding, heads.branch, heads.local, heads.remote)
+            head = local
+            run.note(decisions=run.report.decisions + note)
             if run.review_branch:
                 gitcmd.push_ref(
                     binding.clone_dir,
-                    heads.local,
+                    local,
                     f"refs/heads/{run.review_branch}",
                     run.network_time(),
                 )
                 run.note(pushed=True, review_branch=run.review_branch)
                 break
             if gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
-                run.note(pushed=True)
+                from memsync.sync.outgoing import sent_files
+
+                run.note(pushed=True, sent=sent_files(binding, heads.remote, local))
                 break
             if attempts >= run.settings.push_retries:
                 raise UserMessageError(
@@ -326,10 +325,11 @@ def _push_body(run: _Run) -> None:
             # Another machine won the race: back off, then fetch and merge again.
             time.sleep(min(run.deadline.remaining(), backoff(attempts, time.monotonic() - began)))
     except RemoteUnavailableError as exc:
-        run.note(offline=exc.message)
+        run.note(offline=exc.message, unreachable_since=store.last_fetch(binding))
     finally:
         run.note(push_attempts=attempts)
         _materialize(run, head)
+        _note_ahead(run)
     if run.report.pushed:
         run.manifest = replace(run.manifest, last_push=time.time())
         save_manifest(run.manifest_file, run.manifest)
@@ -422,17 +422,14 @@ def run_stores(
     return [r for r in reports if r is not None]
 
 
-def exit_code(reports: list[StoreReport]) -> int:
-    """The command's exit code: needs-user beats locked beats offline."""
+def exit_code(reports: list[StoreReport]) -> ExitCode:
+    """The command's exit code, ranked by errors.PRECEDENCE (needs-you before offline)."""
     codes = {r.error_code for r in reports if r.error_code}
     if any(r.blocked for r in reports):
-        codes.add(1)
+        codes.add(ExitCode.NEEDS_USER)
     if any(r.offline for r in reports):
-        codes.add(3)
-    for code in (1, 2, 4, 3):
-        if code in codes:
-            return code
-    return 0
+        codes.add(ExitCode.REMOTE_UNAVAILABLE)
+    return most_urgent(codes)
 
 
 def sync_project(

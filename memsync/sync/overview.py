@@ -11,10 +11,12 @@ from memsync.config import Config, Scope, load_config
 from memsync.errors import GitError, RemoteUnavailableError
 from memsync.model.index import IndexSize, measure_index
 from memsync.model.limits import INDEX_NAME
+from memsync.model.safety import TreeScan
 from memsync.model.semdiff import MemoryChange, diff_memories
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
 from memsync.sync.engine import binding_manifest, local_changes
+from memsync.sync.summary import BlockedFile, fix_for
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,18 @@ class StoreStatus:
     last_push: float | None
     index: IndexSize | None
     problems: tuple[str, ...]
+    # Local edits validation keeps out of every commit, each with its fix.
+    blocked: tuple[BlockedFile, ...] = ()
+
+    @property
+    def pending(self) -> bool:
+        """Anything not yet level with the remote: edits, unpushed or unpulled commits."""
+        return bool(self.local_edits or self.ahead or self.behind)
+
+    @property
+    def clean(self) -> bool:
+        """Nothing pending, nothing blocked, no problem: what `status --exit-code` wants."""
+        return not (self.pending or self.blocked or self.problems)
 
 
 @dataclass(frozen=True)
@@ -68,18 +82,22 @@ def _bindings(project_dir: Path, scopes: tuple[Scope, ...]) -> tuple[Config, lis
 
 
 def _live_files(binding: Binding) -> dict[str, bytes]:
-    from memsync.model.safety import scan_directory
 
     if not binding.live_dir.is_dir():
         return {}
-    return dict(scan_directory(binding.live_dir, binding.scope).files)
+    return dict(_scan(binding).files)
+
+
+def _scan(binding: Binding) -> TreeScan:
+    """The live files sync would send: the one memory rule, README.md at a root excluded."""
+    from memsync.model.safety import scan_directory
+
+    return scan_directory(binding.live_dir, binding.scope, repository_root=not binding.prefix)
 
 
 def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStatus]:
     """Status of each store of the project, from local state only (no network)."""
-    from memsync.model.safety import scan_directory
-
-    _, bindings = _bindings(project_dir, scopes)
+    config, bindings = _bindings(project_dir, scopes)
     statuses = []
     for binding in bindings:
         cloned = (binding.clone_dir / "HEAD").is_file()
@@ -93,9 +111,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
             elif heads.local:
                 ahead = gitcmd.count_commits(binding.clone_dir, heads.local)
         manifest, _ = binding_manifest(binding)
-        scan = (
-            scan_directory(binding.live_dir, binding.scope) if binding.live_dir.is_dir() else None
-        )
+        scan = _scan(binding) if binding.live_dir.is_dir() else None
         live = dict(scan.files) if scan else {}
         index = live.get(INDEX_NAME)
         problems = [f"{s.path}: {s.reason}" for s in scan.skipped] if scan else []
@@ -105,6 +121,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 f"{INDEX_NAME} has {size.lines} lines / {size.chars} characters: Claude Code loads "
                 "200 lines / 25,000 characters (run `memsync consolidate`)"
             )
+        edits = local_changes(live, manifest)
         statuses.append(
             StoreStatus(
                 scope=binding.scope,
@@ -116,14 +133,30 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 cloned=cloned,
                 ahead=ahead,
                 behind=behind,
-                local_edits=tuple(sorted(local_changes(live, manifest))),
+                local_edits=tuple(sorted(edits)),
                 last_sync=manifest.last_sync,
                 last_push=manifest.last_push,
                 index=size,
                 problems=tuple(problems),
+                blocked=_blocked(binding, edits, config),
             )
         )
     return statuses
+
+
+def _blocked(
+    binding: Binding, edits: dict[str, bytes | None], config: Config
+) -> tuple[BlockedFile, ...]:
+    """The local edits the next push would hold back, as `push` decides it."""
+    from memsync.check.validate import validate_edit
+
+    blocked: list[BlockedFile] = []
+    for path, data in sorted(edits.items()):
+        if data is None or not store.is_memory_file(binding, path):
+            continue
+        errors, _ = validate_edit(path, data, binding.scope, config.settings)
+        blocked += [BlockedFile(f.path, f.line, f.rule, f.message, fix_for(f)) for f in errors]
+    return tuple(blocked)
 
 
 def store_diff(project_dir: Path, scopes: tuple[Scope, ...], *, fetch: bool) -> list[StoreDiff]:
