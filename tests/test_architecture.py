@@ -36,7 +36,6 @@ MAX_LINES = 400
 OVERSIZED: dict[str, int] = {
     "memsync/check/secret_rules.py": 531,
     "memsync/check/secrets.py": 443,
-    "memsync/consolidate/dedupe.py": 466,
     "memsync/consolidate/engine.py": 448,
     "memsync/merge/tree.py": 596,
     "memsync/sync/engine.py": 462,

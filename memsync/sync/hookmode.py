@@ -93,10 +93,10 @@ def _read_index(path: Path, limit: int = 256_000) -> list[str]:
 
 
 def _memory_paths(paths: Sequence[str]) -> list[str]:
-    """The memories among files sync wrote (all pass the memory rule): not the indexes."""
-    from memsync.model.safety import is_index_path
+    """The memories among files sync wrote: the one memory rule, without the indexes."""
+    from memsync.model.safety import is_index_path, is_memory_file
 
-    return [p for p in paths if not is_index_path(p)]
+    return [p for p in paths if is_memory_file(p, "team") and not is_index_path(p)]
 
 
 def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
