@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memsync import gitcmd
-from memsync.config import Binding as ConfigBinding
+from memsync.config import StoreFolder as ConfigBinding
 from memsync.config import Config, ProjectConfig, StoreConfig, data_dir, load_config, save_config
 from memsync.errors import UsageError
 from memsync.paths import ProjectLocation, key_from_url, locate_project

@@ -8,7 +8,7 @@ import pytest
 
 from memsync.config import (
     CONFIG_HEADER,
-    Binding,
+    StoreFolder,
     Config,
     ProjectConfig,
     Settings,
@@ -29,8 +29,8 @@ def _sample() -> Config:
         ProjectConfig(
             root="/home/alice/src/api",
             key="acme-api",
-            private=Binding("mine", "acme-api"),
-            team=Binding("acme", "."),
+            private=StoreFolder("mine", "acme-api"),
+            team=StoreFolder("acme", "."),
         )
     )
 
@@ -85,7 +85,7 @@ def test_hand_edits_are_read(tmp_path: Path) -> None:
     )
     config = load_config(path)
     project = config.projects["/p"]
-    assert project.binding("team") == Binding("t", "sub")
+    assert project.binding("team") == StoreFolder("t", "sub")
     assert project.binding("private") is None
     assert config.settings.push_retries == 2
 
