@@ -333,8 +333,9 @@ def config_from_data(data: Any) -> Config:
             if store is None:
                 defined = ", ".join(sorted(stores)) or "none"
                 raise ConfigValueError(
-                    key, f"names a store {folder.store!r} that `stores:` does not define "
-                    f"(defined: {defined})"
+                    key,
+                    f"names a store {folder.store!r} that `stores:` does not define "
+                    f"(defined: {defined})",
                 )
             if store.scope != scope:
                 raise ConfigValueError(

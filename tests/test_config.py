@@ -176,7 +176,9 @@ def test_identities_match_on_origin_or_root_commit_and_names_only_alone() -> Non
     assert Id(origin="github.com/a/b", root_commit="1").same_project(Id(origin="github.com/a/b"))
     # A repository that gained an origin (or moved forges) keeps its root commit.
     assert Id(root_commit="1").same_project(Id(origin="gitlab.com/a/b", root_commit="1"))
-    assert not Id(root_commit="1", directory="web").same_project(Id(root_commit="2", directory="web"))
+    assert not Id(root_commit="1", directory="web").same_project(
+        Id(root_commit="2", directory="web")
+    )
     assert not Id(directory="web").same_project(Id(root_commit="2", directory="web"))
     assert Id(directory="web").same_project(Id(directory="web"))
     assert Id(root_commit="3f2a9c1b7e4d00").describe() == "root commit 3f2a9c1b7e4d"

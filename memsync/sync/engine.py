@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memsync import git as gitcmd
-from memsync.config import Config, Settings, data_dir
+from memsync.config import Config, Settings
 from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
 from memsync.model.safety import Skipped
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
+from memsync.sync.identity import check_folder
 from memsync.sync.lock import store_lock
-from memsync.sync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
+from memsync.sync.manifest import Manifest, binding_manifest, hashes, save_manifest
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
@@ -94,12 +95,6 @@ class _Run:
         return self.deadline.remaining(self.settings.network_timeout)
 
 
-def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
-    """The manifest of a binding's live directory, and the file it is kept in."""
-    path = manifest_path(data_dir(), binding.store.name, binding.live_dir)
-    return load_manifest(path, binding.live_dir, binding.store.name, binding.subdir), path
-
-
 def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
     manifest, path = binding_manifest(binding)
     run = _Run(binding, settings, deadline, manifest, path)
@@ -135,8 +130,15 @@ def local_changes(live: Mapping[str, bytes], manifest: Manifest) -> dict[str, by
 def _commit_local(run: _Run) -> str | None:
     """Commit local edits on top of the local branch; returns the new head (or the old)."""
     binding = run.binding
-    changes = local_changes(run.live, run.manifest)
     heads = store.heads(binding)
+    current = store.store_files(binding, heads.local)
+    check_folder(binding, current)
+    changes: dict[str, bytes | None] = local_changes(run.live, run.manifest)
+    base = run.manifest
+    if run.manifest.previous is not None:
+        from memsync.sync.migrate import migration_edits
+
+        changes, base = migration_edits(binding, run.manifest, run.live, current)
     if not changes:
         return heads.local
     allowed: dict[str, bytes | None] = {}
@@ -159,8 +161,7 @@ def _commit_local(run: _Run) -> str | None:
         return heads.local
     from memsync.sync.merging import merge_local_edits
 
-    current = store.store_files(binding, heads.local)
-    merged, decisions = merge_local_edits(binding, run.manifest, allowed, current, heads.local)
+    merged, decisions = merge_local_edits(binding, base, allowed, current, heads.local)
     run.merged_local = frozenset(allowed)
     if not merged:
         return heads.local
@@ -236,6 +237,7 @@ def _materialize(run: _Run, head: str | None) -> None:
         save_manifest(run.manifest_file, run.manifest)
         return
     entries = store.store_files(binding, head)
+    check_folder(binding, entries)
     skipped = [Skipped(p, "not a regular file") for p, e in entries.items() if not _regular(e)]
     wanted = {p: e for p, e in entries.items() if _regular(e) and store.is_memory_file(binding, p)}
     live_shas = hashes(run.live)
@@ -249,6 +251,9 @@ def _materialize(run: _Run, head: str | None) -> None:
     # Only edits that were not merged (blocked by validation) stay pending; an edit the
     # store already had would otherwise keep its live file from ever updating again.
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
+    # memsync deletes only what it wrote: a live file it never synced stays (a migration
+    # that could not commit it, a store that does not hold it).
+    pending |= {p for p in run.live if p not in run.manifest.files and p not in scan.files}
     outcome = write_live(binding.live_dir, scan.files, run.live, run.manifest.files, pending)
     clean = not (skipped or outcome.kept or outcome.failed or pending)
     run.manifest = replace(
@@ -379,6 +384,10 @@ def _adopt_branch(run: _Run) -> None:
     # Unreachable now: the branch is settled by the first run that reaches the remote.
     with contextlib.suppress(RemoteUnavailableError):
         store.adopt_remote_branch(run.binding, run.network_time())
+        # Fetch before the first local commit, so live memories are committed on top of
+        # the store's history instead of as a second root commit merged into it.
+        _fetch(run)
+        _integrate_remote(run)
 
 
 @dataclass(frozen=True)

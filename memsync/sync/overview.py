@@ -14,7 +14,8 @@ from memsync.model.limits import INDEX_NAME
 from memsync.model.semdiff import MemoryChange, diff_memories
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
-from memsync.sync.engine import binding_manifest, local_changes
+from memsync.sync.engine import local_changes
+from memsync.sync.manifest import binding_manifest
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memsync import git as gitcmd
-from memsync.config import StoreFolder as ConfigBinding
 from memsync.config import Config, ProjectConfig, StoreConfig, data_dir, load_config, save_config
+from memsync.config import StoreFolder as ConfigBinding
 from memsync.errors import UsageError
 from memsync.model.paths import ProjectLocation, key_from_url, locate_project
 
