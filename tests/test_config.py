@@ -8,11 +8,11 @@ import pytest
 
 from memsync.config import (
     CONFIG_HEADER,
-    StoreFolder,
     Config,
     ProjectConfig,
     Settings,
     StoreConfig,
+    StoreFolder,
     config_path,
     data_dir,
     load_config,
@@ -119,11 +119,13 @@ def test_hand_edits_are_read(tmp_path: Path) -> None:
             "`stores.s.branch` is not a known key (expected one of: scope, url)",
         ),
         (
-            "stores:\n  s: {scope: team, url: u}\nprojects:\n  /p: {key: k, team: {store: x, subdir: k}}\n",
+            "stores:\n  s: {scope: team, url: u}\n"
+            "projects:\n  /p: {key: k, team: {store: x, subdir: k}}\n",
             "`projects./p.team.store` names a store 'x' that `stores:` does not define",
         ),
         (
-            "stores:\n  s: {scope: team, url: u}\nprojects:\n  /p: {key: k, private: {store: s, subdir: k}}\n",
+            "stores:\n  s: {scope: team, url: u}\n"
+            "projects:\n  /p: {key: k, private: {store: s, subdir: k}}\n",
             "names the team store 's' for private memory",
         ),
         (

@@ -234,6 +234,8 @@ def init(
             f"scaffolded the empty team repository: {', '.join(result.scaffolded)}", markup=False
         )
     out.print(f"config   {result.config_file}", markup=False)
+    for warning in result.warnings:
+        _console(stderr=True).print(f"warning: {warning}", markup=False)
     reports = list(result.reports)
     _render_reports("init", reports)
     if hooks:

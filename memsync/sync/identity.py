@@ -73,8 +73,8 @@ def resolve_project(location: ProjectLocation) -> ResolvedProject:
     if from_url:
         return ResolvedProject(identity, from_url)
     if root:
-        # Every clone shares the root commit; the folder name only makes the key readable.
-        return ResolvedProject(identity, f"{_clean(location.root.name)}-{root[:8]}")
+        # Every clone shares the root commit, whatever folder it was cloned into.
+        return ResolvedProject(identity, f"root-{root[:12]}")
     what = "is not a git repository" if not is_git else "has no commit yet"
     warning = (
         f"{location.root} {what} and has no origin: its memory is keyed by the folder "
