@@ -387,3 +387,58 @@ def test_the_store_change_leaves_the_old_clone_alone(
     shutil.rmtree(stores / next(iter(after - before)))
     alice.memsync("sync", cwd=project)  # a clone removed by hand is rebuilt
     assert names(live_dirs(alice, project)["team"]) == {"deploy.md", "review.md"}
+
+
+def test_project_move_renames_the_folder_and_other_machines_follow_losing_nothing(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = machines
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    p1 = laptop.checkout_project(ORIGIN, "src/api")
+    p2 = desktop.checkout_project(ORIGIN, "work/api")
+    laptop.memsync("init", "--private", str(private), "--no-hooks", cwd=p1)
+    live1 = live_dirs(laptop, p1)["private"]
+    write_memory(live1, "a.md", "a", "First.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("init", "--private", str(private), "--no-hooks", cwd=p2)
+    live2 = live_dirs(desktop, p2)["private"]
+    assert names(live2) == {"a.md"}
+    write_memory(live1, "b.md", "b", "Unpushed when the move starts.\n")
+    moved = laptop.memsync("project", "move", "api", cwd=p1)
+    assert "moved 2 file(s) from acme-api/ to api/" in moved.stdout
+    files = remote_files(private)
+    assert {"api/a.md", "api/b.md", "api/.memsync-project"} <= files
+    assert not any(f.startswith("acme-api/") and f.endswith(".md") for f in files)
+    assert "moved-to: api" in git("show", "main:acme-api/.memsync-project", cwd=private)
+    assert names(live1) == {"a.md", "b.md"}
+    write_memory(live1, "c.md", "c", "After the move.\n")
+    laptop.memsync("sync", cwd=p1)
+    assert "api/c.md" in remote_files(private)
+    # The desktop still points at the old folder: it stops before touching its live copy.
+    write_memory(live2, "d.md", "d", "Written on the desktop meanwhile.\n")
+    stale = desktop.memsync("sync", cwd=p2, check=False)
+    assert stale.returncode == 1
+    assert "was moved to api" in " ".join((stale.stdout + stale.stderr).split())
+    assert "memsync init --subdir api" in stale.stdout + stale.stderr
+    assert names(live2) == {"a.md", "d.md"}
+    desktop.memsync("init", "--subdir", "api", "--no-hooks", cwd=p2)
+    assert names(live2) == {"a.md", "b.md", "c.md", "d.md"}
+    assert "api/d.md" in remote_files(private)
+
+
+def test_project_move_refuses_a_folder_in_use(machines: list[Machine], tmp_path: Path) -> None:
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    api = alice.checkout_project(ORIGIN, "src/api")
+    other = alice.checkout_project("git@github.com:Acme/Other.git", "src/other")
+    for project in (api, other):
+        alice.memsync("init", "--private", str(private), "--no-hooks", cwd=project)
+        write_memory(live_dirs(alice, project)["private"], "x.md", "x", f"{project.name}\n")
+        alice.memsync("push", cwd=project)
+    before = git("rev-parse", "main", cwd=private)
+    result = alice.memsync("project", "move", "acme-other", cwd=api, check=False)
+    assert result.returncode == 1
+    assert "already has a folder 'acme-other' with files in it" in result.stdout + result.stderr
+    assert git("rev-parse", "main", cwd=private) == before
+    bad = alice.memsync("project", "move", "../x", cwd=api, check=False)
+    assert bad.returncode == 2 and "cannot name a folder of a store" in bad.stderr

@@ -426,6 +426,30 @@ def promote(
     raise typer.Exit(exit_code(list(result.reports)))
 
 
+project_app = typer.Typer(help="A project's folder in its stores.", no_args_is_help=True)
+app.add_typer(project_app, name="project", rich_help_panel="Sync")
+
+
+@project_app.command("move")
+def project_move(
+    new: Annotated[str, typer.Argument(help="The project's new folder name in its stores.")],
+    project: ProjectOption = Path("."),
+    scope: ScopeOption = "all",
+) -> None:
+    """Rename the project's folder in its stores; other machines are told how to follow."""
+    from memsync.sync.relocate import move_project
+
+    with _working("memsync: moving the project's folder"):
+        moved = move_project(project, new, _scopes(scope))  # type: ignore[arg-type]
+    out = _console()
+    for item in moved:
+        out.print(
+            f"{item.scope}: moved {item.files} file(s) from {item.old}/ to {item.new}/ "
+            f"in {item.store}; other machines follow with `memsync init --subdir {item.new}`",
+            markup=False,
+        )
+
+
 # --- check ---
 
 CheckPathArgument = Annotated[

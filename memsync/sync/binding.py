@@ -146,3 +146,17 @@ def resolve_bindings(
             )
         bindings.append(make_binding(location, scope, store, binding.subdir, project.identity))
     return location, bindings
+
+
+def check_subdir(subdir: str) -> None:
+    """Refuse a --subdir that cannot name a project folder of a store."""
+    from memsync.model.safety import unsafe_path_reason
+
+    if subdir == ".":
+        return
+    reason = unsafe_path_reason(subdir)
+    if reason is not None or subdir.startswith(".") or subdir in ("team", "archive"):
+        raise UsageError(
+            f"--subdir {subdir!r} cannot name a folder of a store ({reason or 'reserved name'})",
+            hint="Use a plain folder name such as `acme-api`, or `.` for a dedicated team repo.",
+        )

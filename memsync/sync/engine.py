@@ -206,6 +206,9 @@ def _integrate_remote(run: _Run) -> str | None:
     heads = store.heads(binding)
     if heads.remote is None or heads.remote == heads.local:
         return heads.local
+    # What arrived may say the folder moved or belongs to another project: stop before it
+    # reaches the branch, a push or the live directory.
+    check_folder(binding, store.store_files(binding, heads.remote))
     if heads.local is None:
         gitcmd.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
         return heads.remote

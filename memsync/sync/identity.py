@@ -150,9 +150,10 @@ def check_folder(binding: Binding, entries: Mapping[str, TreeEntry]) -> None:
     if record.moved_to is not None:
         raise UserMessageError(
             f"the {binding.label} store folder {binding.prefix or '.'} was moved to "
-            f"{record.moved_to} (`memsync project move`); nothing was synced, and the live "
+            f"{record.moved_to} (`memsync project move`): follow it with "
+            f"`memsync init --subdir {record.moved_to}`; nothing was synced and the live "
             "directory is untouched",
-            hint=f"Follow it on this machine: `memsync init --subdir {record.moved_to}`.",
+            hint="Following merges this machine's memories into the new folder.",
         )
     if binding.identity is not None:
         refuse_mismatch(

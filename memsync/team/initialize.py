@@ -80,13 +80,14 @@ def plan_init(
     subdir: str | None,
 ) -> InitPlan:
     """Decide stores and bindings for the project, keeping what an earlier init set."""
+    from memsync.sync.binding import check_subdir
     from memsync.sync.identity import resolve_project
 
     location = locate_project(project_dir)
     config = load_config()
     existing = config.projects.get(str(location.root))
     if subdir is not None:
-        _check_subdir(subdir)
+        check_subdir(subdir)
 
     create: Path | None = None
     current_private = config.stores.get(PRIVATE_STORE)
@@ -169,19 +170,6 @@ def probe_remote(url: str, cwd: Path, timeout: float | None) -> str | None:
         if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
             return line[len("ref: refs/heads/") : -len("\tHEAD")]
     return None
-
-
-def _check_subdir(subdir: str) -> None:
-    from memsync.model.safety import unsafe_path_reason
-
-    if subdir == ".":
-        return
-    reason = unsafe_path_reason(subdir)
-    if reason is not None or subdir.startswith(".") or subdir in ("team", "archive"):
-        raise UsageError(
-            f"--subdir {subdir!r} cannot name a folder of a store ({reason or 'reserved name'})",
-            hint="Use a plain folder name such as `acme-api`, or `.` for a dedicated team repo.",
-        )
 
 
 @dataclass(frozen=True)
