@@ -195,7 +195,7 @@ def test_a_memory_only_in_the_old_clone_is_brought_over(
     _point_team_at(alice, str(tmp_path / "remotes" / "down.git"))
     write_memory(live, "stranded.md", "stranded", "Committed only in the old clone.\n")
     assert alice.memsync("push", cwd=project, check=False).returncode == 3
-    # What memsync 0.2 did next: the live copy and its record vanished; only the clone has it.
+    # What memsync 0.1.0 did next: the live copy and its record vanished; only the clone has it.
     (live / "stranded.md").unlink()
     manifests = list((alice.home / ".memsync" / "manifests").glob("live-*.json"))
     for path in manifests:

@@ -36,7 +36,7 @@ class Binding:
     project_key: str
     clone_dir: Path
     lock_path: Path
-    # What the project was bound as (None in configurations written before 0.3).
+    # What the project was bound as (None in configurations written by 0.1.0).
     identity: ProjectIdentity | None = None
 
     @property
@@ -68,7 +68,7 @@ def store_dir_name(normalized: str) -> str:
 
 
 def _legacy_dir_name(store: StoreConfig) -> str:
-    """Before 0.3 a clone was named after the config entry and the URL as spelled."""
+    """In 0.1.0 a clone was named after the config entry and the URL as spelled."""
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", store.name).strip("-") or "store"
     return f"{safe}-{hashlib.sha256(store.url.encode('utf-8')).hexdigest()[:8]}"
 

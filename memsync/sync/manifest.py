@@ -62,7 +62,7 @@ def manifest_path(data_dir: Path, live_dir: Path) -> Path:
 
 
 def legacy_manifest_path(data_dir: Path, store: str, live_dir: Path) -> Path:
-    """Where memsync before 0.3 kept it: per store name, shared by every URL of that name."""
+    """Where memsync 0.1.0 kept it: per store name, shared by every URL of that name."""
     digest = hashlib.sha256(str(live_dir).encode("utf-8")).hexdigest()[:20]
     return data_dir / "manifests" / store / f"{digest}.json"
 
