@@ -442,3 +442,34 @@ def test_project_move_refuses_a_folder_in_use(machines: list[Machine], tmp_path:
     assert git("rev-parse", "main", cwd=private) == before
     bad = alice.memsync("project", "move", "../x", cwd=api, check=False)
     assert bad.returncode == 2 and "cannot name a folder of a store" in bad.stderr
+
+
+def test_moving_to_a_mirror_keeps_an_edit_made_before_the_switch_as_is(
+    team_setup: tuple[Machine, Path, Path, Path],
+) -> None:
+    alice, project, team, tmp_path = team_setup
+    live = live_dirs(alice, project)["team"]
+    mirror = tmp_path / "remotes" / "moved.git"
+    git("clone", "-q", "--bare", str(team), str(mirror), cwd=tmp_path)
+    edited = (live / "deploy.md").read_text().replace("staging", "the canary fleet")
+    (live / "deploy.md").write_text(edited)
+    _point_team_at(alice, f"file://{mirror}")
+    alice.memsync("sync", cwd=project)
+    # The old record's version is in the mirror: it is the merge base, the edit wins whole.
+    assert (live / "deploy.md").read_text() == edited
+    shown = git("show", "main:acme-api/deploy.md", cwd=mirror)
+    assert shown == edited
+    assert len(root_commits(mirror)) == 1
+
+
+def test_status_and_pull_on_an_unreachable_store_never_delete(
+    team_setup: tuple[Machine, Path, Path, Path],
+) -> None:
+    alice, project, _, tmp_path = team_setup
+    live = live_dirs(alice, project)["team"]
+    _point_team_at(alice, "https://127.0.0.1:9/nowhere/memory.git")
+    hook = alice.memsync("pull", "--hook", cwd=project, stdin=json.dumps({"cwd": str(project)}))
+    assert hook.returncode == 0
+    status = alice.memsync("status", cwd=project, check=False)
+    assert "Traceback" not in status.stderr
+    assert names(live) == {"deploy.md", "review.md"}
