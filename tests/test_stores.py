@@ -465,7 +465,7 @@ def test_moving_to_a_mirror_keeps_an_edit_made_before_the_switch_as_is(
 def test_status_and_pull_on_an_unreachable_store_never_delete(
     team_setup: tuple[Machine, Path, Path, Path],
 ) -> None:
-    alice, project, _, tmp_path = team_setup
+    alice, project, _, _ = team_setup
     live = live_dirs(alice, project)["team"]
     _point_team_at(alice, "https://127.0.0.1:9/nowhere/memory.git")
     hook = alice.memsync("pull", "--hook", cwd=project, stdin=json.dumps({"cwd": str(project)}))

@@ -131,9 +131,11 @@ def _commit_local(run: _Run) -> str | None:
     """Commit local edits on top of the local branch; returns the new head (or the old)."""
     binding = run.binding
     heads = store.heads(binding)
+    changes: dict[str, bytes | None] = local_changes(run.live, run.manifest)
+    if not changes and run.manifest.previous is None:
+        return heads.local  # the session-start path: no tree listing
     current = store.store_files(binding, heads.local)
     check_folder(binding, current)
-    changes: dict[str, bytes | None] = local_changes(run.live, run.manifest)
     base = run.manifest
     if run.manifest.previous is not None:
         from memsync.sync.migrate import migration_edits

@@ -91,10 +91,13 @@ def format_record(record: FolderRecord) -> bytes:
     if record.moved_to is not None:
         lines.append(f"moved-to: {record.moved_to}\n")
     identity = record.identity
+    # The directory name only when nothing stronger exists: clones in differently named
+    # folders then write the same file, and the check compares blob ids without reading.
+    weak = None if identity.origin or identity.root_commit else identity.directory
     for name, value in (
         ("origin", identity.origin),
         ("root-commit", identity.root_commit),
-        ("directory", identity.directory),
+        ("directory", weak),
     ):
         if value:
             lines.append(f"{name}: {value}\n")
