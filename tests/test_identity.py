@@ -25,7 +25,7 @@ from memsync.sync.manifest import (
     manifest_path,
     save_manifest,
 )
-from tests.conftest import git
+from testing.gitrepo import git
 
 
 def _repo(path: Path, *, commit: bool = True, origin: str | None = None) -> Path:

@@ -20,7 +20,7 @@ from memsync.model.paths import (
     project_root,
     sanitize_path,
 )
-from tests.conftest import git
+from testing.gitrepo import git
 
 # Claude Code's sanitizer, as JavaScript, to check the port against the real semantics
 # (UTF-16 code units, 32-bit overflow, Math.abs, toString(36)).
@@ -231,8 +231,8 @@ def test_normalization_keeps_what_names_another_repository(tmp_path: Path) -> No
 
 
 def test_store_scope_matches_any_spelling_and_reads_bare_repositories(tmp_path: Path) -> None:
+    from memsync.check.scope import store_scope
     from memsync.config import Config, StoreConfig, save_config
-    from memsync.model.paths import store_scope
 
     bare = tmp_path / "mirror.git"
     git("init", "-q", "--bare", str(bare), cwd=tmp_path)

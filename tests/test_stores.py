@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Machine, git, make_bare_remote, write_memory
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine
+from testing.memories import write_memory
 
 ORIGIN = "git@github.com:Acme/API.git"
 

@@ -6,14 +6,8 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from memsync.model.limits import TEAM_DIR
-
-if TYPE_CHECKING:
-    from collections.abc import Collection
-
-    from memsync.config import Scope
 
 MAX_SANITIZED_LENGTH = 200
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
@@ -255,26 +249,3 @@ def locate_project(start: Path) -> ProjectLocation:
     return ProjectLocation(
         root=root, memory_dir=memory_dir_for(root), origin_url=url, key=project_key(root, url)
     )
-
-
-SCAFFOLD_WORKFLOW = ".github/workflows/memsync-check.yml"
-
-
-def store_scope(repo: Path, paths: Collection[str], attributes: bytes | None) -> Scope:
-    """A store repository's scope: memsync's config for its origin, else team when scaffolded.
-
-    The origin matches a configured store by normalised URL (any spelling); a repository
-    memsync does not know is a team one when it carries the scaffold's check workflow
-    (among PATHS) or `merge=memsync` in its `.gitattributes` (ATTRIBUTES), else private.
-    """
-    url = origin_url(repo)
-    if url:
-        from memsync.config import load_config
-
-        wanted = normalize_url(url, repo)
-        for store in load_config().stores.values():
-            if normalize_url(store.url) == wanted:
-                return store.scope
-    if SCAFFOLD_WORKFLOW in paths or (attributes is not None and b"merge=memsync" in attributes):
-        return "team"
-    return "private"

@@ -15,35 +15,15 @@ from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageErro
 from memsync.model.safety import Skipped
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
+from memsync.sync.deadline import Deadline
+from memsync.sync.filetimes import WriteTimes
 from memsync.sync.identity import check_folder
 from memsync.sync.lock import store_lock
 from memsync.sync.manifest import Manifest, binding_manifest, hashes, save_manifest
+from memsync.sync.migrate import edits_to_commit
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
-
-
-@dataclass(frozen=True)
-class Deadline:
-    """An absolute time limit for network and lock waits (None = only git's defaults)."""
-
-    at: float | None = None
-
-    @classmethod
-    def after(cls, seconds: float | None) -> Deadline:
-        """A deadline SECONDS from now."""
-        return cls(None if seconds is None else time.monotonic() + seconds)
-
-    def remaining(self, cap: float = gitcmd.DEFAULT_TIMEOUT) -> float:
-        """Seconds left, at most CAP; raises when the time is up."""
-        if self.at is None:
-            return cap
-        left = self.at - time.monotonic()
-        if left <= 0:
-            raise RemoteUnavailableError(
-                "memsync ran out of time", hint="Local work is kept; the next run finishes it."
-            )
-        return min(cap, left)
 
 
 @dataclass(frozen=True)
@@ -66,6 +46,8 @@ class StoreReport:
     review_branch: str | None = None
     error: str | None = None
     error_code: int = 0
+    live_dir: str = ""  # the live directory this binding writes
+    unreachable_since: float | None = None  # offline: when the remote last answered a fetch
 
     @property
     def changed_live(self) -> tuple[str, ...]:
@@ -98,7 +80,7 @@ class _Run:
 def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
     manifest, path = binding_manifest(binding)
     run = _Run(binding, settings, deadline, manifest, path)
-    run.report = StoreReport(scope=binding.scope, store=binding.store.name)
+    run.report = StoreReport(binding.scope, binding.store.name, live_dir=str(binding.live_dir))
     return run
 
 
@@ -108,7 +90,9 @@ def _scan_live(run: _Run) -> None:
     if not run.binding.live_dir.is_dir():
         run.live = {}
         return
-    scan = scan_directory(run.binding.live_dir, run.binding.scope)
+    scan = scan_directory(
+        run.binding.live_dir, run.binding.scope, repository_root=not run.binding.prefix
+    )
     run.live = {p: d for p, d in scan.files.items() if store.is_memory_file(run.binding, p)}
     if scan.skipped:
         run.note(skipped=run.report.skipped + scan.skipped)
@@ -135,12 +119,7 @@ def _commit_local(run: _Run) -> str | None:
     if not changes and run.manifest.previous is None:
         return heads.local  # the session-start path: no tree listing
     current = store.store_files(binding, heads.local)
-    check_folder(binding, current)
-    base = run.manifest
-    if run.manifest.previous is not None:
-        from memsync.sync.migrate import migration_edits
-
-        changes, base = migration_edits(binding, run.manifest, run.live, current)
+    changes, base = edits_to_commit(binding, run.manifest, run.live, changes, current)
     if not changes:
         return heads.local
     allowed: dict[str, bytes | None] = {}
@@ -243,8 +222,12 @@ def _materialize(run: _Run, head: str | None) -> None:
         return
     entries = store.store_files(binding, head)
     check_folder(binding, entries)
-    skipped = [Skipped(p, "not a regular file") for p, e in entries.items() if not _regular(e)]
-    wanted = {p: e for p, e in entries.items() if _regular(e) and store.is_memory_file(binding, p)}
+    skipped = [
+        Skipped(p, "not a regular file")
+        for p, e in entries.items()
+        if not _regular(e) and store.needs_verdict(binding, p)
+    ]
+    wanted = {p: e for p, e in entries.items() if _regular(e) and store.needs_verdict(binding, p)}
     live_shas = hashes(run.live)
     # Files the live directory already has need no blob read.
     files = {p: run.live[p] for p, e in wanted.items() if live_shas.get(p) == e.sha}
@@ -259,7 +242,9 @@ def _materialize(run: _Run, head: str | None) -> None:
     # memsync deletes only what it wrote: a live file it never synced stays (a migration
     # that could not commit it, a store that does not hold it).
     pending |= {p for p in run.live if p not in run.manifest.files and p not in scan.files}
-    outcome = write_live(binding.live_dir, scan.files, run.live, run.manifest.files, pending)
+    times = WriteTimes(binding.clone_dir, head, binding.prefix)
+    live = (binding.live_dir, scan.files, run.live, run.manifest.files, pending)
+    outcome = write_live(*live, time_of=times)
     clean = not (skipped or outcome.kept or outcome.failed or pending)
     run.manifest = replace(
         run.manifest, files=outcome.manifest, commit=head, last_sync=time.time(), clean=clean
@@ -296,7 +281,7 @@ def _pull_body(run: _Run) -> None:
         _fetch(run)
         head = _integrate_remote(run)
     except RemoteUnavailableError as exc:
-        run.note(offline=exc.message)
+        run.note(offline=exc.message, unreachable_since=store.last_fetch(run.binding))
     _materialize(run, head)
 
 
@@ -336,7 +321,7 @@ def _push_body(run: _Run) -> None:
             # Another machine won the race: back off, then fetch and merge again.
             time.sleep(min(run.deadline.remaining(), backoff(attempts, time.monotonic() - began)))
     except RemoteUnavailableError as exc:
-        run.note(offline=exc.message)
+        run.note(offline=exc.message, unreachable_since=store.last_fetch(binding))
     finally:
         run.note(push_attempts=attempts)
         _materialize(run, head)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memsync.fsutil.atomic import atomic_write_text
 from memsync.git import blob_sha
 
 if TYPE_CHECKING:
@@ -111,9 +111,7 @@ def save_manifest(path: Path, manifest: Manifest) -> None:
         "clean": manifest.clean,
         "files": dict(sorted(manifest.files.items())),
     }
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(data, indent=1))
 
 
 def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:

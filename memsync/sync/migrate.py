@@ -19,9 +19,27 @@ from memsync import git as gitcmd
 from memsync.errors import MemsyncError
 from memsync.git import TreeEntry
 from memsync.sync.binding import Binding, clone_dir_for_url
+from memsync.sync.identity import check_folder
 from memsync.sync.manifest import Manifest, PreviousBinding
 
 Edits = dict[str, bytes | None]
+
+
+def edits_to_commit(
+    binding: Binding,
+    manifest: Manifest,
+    live: Mapping[str, bytes],
+    changes: Edits,
+    current: Mapping[str, TreeEntry],
+) -> tuple[Edits, Manifest]:
+    """Local CHANGES (or, after a store change, the migration's) and their merge manifest.
+
+    The folder is checked first: nothing is committed into another project's folder.
+    """
+    check_folder(binding, current)
+    if manifest.previous is None:
+        return changes, manifest
+    return migration_edits(binding, manifest, live, current)
 
 
 def migration_edits(

@@ -32,10 +32,18 @@ class Moved:
     new: str
     files: int
 
+    def describe(self) -> str:
+        """One line for the terminal, with what other machines must do."""
+        return (
+            f"{self.scope}: moved {self.files} file(s) from {self.old}/ to {self.new}/ in "
+            f"{self.store}; other machines follow with `memsync init --subdir {self.new}`"
+        )
+
 
 def move_project(project_dir: Path, new: str, scopes: tuple[Scope, ...]) -> list[Moved]:
     """Move the project's folder to NEW in each store of SCOPES, push, and rebind."""
-    from memsync.sync.engine import Deadline, exit_code, run_stores
+    from memsync.sync.deadline import Deadline
+    from memsync.sync.engine import exit_code, run_stores
     from memsync.sync.lock import store_lock
 
     check_subdir(new)

@@ -223,7 +223,8 @@ def run_init(
     folder is free or already this project's: a failure changes nothing.
     """
     from memsync.sync.binding import make_binding
-    from memsync.sync.engine import Deadline, run_stores
+    from memsync.sync.deadline import Deadline
+    from memsync.sync.engine import run_stores
 
     plan = plan_init(project_dir, private_url=private_url, team_url=team_url, subdir=subdir)
     project = plan.config.projects[str(plan.location.root)]

@@ -179,7 +179,7 @@ def review_commits(
     old = {p: blobs[before[p].sha] for p in changed if p in before and before[p].sha in blobs}
     new = {p: blobs[after[p].sha] for p in changed if p in after and after[p].sha in blobs}
     if scope is None:
-        from memsync.model.paths import store_scope
+        from memsync.check.scope import store_scope
 
         scope = store_scope(repo, after, blobs.get(after[ATTRIBUTES].sha) if extra else None)
     secrets = tuple(_secrets(new))
