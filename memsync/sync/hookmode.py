@@ -261,11 +261,6 @@ def run_hook(
     except ProjectNotConfiguredError:
         return  # The SessionStart hook runs in every project; most are not memsync's.
     except MemsyncError as error:
-        # The person must see it (a broken config, a refused folder): Claude Code shows
-        # `systemMessage` to them; stderr alone is only in the debug log.
-        import json
-
-        sys.stdout.write(json.dumps({"systemMessage": f"memsync {command}: {error}"}) + "\n")
         sys.stderr.write(f"memsync: {error.message}\n")
         hint = f" ({error.hint})" if error.hint else ""
         _emit(output.with_person(f"memsync: {error.message}{hint}"))
