@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memsync import git as gitcmd
 from memsync.config import Config, Settings
-from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
+from memsync.errors import (
+    ExitCode,
+    MemsyncError,
+    RemoteUnavailableError,
+    UserMessageError,
+    most_urgent,
+)
 from memsync.model.safety import Skipped
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
@@ -19,8 +24,16 @@ from memsync.sync.deadline import Deadline
 from memsync.sync.filetimes import WriteTimes
 from memsync.sync.identity import check_folder
 from memsync.sync.lock import store_lock
-from memsync.sync.manifest import Manifest, binding_manifest, hashes, save_manifest
+from memsync.sync.manifest import (
+    Manifest,
+    binding_manifest,
+    hashes,
+    local_changes,
+    never_synced,
+    save_manifest,
+)
 from memsync.sync.migrate import edits_to_commit
+from memsync.sync.outgoing import commit_message
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
@@ -34,6 +47,8 @@ class StoreReport:
     store: str
     committed: tuple[str, ...] = ()
     updated: tuple[str, ...] = ()
+    # The part of `updated` that did not exist in the live directory before (shown as `+`).
+    created: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
     kept_local: tuple[str, ...] = ()
     skipped: tuple[Skipped, ...] = ()
@@ -41,6 +56,10 @@ class StoreReport:
     warnings: tuple[Finding, ...] = ()
     decisions: tuple[str, ...] = ()
     pushed: bool = False
+    # Memory files (relative to the binding's folder) the push changed on the remote.
+    sent: tuple[str, ...] = ()
+    # Commits of the local branch the remote does not have after this run.
+    ahead: int = 0
     push_attempts: int = 0
     offline: str | None = None
     review_branch: str | None = None
@@ -98,28 +117,11 @@ def _scan_live(run: _Run) -> None:
         run.note(skipped=run.report.skipped + scan.skipped)
 
 
-def local_changes(live: Mapping[str, bytes], manifest: Manifest) -> dict[str, bytes | None]:
-    """Live files that differ from what memsync last synced (None = deleted locally)."""
-    changes: dict[str, bytes | None] = {}
-    live_hashes = hashes(live)
-    for path, sha in live_hashes.items():
-        if manifest.files.get(path) != sha:
-            changes[path] = live[path]
-    for path in manifest.files:
-        if path not in live:
-            changes[path] = None
-    return changes
-
-
 def _commit_local(run: _Run) -> str | None:
     """Commit local edits on top of the local branch; returns the new head (or the old)."""
     binding = run.binding
     heads = store.heads(binding)
-    changes: dict[str, bytes | None] = local_changes(run.live, run.manifest)
-    if not changes and run.manifest.previous is None:
-        return heads.local  # the session-start path: no tree listing
-    current = store.store_files(binding, heads.local)
-    changes, base = edits_to_commit(binding, run.manifest, run.live, changes, current)
+    changes, base, current = edits_to_commit(binding, run.manifest, run.live, heads.local)
     if not changes:
         return heads.local
     allowed: dict[str, bytes | None] = {}
@@ -147,34 +149,16 @@ def _commit_local(run: _Run) -> str | None:
     if not merged:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
-    message = commit_message(binding.project_key, merged, current, run.message)
-    new = store.commit_files(
-        binding, parent=heads.local, changes=merged, message=message, author=author
-    )
+    new = heads.local
+    for authored, group in store.by_write_day(binding.live_dir, merged):
+        message = commit_message(binding.project_key, group, current, run.message)
+        new = store.commit_files(
+            binding, parent=new, changes=group, message=message, author=author, authored=authored
+        )
+    assert new is not None
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
     run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + decisions)
     return new
-
-
-def commit_message(
-    key: str,
-    changes: Mapping[str, bytes | None],
-    before: Mapping[str, object],
-    subject: str | None = None,
-) -> str:
-    """`memsync(acme-api): update 2 memories from alice-laptop`, with the files listed."""
-    added = sorted(p for p, d in changes.items() if d is not None and p not in before)
-    updated = sorted(p for p, d in changes.items() if d is not None and p in before)
-    deleted = sorted(p for p, d in changes.items() if d is None)
-    verbs = [("add", added), ("update", updated), ("delete", deleted)]
-    parts = [f"{verb} {len(paths)}" for verb, paths in verbs if paths]
-    count = len(changes)
-    summary = ", ".join(parts) if len(parts) > 1 else parts[0].split()[0] + f" {count}"
-    noun = "memory" if count == 1 else "memories"
-    lines = [subject or f"memsync({key}): {summary} {noun} from {hostname()}", ""]
-    for verb, paths in verbs:
-        lines.extend(f"{verb}: {path}" for path in paths)
-    return "\n".join(lines) + "\n"
 
 
 def _fetch(run: _Run) -> None:
@@ -187,9 +171,7 @@ def _integrate_remote(run: _Run) -> str | None:
     heads = store.heads(binding)
     if heads.remote is None or heads.remote == heads.local:
         return heads.local
-    # What arrived may say the folder moved or belongs to another project: stop before it
-    # reaches the branch, a push or the live directory.
-    check_folder(binding, store.store_files(binding, heads.remote))
+    check_folder(binding, store.store_files(binding, heads.remote))  # moved or foreign: stop
     if heads.local is None:
         gitcmd.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
         return heads.remote
@@ -211,15 +193,15 @@ def _integrate_remote(run: _Run) -> str | None:
 
 def _materialize(run: _Run, head: str | None) -> None:
     """Write the store's files into the live directory, never over an edit made meanwhile."""
-    from memsync.model.safety import filter_files
-    from memsync.sync.livefiles import write_live
-
     binding = run.binding
     if _unchanged(run, head):
-        # Session start with nothing new: no tree listing, no writes.
+        # Session start with nothing new: no tree listing, no writes, no import of the writer.
         run.manifest = replace(run.manifest, last_sync=time.time())
         save_manifest(run.manifest_file, run.manifest)
         return
+    from memsync.model.safety import filter_files
+    from memsync.sync.livefiles import write_live
+
     entries = store.store_files(binding, head)
     check_folder(binding, entries)
     skipped = [
@@ -239,9 +221,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     # Only edits that were not merged (blocked by validation) stay pending; an edit the
     # store already had would otherwise keep its live file from ever updating again.
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
-    # memsync deletes only what it wrote: a live file it never synced stays (a migration
-    # that could not commit it, a store that does not hold it).
-    pending |= {p for p in run.live if p not in run.manifest.files and p not in scan.files}
+    pending |= never_synced(run.live, run.manifest, scan.files)
     times = WriteTimes(binding.clone_dir, head, binding.prefix)
     live = (binding.live_dir, scan.files, run.live, run.manifest.files, pending)
     outcome = write_live(*live, time_of=times)
@@ -252,6 +232,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     save_manifest(run.manifest_file, run.manifest)
     run.note(
         updated=outcome.written,
+        created=tuple(p for p in outcome.written if p not in run.live),
         deleted=outcome.deleted,
         kept_local=outcome.kept,
         skipped=run.report.skipped + tuple(skipped) + tuple(Skipped(*f) for f in outcome.failed),
@@ -283,6 +264,13 @@ def _pull_body(run: _Run) -> None:
     except RemoteUnavailableError as exc:
         run.note(offline=exc.message, unreachable_since=store.last_fetch(run.binding))
     _materialize(run, head)
+    _note_ahead(run)
+
+
+def _note_ahead(run: _Run) -> None:
+    from memsync.sync.outgoing import unsent_commits  # only reads refs when level
+
+    run.note(ahead=unsent_commits(run.binding))
 
 
 def _push_body(run: _Run) -> None:
@@ -296,22 +284,29 @@ def _push_body(run: _Run) -> None:
             began = time.monotonic()
             _fetch(run)
             head = _integrate_remote(run)
-            if run.report.blocked:
-                break
+            # Files that failed validation were never committed (`_commit_local`): what is
+            # committed is valid, and goes out now; the blocked files wait in the live folder.
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
+            from memsync.sync.outgoing import drop_unpublished
+
+            local, note = drop_unpublished(binding, heads.branch, heads.local, heads.remote)
+            head = local
+            run.note(decisions=run.report.decisions + note)
             if run.review_branch:
                 gitcmd.push_ref(
                     binding.clone_dir,
-                    heads.local,
+                    local,
                     f"refs/heads/{run.review_branch}",
                     run.network_time(),
                 )
                 run.note(pushed=True, review_branch=run.review_branch)
                 break
             if gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
-                run.note(pushed=True)
+                from memsync.sync.outgoing import sent_files
+
+                run.note(pushed=True, sent=sent_files(binding, heads.remote, local))
                 break
             if attempts >= run.settings.push_retries:
                 raise UserMessageError(
@@ -325,6 +320,7 @@ def _push_body(run: _Run) -> None:
     finally:
         run.note(push_attempts=attempts)
         _materialize(run, head)
+        _note_ahead(run)
     if run.report.pushed:
         run.manifest = replace(run.manifest, last_push=time.time())
         save_manifest(run.manifest_file, run.manifest)
@@ -374,9 +370,7 @@ def _adopt_branch(run: _Run) -> None:
     # Unreachable now: the branch is settled by the first run that reaches the remote.
     with contextlib.suppress(RemoteUnavailableError):
         store.adopt_remote_branch(run.binding, run.network_time())
-        # Fetch before the first local commit, so live memories are committed on top of
-        # the store's history instead of as a second root commit merged into it.
-        _fetch(run)
+        _fetch(run)  # before the first local commit: no second root commit
         _integrate_remote(run)
 
 
@@ -421,17 +415,14 @@ def run_stores(
     return [r for r in reports if r is not None]
 
 
-def exit_code(reports: list[StoreReport]) -> int:
-    """The command's exit code: needs-user beats locked beats offline."""
+def exit_code(reports: list[StoreReport]) -> ExitCode:
+    """The command's exit code, ranked by errors.PRECEDENCE (needs-you before offline)."""
     codes = {r.error_code for r in reports if r.error_code}
     if any(r.blocked for r in reports):
-        codes.add(1)
+        codes.add(ExitCode.NEEDS_USER)
     if any(r.offline for r in reports):
-        codes.add(3)
-    for code in (1, 2, 4, 3):
-        if code in codes:
-            return code
-    return 0
+        codes.add(ExitCode.REMOTE_UNAVAILABLE)
+    return most_urgent(codes)
 
 
 def sync_project(

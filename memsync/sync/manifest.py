@@ -132,3 +132,27 @@ def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
 def hashes(files: Mapping[str, bytes]) -> dict[str, str]:
     """Blob ids of file contents."""
     return {path: blob_sha(data) for path, data in files.items()}
+
+
+def local_changes(live: Mapping[str, bytes], manifest: Manifest) -> dict[str, bytes | None]:
+    """Live files that differ from what memsync last synced (None = deleted locally)."""
+    changes: dict[str, bytes | None] = {}
+    live_hashes = hashes(live)
+    for path, sha in live_hashes.items():
+        if manifest.files.get(path) != sha:
+            changes[path] = live[path]
+    for path in manifest.files:
+        if path not in live:
+            changes[path] = None
+    return changes
+
+
+def never_synced(
+    live: Mapping[str, bytes], manifest: Manifest, target: Mapping[str, bytes]
+) -> set[str]:
+    """Live files memsync never wrote and the store does not hold: never to be deleted.
+
+    memsync deletes only what it wrote (a migration that could not commit a file, a store
+    that does not hold it, must not cost the person that file).
+    """
+    return {p for p in live if p not in manifest.files and p not in target}

@@ -20,26 +20,30 @@ from memsync.errors import MemsyncError
 from memsync.git import TreeEntry
 from memsync.sync.binding import Binding, clone_dir_for_url
 from memsync.sync.identity import check_folder
-from memsync.sync.manifest import Manifest, PreviousBinding
+from memsync.sync.manifest import Manifest, PreviousBinding, local_changes
 
 Edits = dict[str, bytes | None]
 
 
 def edits_to_commit(
-    binding: Binding,
-    manifest: Manifest,
-    live: Mapping[str, bytes],
-    changes: Edits,
-    current: Mapping[str, TreeEntry],
-) -> tuple[Edits, Manifest]:
-    """Local CHANGES (or, after a store change, the migration's) and their merge manifest.
+    binding: Binding, manifest: Manifest, live: Mapping[str, bytes], head: str | None
+) -> tuple[Edits, Manifest, dict[str, TreeEntry]]:
+    """Local edits (after a store change: the migration's), their merge manifest, the tree.
 
-    The folder is checked first: nothing is committed into another project's folder.
+    The folder is checked first: nothing is committed into another project's folder. With
+    no edit and no migration, nothing is listed (the session-start path).
     """
+    from memsync.sync.store import store_files
+
+    changes: Edits = local_changes(live, manifest)
+    if not changes and manifest.previous is None:
+        return {}, manifest, {}
+    current = store_files(binding, head)
     check_folder(binding, current)
     if manifest.previous is None:
-        return changes, manifest
-    return migration_edits(binding, manifest, live, current)
+        return changes, manifest, current
+    edits, base = migration_edits(binding, manifest, live, current)
+    return edits, base, current
 
 
 def migration_edits(

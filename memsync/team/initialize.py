@@ -183,21 +183,25 @@ class InitResult:
     warnings: tuple[str, ...] = ()
 
 
-def scaffold_empty_team_store(binding: Binding) -> tuple[str, ...]:
-    """Commit the templates into a fetched team store whose remote has no commits yet."""
+def scaffold_empty_team_store(binding: Binding, memsync_spec: str | None = None) -> tuple[str, ...]:
+    """Commit the templates (and their record) into a fetched team store whose remote is empty."""
     import time
 
     from memsync.sync import store
     from memsync.sync.binding import hostname
-    from memsync.team.scaffold import rendered_files
+    from memsync.team.memsyncspec import default_spec, validate_spec
+    from memsync.team.scaffold import RECORD, record_text, rendered_files
 
     repo = binding.clone_dir
     heads = store.heads(binding)
     if heads.local is not None or heads.remote is not None:
         return ()
+    spec = validate_spec(memsync_spec or default_spec())
+    rendered = rendered_files(spec)
     files: dict[str, bytes | None] = {
-        path.as_posix(): text.encode("utf-8") for path, text in rendered_files().items()
+        path.as_posix(): text.encode("utf-8") for path, text in rendered.items()
     }
+    files[RECORD.as_posix()] = record_text(spec, rendered).encode("utf-8")
     commit = gitcmd.write_commit(
         repo,
         parents=[],
@@ -216,6 +220,7 @@ def run_init(
     private_url: str | None,
     team_url: str | None,
     subdir: str | None,
+    memsync_spec: str | None = None,
 ) -> InitResult:
     """Check the remotes, clone, check the folders, then configure and sync.
 
@@ -243,14 +248,15 @@ def run_init(
     scaffolded: tuple[str, ...] = ()
     for binding in bindings:
         with _locked(binding, plan):
-            scaffolded = _prepare(binding) or scaffolded
+            scaffolded = _prepare(binding, memsync_spec) or scaffolded
     config_file = save_config(plan.config)
     for binding in bindings:
         binding.live_dir.mkdir(parents=True, exist_ok=True)
         with _locked(binding, plan):
             record_identity(binding)
     reports = run_stores(bindings, plan.config.settings, Deadline(), "push")
-    return InitResult(plan, config_file, scaffolded, tuple(reports), plan.warnings)
+    spec_warnings = _spec_warnings(memsync_spec, scaffolded, team=plan.team is not None)
+    return InitResult(plan, config_file, scaffolded, tuple(reports), plan.warnings + spec_warnings)
 
 
 def _locked(binding: Binding, plan: InitPlan) -> contextlib.AbstractContextManager[object]:
@@ -260,7 +266,7 @@ def _locked(binding: Binding, plan: InitPlan) -> contextlib.AbstractContextManag
     return store_lock(binding.lock_path, timeout=timeout, command="init", store=binding.label)
 
 
-def _prepare(binding: Binding) -> tuple[str, ...]:
+def _prepare(binding: Binding, memsync_spec: str | None) -> tuple[str, ...]:
     """Clone and fetch the store, scaffold an empty team store, refuse a foreign folder."""
     from memsync.sync import store
     from memsync.sync.identity import check_folder
@@ -273,7 +279,8 @@ def _prepare(binding: Binding) -> tuple[str, ...]:
     if heads.local is None and heads.remote is not None:
         # Start from the store's history: live memories become commits on top of it.
         gitcmd.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
-    scaffolded = scaffold_empty_team_store(binding) if binding.scope == "team" else ()
+    team = binding.scope == "team"
+    scaffolded = scaffold_empty_team_store(binding, memsync_spec) if team else ()
     for commit in {store.heads(binding).local, heads.remote} - {None}:
         check_folder(binding, store.store_files(binding, commit))
     return scaffolded
@@ -298,3 +305,18 @@ def record_identity(binding: Binding) -> None:
         author=gitcmd.identity(binding.clone_dir, hostname()),
     )
     gitcmd.update_branch(binding.clone_dir, heads.branch, commit, heads.local, "memsync: identity")
+
+
+def _spec_warnings(spec: str | None, scaffolded: tuple[str, ...], *, team: bool) -> tuple[str, ...]:
+    """Whether the spec a new team repository's workflows install resolves (or was unused)."""
+    from memsync.team.memsyncspec import check_spec, default_spec
+
+    if scaffolded:
+        warning = check_spec(spec or default_spec())
+        return (warning,) if warning else ()
+    if spec and team:
+        return (
+            "--memsync-spec applies when init scaffolds an empty team repository; this one "
+            "has commits: run `memsync scaffold --update --memsync-spec SPEC` in a clone of it",
+        )
+    return ()
