@@ -74,6 +74,12 @@ def move_project(project_dir: Path, new: str, scopes: tuple[Scope, ...]) -> list
 
 def _move_folder(binding: Binding, new: str, timeout: float) -> Moved:
     repo = binding.clone_dir
+    if not binding.prefix:
+        raise UsageError(
+            f"the {binding.label} store is dedicated to this project (`--subdir .`): its root "
+            "holds the repository's own files and is not a folder to move",
+            hint="Move the team's memory to a new folder by hand, or use `--scope private`.",
+        )
     heads = store.heads(binding)
     if heads.local is None:
         raise UsageError(f"the {binding.label} store has no commits yet: nothing to move")
