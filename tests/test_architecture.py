@@ -37,7 +37,6 @@ OVERSIZED: dict[str, int] = {
     "memsync/check/secret_rules.py": 531,
     "memsync/check/rules.py": 440,
     "memsync/check/secrets.py": 443,
-    "memsync/consolidate/dedupe.py": 466,
     "memsync/consolidate/engine.py": 448,
     "memsync/merge/fields.py": 435,
     "memsync/merge/tree.py": 596,
