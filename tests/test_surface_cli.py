@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Machine, make_bare_remote, write_memory
-from tests.test_surface_sync import installed
-from tests.test_sync import memory_dir, setup_machine
+from testing.gitrepo import make_bare_remote
+from testing.machines import Machine, installed, memory_dir, setup_machine
+from testing.memories import write_memory
 
 # Hand-formatted: four spaces, an inline object, keys in the person's order, a blank line.
 SETTINGS = """{

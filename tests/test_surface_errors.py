@@ -19,8 +19,9 @@ import pytest
 
 from memsync.errors import PRECEDENCE, ExitCode, most_urgent
 from memsync.sync.engine import StoreReport, exit_code
-from tests.conftest import Machine, make_bare_remote, write_memory
-from tests.test_sync import ORIGIN, memory_dir, setup_machine
+from testing.gitrepo import make_bare_remote
+from testing.machines import ORIGIN, Machine, memory_dir, setup_machine
+from testing.memories import write_memory
 
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and /dev/full")
 

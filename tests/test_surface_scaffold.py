@@ -19,7 +19,8 @@ import yaml
 
 import memsync
 from memsync.team import scaffold
-from tests.conftest import Machine, git, make_bare_remote
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine
 
 CHECK = Path(".github/workflows/memsync-check.yml")
 CONSOLIDATE = Path(".github/workflows/memsync-consolidate.yml")

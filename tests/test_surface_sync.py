@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Machine, git, make_bare_remote, write_memory
-from tests.test_sync import memory_dir, remote_files, setup_machine
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine, installed, memory_dir, remote_files, setup_machine
+from testing.memories import write_memory
 
 # Built at run time so no credential-shaped literal is ever committed.
 FAKE_TOKEN = "ghp_" + "x7Kq2M9vR4tW8yB3nL6pZ1cF5hJ0dG2sA4eQ"
@@ -32,21 +30,6 @@ def solo(machines: list[Machine], tmp_path: Path) -> tuple[Machine, Path, Path, 
     alice = machines[0]
     project = setup_machine(alice, private, team, "src/api")
     return alice, project, private, team
-
-
-def installed(machine: Machine, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run the `memsync` console script installed next to this interpreter."""
-    exe = shutil.which("memsync", path=str(Path(sys.executable).parent))
-    assert exe is not None, "the memsync console script is not installed in this environment"
-    return subprocess.run(
-        [exe, *args],
-        cwd=cwd,
-        env={**os.environ, **machine.env},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def line_of(out: str, scope: str) -> str:

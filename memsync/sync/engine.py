@@ -161,10 +161,13 @@ def _commit_local(run: _Run) -> str | None:
     if not merged:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
-    message = commit_message(binding.project_key, merged, current, run.message)
-    new = store.commit_files(
-        binding, parent=heads.local, changes=merged, message=message, author=author
-    )
+    new = heads.local
+    for authored, group in store.by_write_day(binding.live_dir, merged):
+        message = commit_message(binding.project_key, group, current, run.message)
+        new = store.commit_files(
+            binding, parent=new, changes=group, message=message, author=author, authored=authored
+        )
+    assert new is not None
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
     run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + decisions)
     return new
