@@ -10,6 +10,7 @@ import typer
 
 from memsync.cli import render
 from memsync.cli.options import HookOption, JsonOption, ProjectOption, ScopeOption, SyncScope
+from memsync.errors import ExitCode
 
 if TYPE_CHECKING:
     from memsync.sync.engine import StoreReport
@@ -33,7 +34,7 @@ def run_sync_command(
 
         review_push = _hook_review_push if review else None
         run_hook(command, project, scope.scopes(), message=message, review=review_push)
-        raise typer.Exit(0)
+        raise typer.Exit(ExitCode.OK)  # a hook never blocks a session
     pushed: Any = None
     if review:
         from memsync.team.reviewflow import push_for_review
