@@ -204,15 +204,15 @@ def _integrate_remote(run: _Run) -> str | None:
 
 def _materialize(run: _Run, head: str | None) -> None:
     """Write the store's files into the live directory, never over an edit made meanwhile."""
-    from memsync.model.safety import filter_files
-    from memsync.sync.livefiles import write_live
-
     binding = run.binding
     if _unchanged(run, head):
-        # Session start with nothing new: no tree listing, no writes.
+        # Session start with nothing new: no tree listing, no writes, no import of the writer.
         run.manifest = replace(run.manifest, last_sync=time.time())
         save_manifest(run.manifest_file, run.manifest)
         return
+    from memsync.model.safety import filter_files
+    from memsync.sync.livefiles import write_live
+
     entries = store.store_files(binding, head)
     skipped = [
         Skipped(p, "not a regular file")
