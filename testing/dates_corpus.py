@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from memsync.consolidate.engine import Options, apply_plan, make_plan
+from memsync.consolidate.engine import Options, Plan, apply_plan, plan_folder
 
 _FRONTMATTER = (
     "---\nname: case {n}\ndescription: labelled case {n}\nmetadata:\n  type: project\n---\n"
@@ -84,7 +84,11 @@ def build(cases: list[Case], folder: Path, *, frontmatter: bool = True) -> None:
     for day in sorted(by_day):  # one commit a day: blame gives each line its day
         for case in by_day[day]:
             head = _FRONTMATTER.format(n=case.ident) if frontmatter else ""
-            (folder / f"{case.ident}.md").write_text(f"{head}\n{case.text}\n", encoding="utf-8")
+            # Each case in a folder of its own: consolidation then measures dates alone (cases
+            # sharing a dated heading would otherwise be merged as near duplicates).
+            home = folder / case.ident
+            home.mkdir(exist_ok=True)
+            (home / f"{case.ident}.md").write_text(f"{head}\n{case.text}\n", encoding="utf-8")
         stamp = f"{day}T12:00:00+0000"
         env = {**os.environ, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
         _git(folder, "add", "-A", env=env)
@@ -119,11 +123,13 @@ def _first_day(value: str) -> date | None:
 def run(cases: list[Case], folder: Path, *, frontmatter: bool = True) -> Score:
     """Build, consolidate and score CASES in FOLDER."""
     build(cases, folder, frontmatter=frontmatter)
-    plan = make_plan(folder, options=Options(threshold=1.01))  # dates only: no merges
+    options = Options(allow_archive="none")
+    plan = Plan(tuple(plan_folder(folder / c.ident, options) for c in cases), dry_run=False)
     apply_plan(plan)
     changes: dict[str, list[Any]] = {}
-    for change in plan.folders[0].dates:
-        changes.setdefault(change.path, []).append(change)
+    for planned in plan.folders:
+        for change in planned.dates:
+            changes.setdefault(change.path, []).append(change)
     return score(cases, folder, changes)
 
 
@@ -131,7 +137,7 @@ def score(cases: list[Case], folder: Path, changes: dict[str, list[Any]]) -> Sco
     """Compare every consolidated case file with its labels."""
     result = Score()
     for case in cases:
-        body = (folder / f"{case.ident}.md").read_text(encoding="utf-8")
+        body = (folder / case.ident / f"{case.ident}.md").read_text(encoding="utf-8")
         body = body.split("\n---\n", 1)[1] if body.startswith("---\n") else body
         old_lines = case.text.split("\n")
         new_lines = body.strip("\n").split("\n")

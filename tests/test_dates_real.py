@@ -14,7 +14,8 @@ import pytest
 from testing import dates_corpus
 
 OWN = Path(__file__).parent / "data" / "dates" / "real.json"
-SHARED = Path("/work/shared/corpora/dates-real.json")
+# The team's shared corpus sits beside the repository (`../shared`), in CI as on a workstation.
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "dates-real.json"
 
 
 def test_own_corpus_size_and_provenance() -> None:

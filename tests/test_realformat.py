@@ -11,7 +11,8 @@ import pytest
 
 from memsync.check.run import run_check
 from memsync.model.memory import memory_type, parse_memory
-from tests.conftest import Machine, git, make_bare_remote
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine
 
 DATA = Path(__file__).parent / "data" / "realformat"
 ORIGIN = "git@github.com:Acme/API.git"
