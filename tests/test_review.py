@@ -284,6 +284,7 @@ def test_bad_refs_and_paths_are_usage_errors(
     code, _, err = run_cli(capsys, "review", str(plain))
     assert (code, "is not a git repository" in err) == (2, True)
     code, _, err = run_cli(capsys, "review", str(store.repo), "--format", "html")
+    # The choices come from the option itself (and show in `review -h`).
     assert (code, "'html' is not one of 'markdown', 'json'" in err) == (2, True)
     lonely = tmp_path / "lonely"
     lonely.mkdir()

@@ -16,6 +16,7 @@ from memsync.cli.options import (
     ReportFormat,
     StoreScope,
 )
+from memsync.errors import ExitCode
 
 CheckPathArgument = Annotated[
     Path | None,
@@ -61,7 +62,7 @@ def check(
         _render_check(report)
     else:
         sys.stdout.write(render_findings(report, fmt.value))
-    raise typer.Exit(1 if report.has_errors else 0)
+    raise typer.Exit(ExitCode.NEEDS_USER if report.has_errors else ExitCode.OK)
 
 
 def _render_check(report: Any) -> None:
@@ -154,7 +155,7 @@ def consolidate(
                 )
             if not typer.confirm("Apply these changes?", default=False):
                 render.line("Nothing changed.", stderr=True)
-                raise typer.Exit(0)
+                raise typer.Exit(ExitCode.OK)
         with render.working("Applying the consolidation…"):
             apply_plan(plan)
         if fmt != "json":

@@ -298,32 +298,27 @@ def _push_body(run: _Run) -> None:
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
-            from memsync.sync.outgoing import drop_unpublished
+            from memsync.sync.outgoing import drop_unpublished, sent_files
 
             local, note = drop_unpublished(binding, heads.branch, heads.local, heads.remote)
             head = local
             run.note(decisions=run.report.decisions + note)
             if run.review_branch:
-                gitcmd.push_ref(
-                    binding.clone_dir,
-                    local,
-                    f"refs/heads/{run.review_branch}",
-                    run.network_time(),
-                )
-                run.note(pushed=True, review_branch=run.review_branch)
-                break
-            if gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
-                from memsync.sync.outgoing import sent_files
-
-                run.note(pushed=True, sent=sent_files(binding, heads.remote, local))
-                break
-            if attempts >= run.settings.push_retries:
-                raise UserMessageError(
-                    f"the {binding.label} store moved on {attempts} times while pushing",
-                    hint="Your commits are kept locally; run `memsync push` again.",
-                )
-            # Another machine won the race: back off, then fetch and merge again.
-            time.sleep(min(run.deadline.remaining(), backoff(attempts, time.monotonic() - began)))
+                review_ref = f"refs/heads/{run.review_branch}"
+                gitcmd.push_ref(binding.clone_dir, local, review_ref, run.network_time())
+            elif not gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
+                if attempts >= run.settings.push_retries:
+                    raise UserMessageError(
+                        f"the {binding.label} store moved on {attempts} times while pushing",
+                        hint="Your commits are kept locally; run `memsync push` again.",
+                    )
+                # Another machine won the race: back off, then fetch and merge again.
+                pause = backoff(attempts, time.monotonic() - began)
+                time.sleep(min(run.deadline.remaining(), pause))
+                continue
+            sent = sent_files(binding, heads.remote, local)
+            run.note(pushed=True, review_branch=run.review_branch, sent=sent)
+            break
     except RemoteUnavailableError as exc:
         run.note(offline=exc.message, unreachable_since=store.last_fetch(binding))
     finally:
