@@ -110,12 +110,12 @@ def test_pull_context_carries_the_changed_index_lines_and_the_team_memory(tmp_pa
         '- removed: "gone.md"',
     )
     assert changed.full_text_in == str(private / "MEMORY.md")
-    assert shared.heading.startswith(f"Team memory: {team}\n{TEAM_GUIDANCE}")
-    assert shared.lines == (
-        'New or changed by this pull: "tests.md"',
-        'Removed by this pull: "x.md"',
-        "- [Tests](tests.md) — real database",
+    assert shared.heading == (
+        f"Team memory: {team}\n{TEAM_GUIDANCE}\n"
+        'New or changed by this pull: "tests.md"\nRemoved by this pull: "x.md"\n'
+        f"Team index ({team / 'MEMORY.md'}):"
     )
+    assert shared.lines == ("- [Tests](tests.md) — real database",)
     assert shared.full_text_in == str(team / "MEMORY.md")
 
 

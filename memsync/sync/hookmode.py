@@ -134,15 +134,15 @@ def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
         index_file = live / "MEMORY.md"
         if report.scope == "team":
             index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
-            lines = []
+            heading = [f"Team memory: {live}", TEAM_GUIDANCE]
             updated, deleted = _memory_paths(report.updated), _memory_paths(report.deleted)
             if updated:
-                lines.append(f"New or changed by this pull: {_names(updated, most=20)}")
+                heading.append(f"New or changed by this pull: {_names(updated, most=20)}")
             if deleted:
-                lines.append(f"Removed by this pull: {_names(deleted, most=20)}")
-            lines += index or ["(no team memories yet)"]
-            heading = f"Team memory: {live}\n{TEAM_GUIDANCE}\nTeam index ({index_file}):"
-            sections.append(Section(heading, tuple(lines), str(index_file)))
+                heading.append(f"Removed by this pull: {_names(deleted, most=20)}")
+            heading.append(f"Team index ({index_file}):")
+            lines = tuple(index or ["(no team memories yet)"])
+            sections.append(Section("\n".join(heading), lines, str(index_file)))
         elif _memory_paths(report.changed_live):
             heading = (
                 "memsync brought memory changes from other machines after this session loaded "
