@@ -171,3 +171,46 @@ def test_problems_reach_the_person_one_line_each_with_the_fix() -> None:
         "(`memsync log` has both versions)",
         "memsync: private: the store is busy (Try again.)",
     ]
+
+
+def test_a_hook_that_cannot_start_tells_the_person_and_exits_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from memsync import config
+    from memsync.errors import UserMessageError
+    from memsync.sync import hookmode
+
+    def broken() -> None:
+        raise UserMessageError("cannot read config.yaml", hint="Fix the YAML or delete the file.")
+
+    monkeypatch.setattr(config, "load_config", broken)
+    hookmode.run_hook("pull", tmp_path, ("private",))
+    out = capsys.readouterr()
+    assert json.loads(out.out) == {
+        "systemMessage": "memsync: cannot read config.yaml (Fix the YAML or delete the file.)"
+    }
+    assert out.err == "memsync: cannot read config.yaml\n"
+
+    def crash() -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(config, "load_config", crash)
+    hookmode.run_hook("push", tmp_path, ("private",))
+    out = capsys.readouterr()
+    message = json.loads(out.out)["systemMessage"]
+    assert message == "memsync: push failed: RuntimeError('boom'); run `memsync push`"
+
+
+def test_problem_lines_for_the_terminal_name_files_plainly() -> None:
+    from memsync.sync.hookmode import problem_lines
+
+    report = StoreReport(
+        scope="team",
+        store="t",
+        offline="cannot reach origin",
+        skipped=(Skipped("dir/a.md", "symlink"),),
+    )
+    assert problem_lines([report]) == [
+        "memsync: team: cannot reach origin (kept locally)",
+        "memsync: team: skipped 1 file(s): a.md",
+    ]
