@@ -35,6 +35,7 @@ MAX_LINES = 400
 # an entry whose module has shrunk below the limit must be removed (the test says so).
 OVERSIZED: dict[str, int] = {
     "memsync/check/secret_rules.py": 531,
+    "memsync/check/rules.py": 440,
     "memsync/check/secrets.py": 443,
     "memsync/cli/app.py": 850,
     "memsync/consolidate/dedupe.py": 466,

@@ -15,7 +15,8 @@ from memsync.consolidate.engine import Options, apply_plan, make_plan
 from memsync.consolidate.indexfit import entry_line
 from memsync.consolidate.report import render_markdown
 from memsync.model.index import measure_index, parse_index
-from tests.conftest import git, write_memory
+from testing.gitrepo import git
+from testing.memories import write_memory
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:

@@ -16,7 +16,7 @@ from memsync.git import run as gitrun
 from memsync.team.review import review_commits, review_refs
 from memsync.team.reviewrender import render_markdown, review_data
 from memsync.team.reviewtree import is_memory_path
-from tests.conftest import git
+from testing.gitrepo import git
 
 SECRET = "ghp_" + "Zq8XrT2vLm9KpW4sNb7YcD1fGh6JkA3eUo5i"  # assembled: no scanner trips here
 

@@ -94,7 +94,9 @@ def _scan_live(run: _Run) -> None:
     if not run.binding.live_dir.is_dir():
         run.live = {}
         return
-    scan = scan_directory(run.binding.live_dir, run.binding.scope)
+    scan = scan_directory(
+        run.binding.live_dir, run.binding.scope, repository_root=not run.binding.prefix
+    )
     run.live = {p: d for p, d in scan.files.items() if store.is_memory_file(run.binding, p)}
     if scan.skipped:
         run.note(skipped=run.report.skipped + scan.skipped)
@@ -217,8 +219,12 @@ def _materialize(run: _Run, head: str | None) -> None:
         save_manifest(run.manifest_file, run.manifest)
         return
     entries = store.store_files(binding, head)
-    skipped = [Skipped(p, "not a regular file") for p, e in entries.items() if not _regular(e)]
-    wanted = {p: e for p, e in entries.items() if _regular(e) and store.is_memory_file(binding, p)}
+    skipped = [
+        Skipped(p, "not a regular file")
+        for p, e in entries.items()
+        if not _regular(e) and store.needs_verdict(binding, p)
+    ]
+    wanted = {p: e for p, e in entries.items() if _regular(e) and store.needs_verdict(binding, p)}
     live_shas = hashes(run.live)
     # Files the live directory already has need no blob read.
     files = {p: run.live[p] for p, e in wanted.items() if live_shas.get(p) == e.sha}
