@@ -19,6 +19,7 @@ from memsync.sync.hookoutput import (
     Section,
     clean_line,
     fit_sections,
+    js_length,
     quote_name,
 )
 
@@ -36,6 +37,14 @@ def test_names_are_quoted_as_data_never_raw_lines() -> None:
 def test_lines_lose_control_characters_and_are_bounded() -> None:
     assert clean_line("- [A](a.md) — x\x1b[31m\u2028y  ") == "- [A](a.md) — x [31m y"
     assert len(clean_line("x" * 1000)) == 300
+
+
+def test_length_is_counted_in_utf16_units_as_the_client_does() -> None:
+    assert js_length("a😀é") == 4
+    lines = tuple("- 😀 " + "x" * 90 for _ in range(200))  # 96 characters, 97 units each
+    text = fit_sections((Section("Team:", lines, "/t/MEMORY.md"),), CONTEXT_LIMIT)
+    assert len(text) < CONTEXT_LIMIT < js_length(text) + 100
+    assert js_length(text) <= CONTEXT_LIMIT
 
 
 def test_sections_that_fit_are_joined_whole() -> None:
@@ -58,6 +67,8 @@ def test_what_does_not_fit_becomes_a_line_naming_the_file_to_read() -> None:
     assert len(text) > CONTEXT_LIMIT - 200  # the room is used, not wasted
     # A heading longer than the limit cannot fit at all: cut, never over the limit.
     assert len(fit_sections((Section("h" * 20_000),), CONTEXT_LIMIT)) == CONTEXT_LIMIT
+    emoji = fit_sections((Section("😀" * 6000),), CONTEXT_LIMIT)
+    assert CONTEXT_LIMIT - 1 <= js_length(emoji) <= CONTEXT_LIMIT and emoji.endswith("😀…")
     one = Section("x", ("y" * 50, "z" * 50), None).more_line(1)
     assert one == "(1 more line not shown)"
 

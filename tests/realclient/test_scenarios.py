@@ -205,3 +205,31 @@ def test_pulled_files_keep_their_write_times(site, remotes) -> None:
     assert abs((b.memory / "legacy.md").stat().st_mtime - authored) < 1
     index_time = int(git("log", "-1", "--format=%at", "main", "--", "acme-api/MEMORY.md", cwd=bare))
     assert abs((b.memory / "MEMORY.md").stat().st_mtime - index_time) < 1
+
+
+def test_a_team_index_too_long_for_the_hook_limit_is_cut_with_a_line_to_read_the_rest(
+    site,
+) -> None:
+    a, b = site("alice-laptop"), site("bob-laptop")
+    lines = []
+    for i in range(100):
+        name = f"convention-{i:03d}"
+        (a.team / f"{name}.md").parent.mkdir(parents=True, exist_ok=True)
+        (a.team / f"{name}.md").write_text(
+            memory_text(name, f"Convention {i}", "project", f"Rule {i}."), encoding="utf-8"
+        )
+        lines.append(f"- [Convention {i:03d}]({name}.md) — " + "what every contributor does " * 4)
+    (a.team / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    a.machine.memsync("push", cwd=a.project)
+    run, requests = b.session()
+    context = first_context(requests)
+    [output] = hook_json(run)
+    added = output["hookSpecificOutput"]["additionalContext"]
+    assert len(added) <= 10_000
+    # Under the client's limit the model gets the text itself, not a file and a preview.
+    assert "persisted-output" not in context
+    assert "SessionStart hook additional context: Team memory:" in context
+    assert lines[0].rstrip() in context
+    hidden = [line for line in lines if line.rstrip() not in context]
+    assert hidden, "the index was meant not to fit"
+    assert f"({len(hidden)} more lines not shown: Read {b.team / 'MEMORY.md'})" in context
