@@ -125,6 +125,20 @@ TEAM_GUIDANCE = (
 )
 
 
+def _team_section(report: StoreReport, live: Path, index_file: Path) -> Section:
+    """The team folder, when to save there, what this pull changed, then the team index."""
+    index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
+    heading = [f"Team memory: {live}", TEAM_GUIDANCE]
+    updated, deleted = _memory_paths(report.updated), _memory_paths(report.deleted)
+    if updated:
+        heading.append(f"New or changed by this pull: {_names(updated, most=20)}")
+    if deleted:
+        heading.append(f"Removed by this pull: {_names(deleted, most=20)}")
+    heading.append(f"Team index ({index_file}):")
+    lines = tuple(index or ["(no team memories yet)"])
+    return Section("\n".join(heading), lines, str(index_file))
+
+
 def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
     """Model context after a pull: changed index lines, then the team memory."""
     sections: list[Section] = []
@@ -134,16 +148,7 @@ def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
         live = Path(report.live_dir)
         index_file = live / "MEMORY.md"
         if report.scope == "team":
-            index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
-            lines = []
-            updated, deleted = _memory_paths(report.updated), _memory_paths(report.deleted)
-            if updated:
-                lines.append(f"New or changed by this pull: {_names(updated, most=20)}")
-            if deleted:
-                lines.append(f"Removed by this pull: {_names(deleted, most=20)}")
-            lines += index or ["(no team memories yet)"]
-            heading = f"Team memory: {live}\n{TEAM_GUIDANCE}\nTeam index ({index_file}):"
-            sections.append(Section(heading, tuple(lines), str(index_file)))
+            sections.append(_team_section(report, live, index_file))
         elif _memory_paths(report.changed_live):
             heading = (
                 "memsync brought memory changes from other machines after this session loaded "
