@@ -268,8 +268,9 @@ def test_one_ls_tree_per_ref_and_one_cat_file(
     review_commits(store.repo, store.base, store.head, scope="team")
     assert calls == ["ls-tree", "ls-tree", "cat-file"]
     calls.clear()
-    review_commits(store.repo, store.base, store.head)  # + reading origin's URL for the scope
-    assert sorted(calls) == ["cat-file", "config", "ls-tree", "ls-tree"]
+    # The scope comes from origin's URL, read from the repository's config file (no git).
+    review_commits(store.repo, store.base, store.head)
+    assert sorted(calls) == ["cat-file", "ls-tree", "ls-tree"]
 
 
 def test_bad_refs_and_paths_are_usage_errors(

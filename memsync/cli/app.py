@@ -13,7 +13,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from memsync import __version__
-from memsync.cli import hooks, mergefile, render, status, sync, team, tidy
+from memsync.cli import hooks, mergefile, project, render, status, sync, team, tidy
 from memsync.errors import ExitCode, MemsyncError
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
@@ -69,6 +69,12 @@ hooks_app.command("install")(hooks.install)
 hooks_app.command("uninstall")(hooks.uninstall)
 hooks_app.command("status")(hooks.status)
 app.add_typer(hooks_app, name="hooks", rich_help_panel="Git integration")
+
+project_app = typer.Typer(
+    help="A project's folder in its stores.", no_args_is_help=True, context_settings=HELP_OPTIONS
+)
+project_app.command("move")(project.move)
+app.add_typer(project_app, name="project", rich_help_panel="Sync")
 
 
 def fail(error: MemsyncError) -> NoReturn:

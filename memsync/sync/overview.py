@@ -15,7 +15,7 @@ from memsync.model.safety import TreeScan
 from memsync.model.semdiff import MemoryChange, diff_memories
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
-from memsync.sync.engine import binding_manifest, local_changes
+from memsync.sync.manifest import binding_manifest, local_changes
 from memsync.sync.summary import BlockedFile, fix_for
 
 
