@@ -12,13 +12,13 @@ is a look-alike (the same template for another service, the opposite rule).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from memsync.consolidate.wording import LEXICON, POLARITY, STOPWORDS, typo_variant
 
 PARAPHRASE = 0.6  # weighted share of canonical terms two paraphrases have in common
+SWAP_RATIO = 0.55
 _SAME_ORDER = 0.6  # above this token ratio, two texts are edits of one text, not paraphrases
 
 
@@ -49,7 +49,7 @@ class Similarity:
             return False  # the same text, changed: a look-alike, not a rewording
         # Names swapped in the alignment of a reworded text may be mere misalignment; they
         # still ask for a clearer overlap.
-        aligned_swaps = self.number_conflicts and self.ratio >= 0.55
+        aligned_swaps = self.number_conflicts and self.ratio >= SWAP_RATIO
         bar = max(PARAPHRASE, threshold - 0.25) + (0.1 if aligned_swaps else 0.0)
         return self.overlap >= bar
 
@@ -90,10 +90,9 @@ def _align(a: array[int], b: array[int]) -> tuple[int, int, int]:
     return matched, conflicts, numbers
 
 
-def _overlap(a: array[int], b: array[int], weight: Callable[[int], float]) -> float:
-    shared = set(a).intersection(b)
-    total = sum(map(weight, a)) + sum(map(weight, b))
-    return 2 * sum(map(weight, shared)) / total if total else 0.0
+def _overlap(a: array[int], b: array[int]) -> float:
+    shared = len(set(a).intersection(b))
+    return 2 * shared / (len(a) + len(b)) if len(a) + len(b) else 0.0
 
 
 def _numbers(text: Text) -> set[str]:
@@ -109,18 +108,20 @@ def _names_differ(a: Text, b: Text) -> bool:
     return bool(names_a - names_b) and bool(names_b - names_a)
 
 
-def compare(a: Text, b: Text, weight: Callable[[int], float] = lambda _: 1.0) -> Similarity:
-    """The exact check of two bodies; WEIGHT gives a term's weight (rarer terms weigh more)."""
+def compare(a: Text, b: Text, overlap: float | None = None) -> Similarity:
+    """The exact check of two bodies; OVERLAP is their share of canonical terms weighted by
+    rarity in the folder (when not given: every term weighs the same)."""
     shorter, longer = sorted((len(a.words), len(b.words)))
     numbers_a, numbers_b = _numbers(a), _numbers(b)
     if numbers_a - numbers_b and numbers_b - numbers_a:
         # Each side has a number the other lacks: a changed number, decided without aligning.
         return Similarity(0.0, 0.0, 0, 1, shorter, longer, facts_differ=True)
-    overlap = _overlap(a.terms, b.terms, weight)
+    if overlap is None:
+        overlap = _overlap(a.terms, b.terms)
     matched, conflicts, numbers = _align(a.words, b.words)
     total = len(a.words) + len(b.words)
     ratio = 2 * matched / total if total else 1.0
-    if ratio < 0.999:
+    if ratio < 0.95 and len(a.starts) > 1 and len(b.starts) > 1:
         # Lines moved around: align them sorted too, keep the kinder reading.
         sorted_a, sorted_b = _sorted_lines(a), _sorted_lines(b)
         m2, c2, n2 = _align(sorted_a, sorted_b)
