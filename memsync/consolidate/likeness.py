@@ -19,7 +19,9 @@ from memsync.consolidate.wording import LEXICON, POLARITY, STOPWORDS, typo_varia
 
 PARAPHRASE = 0.6  # weighted share of canonical terms two paraphrases have in common
 SWAP_RATIO = 0.55
-_SAME_ORDER = 0.6  # above this token ratio, two texts are edits of one text, not paraphrases
+# Short enough never to be typed wrong: counted whole, a changed count is a flipped rule.
+_SHORT_NEGATIONS = frozenset(["not", "no", "never", "nor", "`not", "`no"])
+_SAME_ORDER = 0.7  # above this token ratio, two texts are edits of one text, not paraphrases
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class Similarity:
         with a changed number or name, never more substituted words than the length allows."""
         if self.facts_differ or not self.shorter:
             return False
-        allowed = 0 if self.shorter < 40 else 1 + self.shorter // 100
+        allowed = self.shorter // 100  # a swapped word is another fact unless the text is long
         contained = self.containment >= 0.95 and self.shorter * 2 >= self.longer
         edited = not self.number_conflicts and self.conflicts <= allowed
         if edited and (self.ratio >= threshold or contained):
@@ -100,6 +102,11 @@ def _numbers(text: Text) -> set[str]:
     return {run for w in text.words for run in digits[w]}
 
 
+def _polarity(text: Text) -> int:
+    words = LEXICON.words
+    return sum(words[w] in _SHORT_NEGATIONS for w in text.words)
+
+
 def _names_differ(a: Text, b: Text) -> bool:
     """Each side has an identifier (path, URL, version, `snake_case`) the other lacks."""
     named, term = LEXICON.named, LEXICON.term
@@ -128,6 +135,8 @@ def compare(a: Text, b: Text, overlap: float | None = None) -> Similarity:
         if 2 * m2 / total - 0.05 * c2 > ratio - 0.05 * conflicts:
             matched, conflicts, numbers = m2, c2, n2
             ratio = 2 * matched / total
+    if len(a.starts) == len(b.starts) and _polarity(a) != _polarity(b):
+        numbers += 1  # the same lines, one more `not`: the opposite rule
     return Similarity(
         ratio,
         matched / shorter if shorter else 1.0,
