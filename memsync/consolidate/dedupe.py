@@ -177,6 +177,9 @@ def group_duplicates(
     population = max(len(folded), 1)
     # Squared: the rare terms (names, the topic) decide, the template's words barely count.
     weight = {term: math.log(1 + population / n) ** 2 for term, n in df.items()}
+    # A term both memories of a pair hold weighs by how rare it is among the others: in a
+    # folder of two, every term is as rare as can be.
+    paired = {term: math.log(1 + population / (n - 1)) ** 2 for term, n in df.items() if n > 1}
     totals = [0.0 if f is None else sum(map(weight.__getitem__, f)) for f in folded]
 
     def check(a: int, b: int) -> Similarity | None:
@@ -185,7 +188,9 @@ def group_duplicates(
         if terms_a is None or terms_b is None or text_a is None or text_b is None:
             return None
         shared = set(terms_a).intersection(terms_b)
-        overlap = 2 * sum(map(weight.__getitem__, shared)) / (totals[a] + totals[b])
+        alone = sum(map(weight.__getitem__, shared))
+        together = sum(map(paired.__getitem__, shared))
+        overlap = 2 * together / (totals[a] + totals[b] - 2 * alone + 2 * together)
         return None if overlap < _OVERLAP_FLOOR else compare(text_a, text_b, overlap)
 
     probe = None
