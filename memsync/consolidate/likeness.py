@@ -11,6 +11,7 @@ is a look-alike (the same template for another service, the opposite rule).
 
 from __future__ import annotations
 
+import itertools
 from array import array
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -21,6 +22,7 @@ PARAPHRASE = 0.6  # weighted share of canonical terms two paraphrases have in co
 SWAP_RATIO = 0.55
 # Short enough never to be typed wrong: counted whole, a changed count is a flipped rule.
 _SHORT_NEGATIONS = frozenset(["not", "no", "never", "nor", "`not", "`no"])
+_NEGATORS = frozenset(["not", "never", "instead"])
 _SAME_ORDER = 0.7  # above this token ratio, two texts are edits of one text, not paraphrases
 
 
@@ -115,6 +117,39 @@ def _names_differ(a: Text, b: Text) -> bool:
     return bool(names_a - names_b) and bool(names_b - names_a)
 
 
+def _negated(text: Text) -> tuple[set[int], set[int]]:
+    """(terms right after a not/never/instead of, terms of lines with no negation at all)."""
+    words, term = LEXICON.words, LEXICON.term
+    negated: set[int] = set()
+    plain: set[int] = set()
+    bounds = [*text.starts, len(text.words)]
+    for start, end in itertools.pairwise(bounds):
+        line = text.words[start:end]
+        reach = 0  # words a negation still reaches: `never the merge button`, not further
+        for ident in line:
+            if words[ident].lstrip("`") in _NEGATORS:
+                reach = 2
+            elif reach:
+                reach -= 1
+                if term[ident] >= 0:
+                    negated.add(term[ident])
+                    reach = 0
+        if not any(words[i].lstrip("`") in _NEGATORS for i in line):
+            plain.update(term[i] for i in line)
+            # `squash-merge` states `squash` too.
+            parts = [p for i in line if "-" in words[i] for p in words[i].strip("`").split("-")]
+            plain.update(term[LEXICON.intern(p)] for p in parts if p)
+    return negated, plain
+
+
+def _stances_differ(a: Text, b: Text) -> bool:
+    """A term one text rules out (`never squash`) that the other states plainly, in a line
+    with no negation at all (`always squash`)."""
+    negated_a, plain_a = _negated(a)
+    negated_b, plain_b = _negated(b)
+    return bool((negated_a - negated_b) & plain_b or (negated_b - negated_a) & plain_a)
+
+
 def compare(a: Text, b: Text, overlap: float | None = None) -> Similarity:
     """The exact check of two bodies; OVERLAP is their share of canonical terms weighted by
     rarity in the folder (when not given: every term weighs the same)."""
@@ -145,7 +180,7 @@ def compare(a: Text, b: Text, overlap: float | None = None) -> Similarity:
         shorter,
         longer,
         overlap,
-        _names_differ(a, b),
+        _names_differ(a, b) or (ratio < _SAME_ORDER and _stances_differ(a, b)),
     )
 
 
