@@ -35,7 +35,6 @@ MAX_LINES = 400
 # an entry whose module has shrunk below the limit must be removed (the test says so).
 OVERSIZED: dict[str, int] = {
     "memsync/check/secret_rules.py": 531,
-    "memsync/check/rules.py": 440,
     "memsync/check/secrets.py": 443,
     "memsync/consolidate/engine.py": 448,
     "memsync/merge/fields.py": 435,

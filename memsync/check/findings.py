@@ -116,6 +116,26 @@ class Finding:
         return f"{self.path}:{self.line}: {self.severity}: {self.message} [{self.rule}]"
 
 
+def finding(
+    rule: str,
+    path: str,
+    line: int,
+    message: str,
+    *,
+    column: int = 1,
+    severity: Severity | None = None,
+) -> Finding:
+    """A finding of RULE with its default severity unless one is given."""
+    return Finding(
+        path=path,
+        line=max(line, 1),
+        rule=rule,
+        severity=severity or RULES_BY_ID[rule].severity,
+        message=message,
+        column=max(column, 1),
+    )
+
+
 @dataclass(frozen=True)
 class CheckedTree:
     """One directory that was checked, how its files are named, and in which scope."""

@@ -7,7 +7,8 @@ from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 
 from memsync.merge.diff3 import Conflict, merge3_flag, merge_text
-from memsync.merge.fields import NO_TIME, canonical, merge_frontmatter, parses_as_mapping
+from memsync.merge.fields import NO_TIME, merge_frontmatter, parses_as_mapping
+from memsync.merge.fieldvalues import canonical
 from memsync.model.memory import compose, decode, encode, parse_yaml_mapping, split_frontmatter
 
 

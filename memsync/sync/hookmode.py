@@ -93,7 +93,10 @@ def _read_index(path: Path, limit: int = 256_000) -> list[str]:
 
 
 def _memory_paths(paths: Sequence[str]) -> list[str]:
-    return [p for p in paths if p.endswith(".md") and p.rsplit("/", 1)[-1] != "MEMORY.md"]
+    """The memories among files sync wrote (all pass the memory rule): not the indexes."""
+    from memsync.model.safety import is_index_path
+
+    return [p for p in paths if not is_index_path(p)]
 
 
 def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
