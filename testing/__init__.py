@@ -1,0 +1,1 @@
+"""Shared test support for memsync's test suite (generators, fixtures)."""
