@@ -174,28 +174,28 @@ class _CompiledRule:
 
 
 @cache
-def _compiled_rules() -> tuple[_CompiledRule, ...]:
+def _compiled(index: int) -> _CompiledRule:
+    """Rule INDEX compiled on first use: most texts never need most rules."""
+
     def compile_all(patterns: Iterable[str]) -> tuple[re.Pattern[str], ...]:
         return tuple(re.compile(p, re.ASCII) for p in patterns)
 
-    return tuple(
-        _CompiledRule(
-            rule,
-            compile_all(rule.patterns),
-            compile_all((*rule.allow, rule.placeholder) if rule.placeholder else rule.allow),
-            re.compile(rule.require, re.ASCII) if rule.require else None,
-            re.compile(rule.prefix, re.ASCII) if rule.prefix else None,
-        )
-        for rule in SPECIFIC_RULES
+    rule = SPECIFIC_RULES[index]
+    return _CompiledRule(
+        rule,
+        compile_all(rule.patterns),
+        compile_all((*rule.allow, rule.placeholder) if rule.placeholder else rule.allow),
+        re.compile(rule.require, re.ASCII) if rule.require else None,
+        re.compile(rule.prefix, re.ASCII) if rule.prefix else None,
     )
 
 
 def _specific_hits(text: str) -> list[Hit]:
     lowered = text.lower()
     hits: list[Hit] = []
-    for compiled in _compiled_rules():
-        if any(keyword in lowered for keyword in compiled.rule.keywords):
-            hits.extend(compiled.find(text))
+    for index, rule in enumerate(SPECIFIC_RULES):
+        if any(keyword in lowered for keyword in rule.keywords):
+            hits.extend(_compiled(index).find(text))
     return hits
 
 

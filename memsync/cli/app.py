@@ -31,7 +31,15 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable outpu
 def _console(stderr: bool = False) -> Any:
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    class _RedactingConsole(Console):
+        """Never prints a secret: names and messages can carry one (SECRETS.md)."""
+
+        def print(self, *objects: Any, **kwargs: Any) -> None:
+            from memsync.check.secrets import redact
+
+            super().print(*(redact(o) if isinstance(o, str) else o for o in objects), **kwargs)
+
+    return _RedactingConsole(stderr=stderr, highlight=False, soft_wrap=True)
 
 
 def _working(what: str) -> Any:

@@ -196,7 +196,16 @@ def commit_message(
 
 
 def _fetch(run: _Run) -> None:
+    before = store.heads(run.binding).remote
     gitcmd.fetch(run.binding.clone_dir, run.network_time())
+    if before is not None and store.heads(run.binding).remote != before:
+        from memsync.sync.rewritten import rebuild
+
+        # A purge on the remote must stay purged: never merge the old history back.
+        rebuilt = rebuild(run.binding, before)
+        if rebuilt is not None:
+            line = rebuilt.describe(run.binding.label)
+            run.note(decisions=(*run.report.decisions, line))
 
 
 def _integrate_remote(run: _Run) -> str | None:
@@ -306,6 +315,9 @@ def _push_body(run: _Run) -> None:
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
+            if _outgoing_blocked(run, heads):
+                head = heads.remote
+                break
             if run.review_branch:
                 gitcmd.push_ref(
                     binding.clone_dir,
@@ -333,6 +345,34 @@ def _push_body(run: _Run) -> None:
     if run.report.pushed:
         run.manifest = replace(run.manifest, last_push=time.time())
         save_manifest(run.manifest_file, run.manifest)
+
+
+def _outgoing_blocked(run: _Run, heads: store.Heads) -> bool:
+    """Scan what the push would send; on a blocking secret, drop the unpushed commits.
+
+    The live files keep their edits (they become pending again), so once the secret is
+    removed the next run commits them afresh; the blocked commits are never pushed.
+    """
+    from memsync.sync.outbound import scan_outgoing
+
+    assert heads.local is not None
+    binding = run.binding
+    found = scan_outgoing(binding.clone_dir, heads.local, run.review_branch or heads.branch)
+    if not found:
+        return False
+    if binding.scope != "team" and run.settings.private_secrets != "block":
+        run.note(warnings=run.report.warnings + tuple(found))
+        return False
+    run.note(blocked=run.report.blocked + tuple(found))
+    ref = f"refs/heads/{heads.branch}"
+    if heads.remote is None:
+        gitcmd.run_git(["update-ref", "-d", ref, heads.local], cwd=binding.clone_dir)
+    else:
+        gitcmd.update_branch(
+            binding.clone_dir, heads.branch, heads.remote, heads.local, "memsync: secret found"
+        )
+    run.merged_local = frozenset()
+    return True
 
 
 def backoff(losses: int, attempt_seconds: float) -> float:
