@@ -107,24 +107,24 @@ def redact(text: str) -> str:
 def _all_hits(text: str, *, variants: bool = True) -> list[Hit]:
     """Hits in TEXT and (mapped back to TEXT's offsets) in its decoded variants."""
     hits = _specific_hits(text)
+    if variants:
+        seen = {(hit.start, hit.rule.rule_id) for hit in hits}
+        for variant, offsets in _variants(text):
+            for hit in _specific_hits(variant):
+                start = offsets[hit.start]
+                end = offsets[min(hit.end, len(offsets)) - 1] + 1
+                if (start, hit.rule.rule_id) not in seen:
+                    seen.add((start, hit.rule.rule_id))
+                    hits.append(Hit(hit.rule, start, end, hit.preview))
+        for run_start, run_end, decoded in _base64_texts(text):
+            for hit in _specific_hits(decoded) + generic_hits(decoded):
+                if (run_start, hit.rule.rule_id) not in seen:
+                    seen.add((run_start, hit.rule.rule_id))
+                    preview = f"{hit.preview} (base64-encoded)"
+                    hits.append(Hit(hit.rule, run_start, run_end, preview))
+    # The generic rule only speaks where no rule with a fixed shape found anything.
     taken = [(hit.start, hit.end) for hit in hits]
     hits.extend(h for h in generic_hits(text) if not _overlaps(h, taken))
-    if not variants:
-        return hits
-    starts = {hit.start for hit in hits}
-    for variant, offsets in _variants(text):
-        for hit in _specific_hits(variant):
-            start = offsets[hit.start]
-            if start not in starts:
-                starts.add(start)
-                end = offsets[min(hit.end, len(offsets)) - 1] + 1
-                hits.append(Hit(hit.rule, start, end, hit.preview))
-    for run_start, decoded in _base64_texts(text):
-        for hit in _specific_hits(decoded) + generic_hits(decoded):
-            if run_start not in starts:
-                starts.add(run_start)
-                preview = f"{hit.preview} (base64-encoded)"
-                hits.append(Hit(hit.rule, run_start, run_start + 1, preview))
     return hits
 
 
@@ -228,8 +228,8 @@ _TOKEN_CHAR = r"[\w+/=~.-]"
 # a line break with indentation or a `>` quote marker, and the quotes around the pieces.
 _JOIN = re.compile(
     rf"(?<={_TOKEN_CHAR})"
-    r"(?:[\"'\x60]?[ \t]*(?:\+|\.\.?|\|\||&|,|\\)?[ \t]*\r?\n[ \t]*(?:>[ \t]?)*"
-    r"(?:\+|\.\.?|\|\||&)?[ \t]*[\"'\x60]?"
+    r"(?:[\"'\x60]?[ \t]*(?:\+|\|\||&|,|\\)?[ \t]*\r?\n[ \t]*(?:>[ \t]?)*"
+    r"(?:\+|\|\||&)?[ \t]*[\"'\x60]?"
     r"|[\"'\x60][ \t]*(?:\+|\.\.?|\|\||&)?[ \t]*[\"'\x60])"
     rf"(?={_TOKEN_CHAR})",
     re.ASCII,
@@ -263,8 +263,8 @@ def _remove(text: str, pattern: re.Pattern[str], offsets: list[int]) -> tuple[st
     return "".join(pieces), kept
 
 
-def _base64_texts(text: str, depth: int = 0) -> Iterator[tuple[int, str]]:
-    """(offset, decoded text) for each base64 run in TEXT that decodes to readable text."""
+def _base64_texts(text: str, depth: int = 0) -> Iterator[tuple[int, int, str]]:
+    """(start, end, decoded text) for each base64 run in TEXT that decodes to text."""
     for match in _BASE64_RUN.finditer(text):
         run = match.group(0)
         if run.startswith(("eyJ", "ZXlK")):
@@ -272,9 +272,10 @@ def _base64_texts(text: str, depth: int = 0) -> Iterator[tuple[int, str]]:
         decoded = _decode(run)
         if decoded is None:
             continue
-        yield match.start(), decoded
+        yield match.start(), match.end(), decoded
         if depth < 1:
-            yield from ((match.start(), inner) for _, inner in _base64_texts(decoded, depth + 1))
+            for _, _, inner in _base64_texts(decoded, depth + 1):
+                yield match.start(), match.end(), inner
 
 
 def _decode(run: str) -> str | None:
