@@ -31,8 +31,7 @@ _MARKER_TEXTS = ("<" * 7, "=" * 7, ">" * 7, "|" * 7)
 _CODE_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 # Every expression of the relative-date grammar (memsync.consolidate.dates) contains one of
 # these words; tests/test_checks.py holds the corpus of that grammar to this. (`in` on
-# lowered text is
-# several times faster than a case-insensitive regex alternation.)
+# lowered text is several times faster than a case-insensitive regex alternation.)
 DATE_WORDS: tuple[str, ...] = ("day", "week", "month", "year", "fortnight", "tomorrow")
 DATE_WORDS += ("night", "morning", "afternoon", "evening")
 _REASON_LINE = re.compile(r"\(line (\d+)")

@@ -183,7 +183,7 @@ def _has_memory(directory: str) -> bool:
 
 def _is_store_memory(relpath: str) -> bool:
     """At the root of a one-project store, people's files and dot-folders are not memory."""
-    from memsync.sync.store import REPOSITORY_FILES  # the sync engine's own list
+    from memsync.model.safety import REPOSITORY_FILES
 
     return relpath not in REPOSITORY_FILES and not relpath.startswith(".")
 

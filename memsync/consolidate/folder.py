@@ -114,7 +114,7 @@ def memory_folders(path: Path, *, all_projects: bool) -> list[Path]:
 def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], list[str]]:
     """(memory files as (relative path, full path, mtime), other .md files links may point
     to, skipped files) under ROOT; one directory read and one stat per file."""
-    from memsync.sync.store import REPOSITORY_FILES
+    from memsync.model.safety import REPOSITORY_FILES
 
     is_repo_root = (root / ".git").exists()
     memories: list[tuple[str, str, float]] = []

@@ -229,7 +229,7 @@ def repair_index(
     old = path.read_bytes() if path.is_file() else None
     changed = data != old and not (old is None and not memories)
     if changed and not dry_run:
-        from memsync.sync.livefiles import atomic_write
+        from memsync.fsutil.atomic import atomic_write
 
         atomic_write(path, data)
     return IndexRepair(path, changed, rebuild)

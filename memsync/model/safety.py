@@ -16,6 +16,12 @@ from memsync.model.limits import CONSOLIDATE_LOCK, MAX_MEMORY_BYTES, TEAM_DIR
 ScopeName = Literal["private", "team"]
 
 MEMORY_SUFFIX = ".md"
+# Files a repository keeps at its root for people, not for Claude: never memories when a
+# team store is dedicated to one project (`--subdir .`).
+REPOSITORY_FILES = frozenset(
+    {"README.md", "CONTRIBUTING.md", "CHANGELOG.md", "LICENSE.md", "SECURITY.md"}
+    | {"CODE_OF_CONDUCT.md"}
+)
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _UNDECODABLE = re.compile("[\udc80-\udcff]")

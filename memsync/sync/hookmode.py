@@ -6,12 +6,17 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from memsync.sync.engine import StoreReport
+
+# `push --review --hook`: (project, scopes, message) -> (store reports, pull requests).
+ReviewPush = Callable[
+    [Path, tuple[str, ...], "str | None"], tuple[Sequence["StoreReport"], Sequence[Any]]
+]
 
 MAX_NAMES = 4
 
@@ -108,9 +113,12 @@ def run_hook(
     scopes: tuple[str, ...],
     *,
     message: str | None = None,
-    review: bool = False,
+    review: ReviewPush | None = None,
 ) -> None:
-    """Run pull or push as a Claude Code hook: never raises, never blocks past the limit."""
+    """Run pull or push as a Claude Code hook: never raises, never blocks past the limit.
+
+    REVIEW, given by the caller for `push --review --hook`, pushes for review instead (the
+    team layer owns that flow; sync does not import it)."""
     from memsync.errors import MemsyncError, ProjectNotConfiguredError
 
     pulls: tuple[Any, ...] = ()
@@ -124,11 +132,10 @@ def run_hook(
         # Armed before stdin is read: even a caller that never closes stdin is let go.
         start_watchdog(limit + 2, f"memsync {command}")
         project = hook_project_dir(read_hook_input(), project)
-        if review:
-            from memsync.team.reviewflow import push_for_review
-
-            pushed = push_for_review(project, scopes, message=message, hook=True)
-            reports, pulls = list(pushed.reports), tuple(pushed.pulls)
+        if review is not None:
+            pushed_reports, pushed_pulls = review(project, scopes, message)
+            pulls = tuple(pushed_pulls)
+            reports = list(pushed_reports)
         else:
             options = RunOptions(message)
             reports = sync_project(

@@ -9,14 +9,9 @@ from dataclasses import dataclass
 
 from memsync import git as gitcmd
 from memsync.errors import UnsafeStateError
+from memsync.model.safety import REPOSITORY_FILES
 from memsync.sync.binding import Binding
 
-# Files a repository keeps at its root for people, not for Claude: never memories when a
-# team store is dedicated to one project (`--subdir .`).
-REPOSITORY_FILES = frozenset(
-    {"README.md", "CONTRIBUTING.md", "CHANGELOG.md", "LICENSE.md", "SECURITY.md"}
-    | {"CODE_OF_CONDUCT.md"}
-)
 # State files git leaves when a merge, rebase or similar was interrupted by hand.
 _FOREIGN_STATE = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply")
 

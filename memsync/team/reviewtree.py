@@ -8,7 +8,7 @@ from pathlib import Path
 
 from memsync import git as gitcmd
 from memsync.model.limits import INDEX_NAME
-from memsync.sync.store import REPOSITORY_FILES
+from memsync.model.safety import REPOSITORY_FILES
 
 # What `memsync scaffold` writes into a team repository: its presence names the scope.
 _SCAFFOLD_WORKFLOW = ".github/workflows/memsync-check.yml"
