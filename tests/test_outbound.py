@@ -35,7 +35,8 @@ def _b64_lines(seed: str, count: int = 5) -> str:
 
 
 def test_a_key_assembled_by_a_merge_is_refused(
-    machines: list[Machine], remotes: tuple[Path, Path]
+    machines: list[Machine],
+    remotes: tuple[Path, Path],  # noqa: F811
 ) -> None:
     private, team = remotes
     alice, _, bob = machines
@@ -64,7 +65,8 @@ def test_a_key_assembled_by_a_merge_is_refused(
 
 
 def test_a_token_in_the_commit_message_is_refused_and_never_printed(
-    machines: list[Machine], remotes: tuple[Path, Path]
+    machines: list[Machine],
+    remotes: tuple[Path, Path],  # noqa: F811
 ) -> None:
     private, team = remotes
     alice = machines[0]
@@ -87,7 +89,8 @@ def test_a_token_in_the_commit_message_is_refused_and_never_printed(
 
 
 def test_a_token_in_a_file_name_is_refused_and_never_printed(
-    machines: list[Machine], remotes: tuple[Path, Path]
+    machines: list[Machine],
+    remotes: tuple[Path, Path],  # noqa: F811
 ) -> None:
     private, team = remotes
     alice = machines[0]
@@ -118,7 +121,9 @@ def _purge(team: Path, tmp: Path, secret_path: str) -> None:
 
 
 def test_a_purged_secret_is_not_pushed_back_by_a_teammate(
-    machines: list[Machine], remotes: tuple[Path, Path], tmp_path: Path
+    machines: list[Machine],
+    remotes: tuple[Path, Path],  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     private, team = remotes
     alice, _, bob = machines

@@ -10,10 +10,7 @@ corpus somewhere (e.g. to try another scanner on it):
 from __future__ import annotations
 
 import base64
-import json
 import random
-import re
-import string
 import sys
 from pathlib import Path
 
@@ -27,7 +24,6 @@ from memsync.check.secrets import (
     scan_text,
     shannon_entropy,
 )
-
 from testing.secretgen import ALPHABETS, DATA, POSITIVES, materialize
 
 BENIGN = DATA / "benign.txt"

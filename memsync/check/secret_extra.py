@@ -12,7 +12,7 @@ import binascii
 import json
 from dataclasses import replace
 
-from memsync.check.secret_rules import E, GITLEAKS_RULES, PRIVATE_KEY_RULE, L, SecretRule, rule
+from memsync.check.secret_rules import GITLEAKS_RULES, PRIVATE_KEY_RULE, E, L, SecretRule, rule
 
 GCP_PUBLISHED_KEYS = frozenset(
     {
@@ -37,12 +37,13 @@ GCP_PUBLISHED_KEYS = frozenset(
 )
 
 _JWT_HEADERS = (  # gitleaks' jwt-base64: base64 of `{"<registered header>":`
-    "aGJHY2lPaU aGNIVWlPaU aGNIWWlPaU aGRXUWlPaU aU5qUWlP amNtbDBJanBi amRIa2lPaU bGNHc2lPbn "
-    "bGJtTWlPaU cWEzVWlPaU cWQyc2lPb cGMzTWlPaU cGRpSTZJ cmFXUWlP clpYbGZiM0J6SWpwY cmRIa2lPaUp "
-    "dWIyNWpaU0k2 d01tTWlP d01uTWlPaU d2NIUWlPaU emRXSWlPaU emRuUWlP MFlXY2lPaU MGVYQWlPaUp "
-    "MWNtd2l MWMyVWlPaUp MlpYSWlPaU MlpYSnphVzl1SWpv NElqb2 NE5XTWlP NE5YUWlPaU "
-    "NE5YUWpVekkxTmlJNkl NE5YVWlPaU NmFYQWlPaU"
-).split()
+    "<registered", "header>", "aGJHY2lPaU", "aGNIVWlPaU", "aGNIWWlPaU", "aGRXUWlPaU",
+    "aU5qUWlP", "amNtbDBJanBi", "amRIa2lPaU", "bGNHc2lPbn", "bGJtTWlPaU", "cWEzVWlPaU",
+    "cWQyc2lPb", "cGMzTWlPaU", "cGRpSTZJ", "cmFXUWlP", "clpYbGZiM0J6SWpwY", "cmRIa2lPaUp",
+    "dWIyNWpaU0k2", "d01tTWlP", "d01uTWlPaU", "d2NIUWlPaU", "emRXSWlPaU", "emRuUWlP",
+    "MFlXY2lPaU", "MGVYQWlPaUp", "MWNtd2l", "MWMyVWlPaUp", "MlpYSWlPaU", "MlpYSnphVzl1SWpv",
+    "NElqb2", "NE5XTWlP", "NE5YUWlPaU", "NE5YUWpVekkxTmlJNkl", "NE5YVWlPaU", "NmFYQWlPaU",
+)  # fmt: skip
 
 EXTRA_RULES: tuple[SecretRule, ...] = (
     replace(

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 
-
 class _Lazy:
     """A regex compiled on first use, so importing this module stays cheap."""
 
@@ -282,11 +281,11 @@ def _assignment_hit(match: re.Match[str]) -> Hit | None:
             return None  # documented `user:password` pairs and the like
     if _PLACEHOLDER.get().search(value) or _PATH.get().match(value):
         return None
-    password = bool(_PASSWORD_WORDS.intersection(words)) or words[-1].endswith("password")
+    is_password = bool(_PASSWORD_WORDS.intersection(words)) or words[-1].endswith("password")
     if not (
         _secret_hex(value, words)
         or _looks_random(value, 16, _GENERIC_ENTROPY)
-        or (password and _looks_random(value, 8, _URL_PASSWORD_ENTROPY))
+        or (is_password and _looks_random(value, 8, _URL_PASSWORD_ENTROPY))
     ):
         return None
     start = match.start("value")

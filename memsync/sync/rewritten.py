@@ -72,7 +72,7 @@ def _blobs(entries: dict[str, gitcmd.TreeEntry]) -> dict[str, str]:
     return {p: e.sha for p, e in entries.items() if e.kind == "blob"}
 
 
-def _reapply(
+def _reapply(  # noqa: PLR0917
     binding: Binding,
     own: list[str],
     old: dict[str, str],
