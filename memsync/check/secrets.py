@@ -221,30 +221,35 @@ class _LineIndex:
 # --- variants: what a reader (or the model) would reassemble -----------------------
 
 # Zero-width and invisible formatting characters the client strips before its scan.
-_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+_INVISIBLE_SOURCE = ("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
                         "\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]")  # fmt: skip
 _TOKEN_CHAR = r"[\w+/=~.-]"
 # A token split over lines or string pieces: `"ghp_abc" + "def"`, `ghp_abc\` NL `def`,
 # a line break with indentation or a `>` quote marker, and the quotes around the pieces.
-_JOIN = re.compile(
+_JOIN_SOURCE = (
     rf"(?<={_TOKEN_CHAR})"
     r"(?:[\"'\x60]?[ \t]*(?:\+|\|\||&|,|\\)?[ \t]*\r?\n[ \t]*(?:>[ \t]?)*"
     r"(?:\+|\|\||&)?[ \t]*[\"'\x60]?"
     r"|[\"'\x60][ \t]*(?:\+|\.\.?|\|\||&)?[ \t]*[\"'\x60])"
-    rf"(?={_TOKEN_CHAR})",
-    re.ASCII,
+    rf"(?={_TOKEN_CHAR})"
 )
-_BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}", re.ASCII)
+_BASE64_RUN_SOURCE = r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}"
+
+
+@cache
+def _pattern(source: str) -> re.Pattern[str]:
+    """SOURCE compiled on first use: importing the scanner stays cheap on hook paths."""
+    return re.compile(source, re.ASCII if source != _INVISIBLE_SOURCE else 0)
 
 
 def _variants(text: str) -> Iterator[tuple[str, list[int]]]:
     """(text, offset map back into TEXT) with invisibles removed, with pieces joined."""
     base, offsets = text, list(range(len(text) + 1))
-    if _INVISIBLE.search(text):
-        base, offsets = _remove(text, _INVISIBLE, offsets)
+    if _pattern(_INVISIBLE_SOURCE).search(text):
+        base, offsets = _remove(text, _pattern(_INVISIBLE_SOURCE), offsets)
         yield base, offsets
     if "\n" in base or "'" in base or '"' in base or "`" in base:
-        joined, joined_offsets = _remove(base, _JOIN, offsets)
+        joined, joined_offsets = _remove(base, _pattern(_JOIN_SOURCE), offsets)
         if len(joined) != len(base):
             yield joined, joined_offsets
 
@@ -265,7 +270,7 @@ def _remove(text: str, pattern: re.Pattern[str], offsets: list[int]) -> tuple[st
 
 def _base64_texts(text: str, depth: int = 0) -> Iterator[tuple[int, int, str]]:
     """(start, end, decoded text) for each base64 run in TEXT that decodes to text."""
-    for match in _BASE64_RUN.finditer(text):
+    for match in _pattern(_BASE64_RUN_SOURCE).finditer(text):
         run = match.group(0)
         if run.startswith(("eyJ", "ZXlK")):
             continue  # JWTs and their encodings have their own rules

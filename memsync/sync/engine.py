@@ -348,31 +348,15 @@ def _push_body(run: _Run) -> None:
 
 
 def _outgoing_blocked(run: _Run, heads: store.Heads) -> bool:
-    """Scan what the push would send; on a blocking secret, drop the unpushed commits.
+    """Scan what the push would send (sync/outbound); True when a secret blocks it."""
+    from memsync.sync.outbound import refuse_secrets
 
-    The live files keep their edits (they become pending again), so once the secret is
-    removed the next run commits them afresh; the blocked commits are never pushed.
-    """
-    from memsync.sync.outbound import scan_outgoing
-
-    assert heads.local is not None
-    binding = run.binding
-    found = scan_outgoing(binding.clone_dir, heads.local, run.review_branch or heads.branch)
-    if not found:
-        return False
-    if binding.scope != "team" and run.settings.private_secrets != "block":
-        run.note(warnings=run.report.warnings + tuple(found))
-        return False
-    run.note(blocked=run.report.blocked + tuple(found))
-    ref = f"refs/heads/{heads.branch}"
-    if heads.remote is None:
-        gitcmd.run_git(["update-ref", "-d", ref, heads.local], cwd=binding.clone_dir)
-    else:
-        gitcmd.update_branch(
-            binding.clone_dir, heads.branch, heads.remote, heads.local, "memsync: secret found"
-        )
-    run.merged_local = frozenset()
-    return True
+    blocked, warnings = refuse_secrets(run.binding, run.settings, heads, run.review_branch)
+    run.note(blocked=run.report.blocked + blocked, warnings=run.report.warnings + warnings)
+    if blocked:
+        # The dropped commits' edits are still in the live files: pending again.
+        run.merged_local = frozenset()
+    return bool(blocked)
 
 
 def backoff(losses: int, attempt_seconds: float) -> float:

@@ -149,13 +149,16 @@ def run_hook(
     except Exception as error:  # a hook must never block or break a session
         sys.stderr.write(f"memsync: {command} failed: {error!r}\n")
         return
-    for line in summary_lines(reports, command):
-        sys.stdout.write(line + "\n")
-    for pull in pulls:
-        if pull.result is not None and pull.result.url:
-            sys.stdout.write(f"memsync: review pull request {pull.result.url}\n")
-    for line in problem_lines(reports):
-        sys.stderr.write(line + "\n")
+    out = [*summary_lines(reports, command)]
+    urls = [p.result.url for p in pulls if p.result is not None and p.result.url]
+    out += [f"memsync: review pull request {url}" for url in urls]
+    problems = problem_lines(reports)
+    if out or problems:
+        # File names and messages can carry a secret; hook output reaches the model.
+        from memsync.check.secrets import redact
+
+        sys.stdout.writelines(redact(line) + "\n" for line in out)
+        sys.stderr.writelines(redact(line) + "\n" for line in problems)
 
 
 _FAST_FLAGS = {"--scope", "--project"}

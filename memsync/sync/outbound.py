@@ -15,9 +15,37 @@ from pathlib import Path
 
 from memsync import git as gitcmd
 from memsync.check.findings import Finding
+from memsync.config import Settings
+from memsync.sync import store
+from memsync.sync.binding import Binding
 
 # Text beyond this is not scanned per blob: memories are far smaller (SPEC: 250,000 bytes).
 MAX_SCAN_BYTES = 4_000_000
+
+
+def refuse_secrets(
+    binding: Binding, settings: Settings, heads: store.Heads, review_branch: str | None
+) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
+    """(blocking findings, warnings) for pushing the local branch; drops blocked commits.
+
+    Team stores always block; private stores follow `settings.private_secrets` (warn by
+    default). On a block the unpushed commits are dropped from the local branch: their
+    edits are still in the live files, so once the secret is removed the next run commits
+    them afresh, and the blocked commits can never be pushed later.
+    """
+    if heads.local is None:
+        return (), ()
+    found = tuple(scan_outgoing(binding.clone_dir, heads.local, review_branch or heads.branch))
+    if not found:
+        return (), ()
+    if binding.scope != "team" and settings.private_secrets != "block":
+        return (), found
+    repo, ref = binding.clone_dir, f"refs/heads/{heads.branch}"
+    if heads.remote is None:
+        gitcmd.run_git(["update-ref", "-d", ref, heads.local], cwd=repo)
+    else:
+        gitcmd.update_branch(repo, heads.branch, heads.remote, heads.local, "memsync: secret")
+    return found, ()
 
 
 def scan_outgoing(repo: Path, head: str, ref: str) -> list[Finding]:
