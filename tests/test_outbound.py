@@ -79,7 +79,7 @@ def test_a_token_in_the_commit_message_is_refused_and_never_printed(
     )
     out = result.stdout + result.stderr
     assert result.returncode == 1, out
-    assert "github-pat" in out and "commit message" in out
+    assert "github-pat" in out and "commit" in out
     assert token not in out
     assert remote_head(team) == before
     # The edit is kept: without the token in the message the next push goes through.

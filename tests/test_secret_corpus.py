@@ -40,6 +40,9 @@ def positives() -> Iterator[tuple[str, str, str]]:
             yield rule_id, "zero-width", f"use {token[:middle]}\u200b{token[middle:]} here"
             encoded = base64.b64encode(f"value: {token}\n".encode()).decode()
             yield rule_id, "base64", f"stored as {encoded} in the chart"
+            yield rule_id, "hex", f"bytes {f'value: {token}'.encode().hex()} end"
+            escaped = f"{token[0]}%{ord(token[1]):02X}{token[2:]}".replace("_", "%5F")
+            yield rule_id, "escaped", f"https://x.test/cb?state=1&t={escaped}"
     for rule_id in MULTILINE:
         for seed in SEEDS:
             text = materialize(positive_template(rule_id), f"{rule_id}/{seed}")[0]
@@ -56,7 +59,10 @@ def test_corpus_is_large_and_covers_every_rule() -> None:
     assert {rule_id for rule_id, _, _ in POSITIVES} == {r.rule_id for r in RULES[:-1]}
 
 
-@pytest.mark.parametrize("vector", ["context", "split", "concat", "zero-width", "base64"])
+VECTORS = ("context", "split", "concat", "zero-width", "base64", "hex", "escaped")
+
+
+@pytest.mark.parametrize("vector", VECTORS)
 def test_recall_is_complete(vector: str) -> None:
     missed = [
         (rule_id, text[:60].encode("unicode_escape").decode())

@@ -15,6 +15,7 @@ import binascii
 import bisect
 import hashlib
 import re
+import string
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -190,12 +191,26 @@ def _compiled(index: int) -> _CompiledRule:
     )
 
 
-def _specific_hits(text: str) -> list[Hit]:
-    lowered = text.lower()
-    hits: list[Hit] = []
+@cache
+def _keywords() -> dict[str, list[int]]:
+    """Each distinct rule keyword and the rules it wakes (one `in` test per keyword)."""
+    rules: dict[str, list[int]] = {}
     for index, rule in enumerate(SPECIFIC_RULES):
-        if any(keyword in lowered for keyword in rule.keywords):
-            hits.extend(_compiled(index).find(text))
+        for keyword in rule.keywords:
+            rules.setdefault(keyword, []).append(index)
+    return rules
+
+
+def _specific_hits(text: str) -> list[Hit]:
+    rules = _keywords()
+    lowered = text.lower()
+    present = [keyword for keyword in rules if keyword in lowered]
+    if not present:
+        return []
+    wanted = sorted({index for keyword in present for index in rules[keyword]})
+    hits: list[Hit] = []
+    for index in wanted:
+        hits.extend(_compiled(index).find(text))
     return hits
 
 
@@ -227,12 +242,20 @@ _TOKEN_CHAR = r"[\w+/=~.-]"
 # A token split over lines or string pieces: `"ghp_abc" + "def"`, `ghp_abc\` NL `def`,
 # a line break with indentation or a `>` quote marker, and the quotes around the pieces.
 _JOIN_SOURCE = (
-    rf"(?<={_TOKEN_CHAR})"
-    r"(?:[\"'\x60]?[ \t]*(?:\+|\|\||&|,|\\)?[ \t]*\r?\n[ \t]*(?:>[ \t]?)*"
-    r"(?:\+|\|\||&)?[ \t]*[\"'\x60]?"
-    r"|[\"'\x60][ \t]*(?:\+|\.\.?|\|\||&)?[ \t]*[\"'\x60])"
+    # A line break right after a run of 8 token characters (no trailing space: prose
+    # lines end in words and spaces, a wrapped token does not) ...
+    r"(?<=[\w+/=~.-]{8})(?:(?:[\"'\x60][ \t]*)?(?:[+&,\\]|\|\|)?[ \t]*)?\r?\n"
+    r"[ \t]*(?:>[ \t]?)*(?:(?:[+&]|\|\|)[ \t]*)?[\"'\x60]?(?=[\w+/=~-]{4})"
+    # ... or string pieces glued on one line: `"ghp_abc" + "def"`.
+    rf"|(?<={_TOKEN_CHAR})[\"'\x60][ \t]*(?:\+|\.\.?|\|\||&)?[ \t]*[\"'\x60]"
     rf"(?={_TOKEN_CHAR})"
 )
+# `%5F`, `&#95;`, `&#x5f;`, `\x5f`, `\u005f`: escapes that hide a token's characters.
+_ESCAPE_SOURCE = (
+    r"%([0-9A-Fa-f]{2})|&#([0-9]{2,3});|&#[xX]([0-9A-Fa-f]{2});|\\x([0-9A-Fa-f]{2})"
+    r"|\\u00([0-9A-Fa-f]{2})"
+)
+_HEX_RUN_SOURCE = r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){16,}(?![0-9A-Fa-f])"
 _BASE64_RUN_SOURCE = r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}"
 
 
@@ -243,25 +266,41 @@ def _pattern(source: str) -> re.Pattern[str]:
 
 
 def _variants(text: str) -> Iterator[tuple[str, list[int]]]:
-    """(text, offset map back into TEXT) with invisibles removed, with pieces joined."""
-    base, offsets = text, list(range(len(text) + 1))
-    if _pattern(_INVISIBLE_SOURCE).search(text):
-        base, offsets = _remove(text, _pattern(_INVISIBLE_SOURCE), offsets)
-        yield base, offsets
-    if "\n" in base or "'" in base or '"' in base or "`" in base:
-        joined, joined_offsets = _remove(base, _pattern(_JOIN_SOURCE), offsets)
-        if len(joined) != len(base):
-            yield joined, joined_offsets
+    """(text, offset map back into TEXT): invisibles removed, escapes decoded, pieces joined."""
+    base, offsets = text, None
+    for source in (_INVISIBLE_SOURCE, _ESCAPE_SOURCE, _JOIN_SOURCE):
+        pattern = _pattern(source)
+        if pattern.search(base) is None:
+            continue  # the common case: no offset map is ever built
+        if offsets is None:
+            offsets = list(range(len(text) + 1))
+        changed, changed_offsets = _substitute(base, pattern, offsets)
+        if changed != base:
+            base, offsets = changed, changed_offsets
+            yield base, offsets
 
 
-def _remove(text: str, pattern: re.Pattern[str], offsets: list[int]) -> tuple[str, list[int]]:
-    """TEXT without PATTERN's matches, and for each kept character its original offset."""
+def _unescaped(match: re.Match[str]) -> str:
+    """The character a percent, HTML or backslash escape stands for (printable ASCII)."""
+    code = next(g for g in match.groups() if g is not None)
+    char = chr(int(code, 10 if match.group(0).startswith("&#") and "x" not in match.group(0)
+                   else 16))  # fmt: skip
+    return char if " " <= char <= "~" else match.group(0)
+
+
+def _substitute(text: str, pattern: re.Pattern[str], offsets: list[int]) -> tuple[str, list[int]]:
+    """TEXT with PATTERN's matches removed (or unescaped), and each character's offset."""
+    unescape = pattern.pattern == _ESCAPE_SOURCE
     pieces: list[str] = []
     kept: list[int] = []
     position = 0
     for match in pattern.finditer(text):
         pieces.append(text[position : match.start()])
         kept.extend(offsets[position : match.start()])
+        if unescape:
+            replacement = _unescaped(match)
+            pieces.append(replacement)
+            kept.extend([offsets[match.start()]] * len(replacement))
         position = match.end()
     pieces.append(text[position:])
     kept.extend(offsets[position:])
@@ -269,8 +308,10 @@ def _remove(text: str, pattern: re.Pattern[str], offsets: list[int]) -> tuple[st
 
 
 def _base64_texts(text: str, depth: int = 0) -> Iterator[tuple[int, int, str]]:
-    """(start, end, decoded text) for each base64 run in TEXT that decodes to text."""
-    for match in _pattern(_BASE64_RUN_SOURCE).finditer(text):
+    """(start, end, decoded text) for each base64 or hex run in TEXT that decodes to text."""
+    runs = list(_pattern(_BASE64_RUN_SOURCE).finditer(text))
+    runs += _pattern(_HEX_RUN_SOURCE).finditer(text)
+    for match in runs:
         run = match.group(0)
         if run.startswith(("eyJ", "ZXlK")):
             continue  # JWTs and their encodings have their own rules
@@ -287,8 +328,12 @@ def _decode(run: str) -> str | None:
     """The text RUN is the base64 (standard or URL-safe) encoding of, if it is mostly text."""
     body = run.rstrip("=")
     padded = body + "=" * (-len(body) % 4)
+    hexadecimal = len(body) % 2 == 0 and all(c in string.hexdigits for c in body)
     try:
-        raw = base64.urlsafe_b64decode(padded.replace("+", "-").replace("/", "_"))
+        if hexadecimal:
+            raw = bytes.fromhex(body)
+        else:
+            raw = base64.urlsafe_b64decode(padded.replace("+", "-").replace("/", "_"))
         decoded = raw.decode("utf-8")
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return None

@@ -65,7 +65,7 @@ def scan_outgoing(repo: Path, head: str, ref: str) -> list[Finding]:
 
     add(f"branch {ref}", ref, "the branch name")
     for sha, message in _messages(repo, commits):
-        add(f"commit {sha[:12]} message", message, "a commit message")
+        add(f"commit {sha[:12]}", message, "a commit's author or message")
     blobs = _new_blobs(repo, head)
     for path in sorted(_touched_paths(repo, commits)):
         add(path, path, "a file name")
@@ -73,8 +73,22 @@ def scan_outgoing(repo: Path, head: str, ref: str) -> list[Finding]:
     for path, sha in sorted(blobs.items()):
         data = contents.get(sha)
         if data is not None:
-            add(path, data[:MAX_SCAN_BYTES].decode("utf-8", errors="replace"), "the file")
+            for text in _texts(data[:MAX_SCAN_BYTES]):
+                add(path, text, "the file")
     return _unique(findings)
+
+
+def _texts(data: bytes) -> list[str]:
+    """DATA as UTF-8 text, and as UTF-16 too when it looks like it (NUL bytes)."""
+    texts = [data.decode("utf-8", errors="replace")]
+    if b"\0" in data:
+        for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
+            try:
+                texts.append(data.decode(encoding))
+                break
+            except UnicodeDecodeError:
+                continue
+    return texts
 
 
 def _new_commits(repo: Path, head: str) -> list[str]:
@@ -83,7 +97,7 @@ def _new_commits(repo: Path, head: str) -> list[str]:
 
 
 def _messages(repo: Path, commits: list[str]) -> Iterable[tuple[str, str]]:
-    args = ["log", "--no-walk=unsorted", "-z", "--format=%H%n%B", "--stdin"]
+    args = ["log", "--no-walk=unsorted", "-z", "--format=%H%n%an <%ae>%n%cn <%ce>%n%B", "--stdin"]
     stdin = "".join(f"{c}\n" for c in commits).encode()
     out = gitcmd.run_git(args, cwd=repo, input_data=stdin).stdout.decode("utf-8", "replace")
     for record in out.split("\0"):
