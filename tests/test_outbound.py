@@ -159,3 +159,39 @@ def test_a_purged_secret_is_not_pushed_back_by_a_teammate(
     assert old_head not in git("rev-list", "--all", cwd=team)
     assert "bob.md" in git("ls-tree", "-r", "--name-only", "main", cwd=team)
     assert not (_team(bob, pb) / "leak.md").exists()
+
+
+def test_a_local_edit_of_the_purged_file_is_refused_not_resurrected(
+    machines: list[Machine],
+    remotes: tuple[Path, Path],  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    private, team = remotes
+    alice, _, bob = machines
+    pa = setup_machine(alice, private, team, "src/api")
+    pb = setup_machine(bob, private, team, "code/api")
+    write_memory(_team(alice, pa), "ci.md", "ci", "CI runs on every push.\n")
+    alice.memsync("push", "--scope", "team", cwd=pa)
+    token = _token("glpat-", 20, "edit")
+    work = tmp_path / "leak"
+    git("clone", "-q", str(team), str(work), cwd=tmp_path)
+    folder = next(p.parent for p in work.rglob("ci.md"))
+    leak = folder / "leak.md"
+    leak.write_text(f"---\nname: leak\ndescription: l\ntype: project\n---\nT {token}\n", "utf-8")
+    git("add", "-A", cwd=work)
+    git("-c", "user.name=x", "-c", "user.email=x@example.invalid", "commit", "-qm", "leak",
+        cwd=work)  # fmt: skip
+    git("push", "-q", "origin", "HEAD:main", cwd=work)
+    bob.memsync("pull", "--scope", "team", cwd=pb)
+    # Bob appends to the leaked memory (his copy still holds the token), then the purge.
+    live_leak = _team(bob, pb) / "leak.md"
+    live_leak.write_text(live_leak.read_text("utf-8") + "More notes.\n", "utf-8")
+    _purge(team, tmp_path, str(leak.relative_to(work)))
+    purged = remote_head(team)
+    result = bob.memsync("sync", "--scope", "team", cwd=pb, check=False)
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert "gitlab-pat" in out and "leak.md" in out and "rewritten" in out
+    assert token not in out
+    assert remote_head(team) == purged
+    assert token not in _remote_text(team)
