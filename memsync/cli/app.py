@@ -57,7 +57,10 @@ def _working(what: str) -> Any:
 def _print_json(data: object) -> None:
     import json
 
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+    from memsync.check.secrets import redact
+
+    # A redacted span never holds a quote or backslash, so the JSON stays valid.
+    sys.stdout.write(redact(json.dumps(data, indent=2, ensure_ascii=False, default=str)) + "\n")
 
 
 def _version_callback(value: bool) -> None:
