@@ -9,8 +9,9 @@ import random
 import string
 from pathlib import Path
 
-from tests.conftest import Machine, git, write_memory
-from tests.test_sync import memory_dir, remote_head, remotes, setup_machine  # noqa: F401
+from testing.gitrepo import git, remote_head
+from testing.machines import Machine, memory_dir, setup_machine
+from testing.memories import write_memory
 
 
 def _token(prefix: str, n: int, seed: str) -> str:
@@ -36,7 +37,7 @@ def _b64_lines(seed: str, count: int = 5) -> str:
 
 def test_a_key_assembled_by_a_merge_is_refused(
     machines: list[Machine],
-    remotes: tuple[Path, Path],  # noqa: F811
+    remotes: tuple[Path, Path],
 ) -> None:
     private, team = remotes
     alice, _, bob = machines
@@ -66,7 +67,7 @@ def test_a_key_assembled_by_a_merge_is_refused(
 
 def test_a_token_in_the_commit_message_is_refused_and_never_printed(
     machines: list[Machine],
-    remotes: tuple[Path, Path],  # noqa: F811
+    remotes: tuple[Path, Path],
 ) -> None:
     private, team = remotes
     alice = machines[0]
@@ -90,7 +91,7 @@ def test_a_token_in_the_commit_message_is_refused_and_never_printed(
 
 def test_a_token_in_a_file_name_is_refused_and_never_printed(
     machines: list[Machine],
-    remotes: tuple[Path, Path],  # noqa: F811
+    remotes: tuple[Path, Path],
 ) -> None:
     private, team = remotes
     alice = machines[0]
@@ -122,7 +123,7 @@ def _purge(team: Path, tmp: Path, secret_path: str) -> None:
 
 def test_a_purged_secret_is_not_pushed_back_by_a_teammate(
     machines: list[Machine],
-    remotes: tuple[Path, Path],  # noqa: F811
+    remotes: tuple[Path, Path],
     tmp_path: Path,
 ) -> None:
     private, team = remotes
@@ -163,7 +164,7 @@ def test_a_purged_secret_is_not_pushed_back_by_a_teammate(
 
 def test_a_local_edit_of_the_purged_file_is_refused_not_resurrected(
     machines: list[Machine],
-    remotes: tuple[Path, Path],  # noqa: F811
+    remotes: tuple[Path, Path],
     tmp_path: Path,
 ) -> None:
     private, team = remotes

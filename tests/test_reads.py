@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from memsync.fsutil.reads import NotRegularFileError, read_regular, read_regular_or_none
-from tests.conftest import Machine
-from tests.test_sync import memory_dir, remotes, setup_machine  # noqa: F401  (fixture)
+from testing.machines import Machine, memory_dir, setup_machine
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="FIFOs are POSIX")
 
@@ -34,7 +33,7 @@ def test_read_regular_refuses_fifos_symlinks_and_oversize(tmp_path: Path) -> Non
 
 def test_a_fifo_named_like_a_memory_hangs_no_command(
     machines: list[Machine],
-    remotes: tuple[Path, Path],  # noqa: F811
+    remotes: tuple[Path, Path],
 ) -> None:
     private, team = remotes
     alice = machines[0]

@@ -14,8 +14,9 @@ from memsync.check.secrets import redact
 from memsync.cli.app import app
 from memsync.errors import UserMessageError
 from memsync.team import reviewflow
-from tests.conftest import Machine, write_memory
-from tests.test_sync import memory_dir, remote_head, remotes, setup_machine  # noqa: F401
+from testing.gitrepo import remote_head
+from testing.machines import Machine, memory_dir, setup_machine
+from testing.memories import write_memory
 
 
 def _aws(seed: str) -> str:
@@ -59,7 +60,7 @@ def test_pull_request_text_with_a_secret_is_refused() -> None:
 
 def test_private_stores_only_warn_about_secrets_in_what_leaves(
     machines: list[Machine],
-    remotes: tuple[Path, Path],  # noqa: F811
+    remotes: tuple[Path, Path],
 ) -> None:
     private, _ = remotes
     alice = machines[0]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping, Set
+import time
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,7 +76,13 @@ def _sweep_temporary_files(live_dir: Path) -> None:
 _BATCH = 8
 
 
-def _write_all(writes: list[tuple[str, Path, bytes]]) -> tuple[list[str], list[tuple[str, str]]]:
+# When a file was written, for its modification time: (relative path, content) -> unix time.
+TimeOf = Callable[[str, bytes], "float | None"]
+
+
+def _write_all(
+    writes: list[tuple[str, Path, bytes]], time_of: TimeOf | None = None
+) -> tuple[list[str], list[tuple[str, str]]]:
     """Atomically replace every file of WRITES: stage all, flush once, then rename each."""
     batch = len(writes) > _BATCH and hasattr(os, "sync")
     staged: list[tuple[str, Path, Path]] = []
@@ -84,7 +91,12 @@ def _write_all(writes: list[tuple[str, Path, bytes]]) -> tuple[list[str], list[t
         try:
             if location.is_dir() and not location.is_symlink():
                 raise IsADirectoryError(21, "a folder of that name is in the way")
-            staged.append((path, location, stage(location, data, durable=not batch)))
+            tmp = stage(location, data, durable=not batch)
+            staged.append((path, location, tmp))
+            when = time_of(path, data) if time_of else None
+            if when is not None:
+                # Dated before the rename: no reader ever sees the file with the pull's time.
+                os.utime(tmp, (time.time(), when))
         except OSError as exc:
             # One file the file system will not take must not stop the others (or every
             # later run): report it and leave it out of the manifest so it is tried again.
@@ -119,8 +131,13 @@ def write_live(
     snapshot: Mapping[str, bytes],
     base: Mapping[str, str],
     pending: Set[str],
+    *,
+    time_of: TimeOf | None = None,
 ) -> LiveOutcome:
-    """Make LIVE_DIR hold TARGET, except for PENDING edits and files changed since SNAPSHOT."""
+    """Make LIVE_DIR hold TARGET, except for PENDING edits and files changed since SNAPSHOT.
+
+    TIME_OF gives each written file its modification time (None: the time of writing).
+    """
     written: list[str] = []
     deleted: list[str] = []
     kept: list[str] = []
@@ -164,7 +181,7 @@ def write_live(
         mark.write_text(str(os.getpid()), encoding="ascii")
     # Deletions first: a folder `x.md/` the store replaced by a file `x.md` must be gone
     # before the file is written.
-    done, failures = _write_all(writes)
+    done, failures = _write_all(writes, time_of)
     failed.extend(failures)
     contents = {path: data for path, _, data in writes}
     for path in done:

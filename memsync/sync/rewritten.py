@@ -40,6 +40,17 @@ class Rebuild:
         )
 
 
+def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...]:
+    """Fetch origin; when its history was rewritten, rebuild on it and say so."""
+    before = store.heads(binding).remote
+    gitcmd.fetch(binding.clone_dir, timeout)
+    if before is None or store.heads(binding).remote == before:
+        return ()
+    # A purge on the remote must stay purged: never merge the old history back.
+    rebuilt = rebuild(binding, before)
+    return () if rebuilt is None else (rebuilt.describe(binding.label),)
+
+
 def is_rewritten(repo: Path, before: str | None, after: str | None) -> bool:
     """Whether origin moved from BEFORE to AFTER other than by adding commits."""
     if before is None or after is None or before == after:

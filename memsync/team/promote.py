@@ -12,7 +12,8 @@ from memsync.model.index import IndexLine, format_entry, parse_index, parse_inde
 from memsync.model.limits import INDEX_NAME
 from memsync.model.memory import parse_memory
 from memsync.sync.binding import Binding, resolve_bindings
-from memsync.sync.engine import Deadline, StoreReport, run_stores
+from memsync.sync.deadline import Deadline
+from memsync.sync.engine import StoreReport, run_stores
 
 
 @dataclass(frozen=True)
