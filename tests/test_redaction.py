@@ -37,7 +37,7 @@ def test_findings_redact_their_message_and_path() -> None:
     key = _aws("finding")
     found = Finding(f"notes/{key}.md", 3, "type-unknown", "error", f"unknown type {key!r}")
     assert key not in found.describe()
-    assert "AKIA…[redacted 16 chars]" in found.message
+    assert "(aws-access-token: AKIA…(redacted 16 chars))" in found.message
 
 
 def test_redact_keeps_plain_text_and_hides_every_secret() -> None:
@@ -47,7 +47,7 @@ def test_redact_keeps_plain_text_and_hides_every_secret() -> None:
     pat = "ghp_" + "".join(random.Random("r").choices(string.ascii_letters, k=36))
     out = redact(f"pushed **{pat}** and {_aws('r')}")
     assert pat not in out and _aws("r") not in out
-    assert "[github-pat: ghp_…[redacted 36 chars]]" in out
+    assert "(github-pat: ghp_…(redacted 36 chars))" in out
 
 
 def test_pull_request_text_with_a_secret_is_refused() -> None:

@@ -358,3 +358,24 @@ if __name__ == "__main__":
     for rule in CLAUDE_CODE_RULE_IDS:
         (out / "positives" / f"{rule}.txt").write_text(positive(rule)[0], encoding="utf-8")
     (out / "benign.txt").write_text(BENIGN.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://u:" * 25000,
+        "key:" + "x:" * 120000,
+        "PuTTY-User-Key-File-2: " * 10000,
+        "-----BEGIN RSA PRIVATE KEY-----\n" * 8000,
+        "ghp_" * 60000,
+        "%41" * 80000,
+        "abcdefghij\"\n\"" * 20000,
+    ],
+    ids=["urls", "colons", "putty", "pem", "prefix", "escapes", "joins"],
+)
+def test_hostile_text_of_the_size_limit_scans_in_linear_time(text: str) -> None:
+    import time
+
+    began = time.monotonic()
+    assert scan_text(text) == []
+    assert time.monotonic() - began < 20  # ~0.3 s idle; quadratic inputs took minutes

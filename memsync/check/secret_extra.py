@@ -67,9 +67,11 @@ EXTRA_RULES: tuple[SecretRule, ...] = (
          r"[a-z0-9]{8}-(?:[a-z0-9]{4}-){3}[a-z0-9]{12})", entropy=0.0,
          prefix=r"https://[a-z0-9]+\.webhook\.office\.com/"),
     rule("putty-private-key", "PuTTY private key file", "putty-user-key-file",
-         r"PuTTY-User-Key-File-\d+:[\s\S]{0,4000}?Private-Lines:[ \t]*\d+[ \t]*(?:\\[nr]|\s)+"
+         r"PuTTY-User-Key-File-\d+:(?:(?!PuTTY-User)[\s\S]){0,4000}?Private-Lines:[ \t]*\d+"
+         r"[ \t]*(?:\\[nr]|\s)+"
          r"[A-Za-z0-9+/=]{20,}",
-         r"PuTTY-User-Key-File-\d+:[\s\S]{0,8000}?Private-MAC:[ \t]*[0-9a-fA-F]{40,}",
+         r"PuTTY-User-Key-File-\d+:(?:(?!PuTTY-User)[\s\S]){0,8000}?"
+         r"Private-MAC:[ \t]*[0-9a-fA-F]{40,}",
          entropy=0.0, prefix=r"PuTTY-User-Key-File-\d+:"),
 )  # fmt: skip
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
@@ -78,13 +79,20 @@ _KEY_NON_SECRET = frozenset(
     }
 )  # fmt: skip
 
+# Key and value are matched in two steps: a value is only read after a credential name,
+# so hostile text (`a:a:a:…`) costs one pass, never a rescan per assignment.
 _ASSIGNMENT = _Lazy(
     r"""
     (?<![\w.$-])
     ["'\x60*]{0,2}(?P<key>[A-Za-z_][\w.-]{0,63})["'\x60*]{0,2}  # key, maybe quoted
     [ \t]*(?::=|=>|\?=|=|:)[ \t]*                               # assignment
+    """,
+    re.VERBOSE | re.ASCII,
+)
+_VALUE = _Lazy(
+    r"""
     (?:(?P<scheme>[Bb]earer|[Bb]asic|[Tt]oken)[ \t]+)?         # header scheme
-    ["'\x60]?(?P<value>[^\s"'\x60,;<>]{8,})                     # the value
+    ["'\x60]?(?P<value>[^\s"'\x60,;<>]{8,1024})                # the value
     """,
     re.VERBOSE | re.ASCII,
 )
@@ -146,7 +154,8 @@ _GENERIC_ENTROPY = 3.5
 _URL_PASSWORD_ENTROPY = 2.5
 
 
-def _credential_words(key: str) -> list[str] | None:
+@lru_cache(maxsize=4096)
+def _credential_words(key: str) -> tuple[str, ...] | None:
     """The words of a credential name like ``api_key``, ``PGPASSWORD``; None for others."""
     words = [w.lower() for w in _KEY_PARTS.get().findall(key)]
     last = max((i for i, w in enumerate(words) if _is_key_word(w)), default=-1)
@@ -155,7 +164,7 @@ def _credential_words(key: str) -> list[str] | None:
     after_ok = all(w in _KEY_SUFFIXES or _is_key_word(w) or w.isdigit() for w in words[last + 1 :])
     if not after_ok or any(w in _KEY_NON_SECRET for w in words[:last]):
         return None
-    return words
+    return tuple(words)
 
 
 def _periodic(value: str) -> bool:
@@ -175,7 +184,7 @@ def _is_credential_name(key: str) -> bool:
     return _credential_words(key) is not None
 
 
-def _secret_hex(value: str, words: list[str]) -> bool:
+def _secret_hex(value: str, words: tuple[str, ...]) -> bool:
     """A hex key under a credential name that is not a public id or digest."""
     bare = value[2:] if value.startswith(("0x", "0X")) else value
     if not _HEX.get().fullmatch(bare):
@@ -261,8 +270,8 @@ def _basic_auth_password(value: str) -> str | None:
     return password if colon and user else None
 
 
-def _assignment_hit(match: re.Match[str]) -> Hit | None:
-    key, raw = match.group("key"), match.group("value")
+def _assignment_hit(key: str, match: re.Match[str]) -> Hit | None:
+    raw = match.group("value")
     # The value ends at prose punctuation and at the first character outside printable
     # ASCII (`token=abc…—` or `**abc**`).
     printable = _PRINTABLE_RUN.get().match(raw)
@@ -294,13 +303,18 @@ def _assignment_hit(match: re.Match[str]) -> Hit | None:
 
 
 def _generic_hits(text: str) -> Iterator[Hit]:
+    assignment, value_pattern = _ASSIGNMENT.get(), _VALUE.get()
     position = 0
-    while match := _ASSIGNMENT.get().search(text, position):
-        hit = _assignment_hit(match)
-        # A rejected match may have swallowed the next assignment (`url: https://x?token=`):
-        # resume inside its value.
-        position = match.end() if hit else match.start("value")
+    while match := assignment.search(text, position):
+        # Other assignments may follow inside a rejected value (`url: https://x?token=`).
+        position = match.end()
+        key = match.group("key")
+        if _credential_words(key) is None:
+            continue
+        value = value_pattern.match(text, match.end())
+        hit = _assignment_hit(key, value) if value else None
         if hit:
+            position = value.end() if value else position
             yield hit
     if "@" in text:
         yield from _scp_hits(text)

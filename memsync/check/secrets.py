@@ -92,7 +92,7 @@ def scan_file(path: Path, display_path: str | None = None) -> list[SecretFinding
 
 
 def redact(text: str) -> str:
-    """TEXT with every secret the scanner finds replaced by its redacted preview."""
+    """TEXT with every secret replaced by `(rule-id: prefix…(redacted N chars))`."""
     if len(text) < 8:
         return text
     hits = sorted(_all_hits(text, variants=False), key=lambda h: h.start)
@@ -100,7 +100,9 @@ def redact(text: str) -> str:
     for hit in hits:
         if hit.start < position:
             continue
-        out += [text[position : hit.start], f"[{hit.rule.rule_id}: {hit.preview}]"]
+        # Parentheses, not brackets: rich would take `[…]` for markup and drop it.
+        shown = hit.preview.replace("[", "(").replace("]", ")")
+        out += [text[position : hit.start], f"({hit.rule.rule_id}: {shown})"]
         position = hit.end
     return "".join([*out, text[position:]]) if out else text
 
