@@ -369,7 +369,7 @@ if __name__ == "__main__":
         "-----BEGIN RSA PRIVATE KEY-----\n" * 8000,
         "ghp_" * 60000,
         "%41" * 80000,
-        "abcdefghij\"\n\"" * 20000,
+        'abcdefghij"\n"' * 20000,
     ],
     ids=["urls", "colons", "putty", "pem", "prefix", "escapes", "joins"],
 )
