@@ -46,6 +46,8 @@ __all__ = [
 ]
 
 ALLOW_MARKER = "memsync:allow-secret"
+# scan_file reads at most this much (memories are limited to 250,000 bytes).
+_SCAN_FILE_LIMIT = 16_000_000
 
 RULES: tuple[SecretRule, ...] = (*SPECIFIC_RULES, GENERIC_RULE)
 
@@ -86,8 +88,10 @@ def scan_text(text: str, path: str = "") -> list[SecretFinding]:
 
 
 def scan_file(path: Path, display_path: str | None = None) -> list[SecretFinding]:
-    """Scan a file (UTF-8, undecodable bytes replaced, BOM stripped)."""
-    text = path.read_bytes().decode("utf-8", errors="replace")
+    """Scan a regular file (UTF-8, undecodable bytes replaced, BOM stripped)."""
+    from memsync.fsutil.reads import read_regular
+
+    text = read_regular(path, follow=True, limit=_SCAN_FILE_LIMIT).decode("utf-8", "replace")
     return scan_text(text, str(path) if display_path is None else display_path)
 
 
