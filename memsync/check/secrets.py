@@ -99,7 +99,7 @@ def redact(text: str) -> str:
     """TEXT with every secret replaced by `(rule-id: prefix…(redacted N chars))`."""
     if len(text) < 8:
         return text
-    hits = sorted(_all_hits(text, variants=False), key=lambda h: h.start)
+    hits = sorted(_all_hits(text), key=lambda h: h.start)
     out, position = [], 0
     for hit in hits:
         if hit.start < position:
@@ -111,24 +111,23 @@ def redact(text: str) -> str:
     return "".join([*out, text[position:]]) if out else text
 
 
-def _all_hits(text: str, *, variants: bool = True) -> list[Hit]:
+def _all_hits(text: str) -> list[Hit]:
     """Hits in TEXT and (mapped back to TEXT's offsets) in its decoded variants."""
     hits = _specific_hits(text)
-    if variants:
-        seen = {(hit.start, hit.rule.rule_id) for hit in hits}
-        for variant, offsets in _variants(text):
-            for hit in _specific_hits(variant):
-                start = offsets[hit.start]
-                end = offsets[min(hit.end, len(offsets)) - 1] + 1
-                if (start, hit.rule.rule_id) not in seen:
-                    seen.add((start, hit.rule.rule_id))
-                    hits.append(Hit(hit.rule, start, end, hit.preview))
-        for run_start, run_end, decoded in _base64_texts(text):
-            for hit in _specific_hits(decoded) + generic_hits(decoded):
-                if (run_start, hit.rule.rule_id) not in seen:
-                    seen.add((run_start, hit.rule.rule_id))
-                    preview = f"{hit.preview} (base64-encoded)"
-                    hits.append(Hit(hit.rule, run_start, run_end, preview))
+    seen = {(hit.start, hit.rule.rule_id) for hit in hits}
+    for variant, offsets in _variants(text):
+        for hit in _specific_hits(variant):
+            start = offsets[hit.start]
+            end = offsets[min(hit.end, len(offsets)) - 1] + 1
+            if (start, hit.rule.rule_id) not in seen:
+                seen.add((start, hit.rule.rule_id))
+                hits.append(Hit(hit.rule, start, end, hit.preview))
+    for run_start, run_end, decoded in _base64_texts(text):
+        for hit in _specific_hits(decoded) + generic_hits(decoded):
+            if (run_start, hit.rule.rule_id) not in seen:
+                seen.add((run_start, hit.rule.rule_id))
+                preview = f"{hit.preview} (base64-encoded)"
+                hits.append(Hit(hit.rule, run_start, run_end, preview))
     # The generic rule only speaks where no rule with a fixed shape found anything.
     taken = [(hit.start, hit.end) for hit in hits]
     hits.extend(h for h in generic_hits(text) if not _overlaps(h, taken))

@@ -11,7 +11,9 @@ is shown redacted too.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from memsync import git as gitcmd
 from memsync.check.findings import Finding
@@ -19,8 +21,46 @@ from memsync.config import Settings
 from memsync.sync import store
 from memsync.sync.binding import Binding
 
+if TYPE_CHECKING:
+    from memsync.sync.engine import StoreReport
+
 # Text beyond this is not scanned per blob: memories are far smaller (SPEC: 250,000 bytes).
 MAX_SCAN_BYTES = 4_000_000
+
+
+class PushRun(Protocol):
+    """The parts of the sync engine's run a push vetting reads and records into."""
+
+    binding: Binding
+    settings: Settings
+    review_branch: str | None
+    report: StoreReport
+    merged_local: frozenset[str]
+
+    def note(self, **changes: object) -> None:
+        """Record CHANGES in the run's report."""
+
+
+def vet_push(run: PushRun, heads: store.Heads) -> tuple[str | None, str | None]:
+    """(head, commit to push): unsent commits squashed where sync/outgoing says so, then
+    scanned. When a secret blocks the push there is no commit to push, the head is the
+    remote's and the local edits are pending again (the blocked commits were dropped)."""
+    from memsync.sync.outgoing import drop_unpublished
+
+    assert heads.local is not None
+    local, notes = drop_unpublished(run.binding, heads.branch, heads.local, heads.remote)
+    vetted = replace(heads, local=local)
+    blocked, warned = refuse_secrets(run.binding, run.settings, vetted, run.review_branch)
+    report = run.report
+    run.note(
+        decisions=report.decisions + notes,
+        blocked=report.blocked + blocked,
+        warnings=report.warnings + warned,
+    )
+    if not blocked:
+        return local, local
+    run.merged_local = frozenset()
+    return heads.remote, None
 
 
 def refuse_secrets(

@@ -40,15 +40,29 @@ class Rebuild:
         )
 
 
+# What this clone last fetched of each branch. The remote-tracking ref alone is not enough:
+# hooks start the fetch before the engine runs (git/remote.start_fetch), so by the time
+# the engine looks, refs/remotes/origin/* may already show the new history.
+FETCHED_PREFIX = "refs/memsync/fetched/"
+
+
 def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...]:
     """Fetch origin; when its history was rewritten, rebuild on it and say so."""
-    before = store.heads(binding).remote
-    gitcmd.fetch(binding.clone_dir, timeout)
-    if before is None or store.heads(binding).remote == before:
-        return ()
-    # A purge on the remote must stay purged: never merge the old history back.
-    rebuilt = rebuild(binding, before)
-    return () if rebuilt is None else (rebuilt.describe(binding.label),)
+    repo = binding.clone_dir
+    heads = store.heads(binding)
+    record = FETCHED_PREFIX + heads.branch
+    (recorded,) = gitcmd.resolve_refs(repo, record)
+    before = recorded or heads.remote
+    gitcmd.fetch(repo, timeout)
+    after = store.heads(binding).remote
+    said: tuple[str, ...] = ()
+    if before is not None and after is not None and after != before:
+        # A purge on the remote must stay purged: never merge the old history back.
+        rebuilt = rebuild(binding, before)
+        said = () if rebuilt is None else (rebuilt.describe(binding.label),)
+    if after is not None and after != recorded:
+        gitcmd.update_ref(repo, record, after, recorded or gitcmd.ZERO_SHA, "memsync: fetched")
+    return said
 
 
 def is_rewritten(repo: Path, before: str | None, after: str | None) -> bool:
