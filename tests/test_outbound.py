@@ -9,6 +9,8 @@ import random
 import string
 from pathlib import Path
 
+import pytest
+
 from testing.gitrepo import git, remote_head
 from testing.machines import Machine, memory_dir, setup_machine
 from testing.memories import write_memory
@@ -121,10 +123,12 @@ def _purge(team: Path, tmp: Path, secret_path: str) -> None:
     git("push", "-q", "--force", "origin", f"{root}:refs/heads/main", cwd=work)
 
 
+@pytest.mark.parametrize("via", ["sync", "hooks"])
 def test_a_purged_secret_is_not_pushed_back_by_a_teammate(
     machines: list[Machine],
     remotes: tuple[Path, Path],
     tmp_path: Path,
+    via: str,
 ) -> None:
     private, team = remotes
     alice, _, bob = machines
@@ -151,10 +155,17 @@ def test_a_purged_secret_is_not_pushed_back_by_a_teammate(
     # Bob edits a memory and does not push yet; the admin purges the secret.
     write_memory(_team(bob, pb), "bob.md", "bob notes", "Deploys happen on Tuesdays.\n")
     _purge(team, tmp_path, str((folder / "leak.md").relative_to(work)))
-    result = bob.memsync("sync", "--scope", "team", cwd=pb, check=False)
-    out = result.stdout + result.stderr
-    assert result.returncode == 0, out
-    assert "rewritten" in out
+    if via == "sync":
+        result = bob.memsync("sync", "--scope", "team", cwd=pb, check=False)
+        out = result.stdout + result.stderr
+        assert result.returncode == 0, out
+        assert "rewritten" in out
+    else:
+        # Hooks start their fetch before the engine looks at the remote-tracking ref.
+        for command in ("pull", "push"):
+            result = bob.memsync(command, "--hook", cwd=pb, stdin="{}", check=False)
+            assert result.returncode == 0, result.stdout + result.stderr
+            assert token not in result.stdout + result.stderr
     text = _remote_text(team)
     assert token not in text
     assert old_head not in git("rev-list", "--all", cwd=team)
