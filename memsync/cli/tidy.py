@@ -143,7 +143,9 @@ def consolidate(
             return json.dumps(plan_to_json(plan), indent=2, ensure_ascii=False) + "\n"
         return render_markdown(plan)
 
-    sys.stdout.write(text())
+    from memsync.check.secrets import redact
+
+    sys.stdout.write(redact(text()))
     if plan.changed and not dry_run:
         if not yes:
             if not sys.stdin.isatty():

@@ -162,7 +162,9 @@ def _commit_local(run: _Run) -> str | None:
 
 
 def _fetch(run: _Run) -> None:
-    gitcmd.fetch(run.binding.clone_dir, run.network_time())
+    from memsync.sync.rewritten import fetch_following_rewrites as fetch
+
+    run.note(decisions=run.report.decisions + fetch(run.binding, run.network_time()))
 
 
 def _integrate_remote(run: _Run) -> str | None:
@@ -289,11 +291,12 @@ def _push_body(run: _Run) -> None:
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
-            from memsync.sync.outgoing import drop_unpublished, sent_files
+            from memsync.sync.outbound import vet_push
+            from memsync.sync.outgoing import sent_files
 
-            local, note = drop_unpublished(binding, heads.branch, heads.local, heads.remote)
-            head = local
-            run.note(decisions=run.report.decisions + note)
+            head, local = vet_push(run, heads)  # no commit to push when a secret blocks it
+            if local is None:
+                break
             if run.review_branch:
                 review_ref = f"refs/heads/{run.review_branch}"
                 gitcmd.push_ref(binding.clone_dir, local, review_ref, run.network_time())

@@ -299,15 +299,22 @@ def run_hook(
     for pull in pulls:
         if pull.result is not None and pull.result.url:
             output = output.with_person(f"memsync: review pull request {pull.result.url}")
-    for line in problem_lines(reports):
-        sys.stderr.write(line + "\n")
+    problems = problem_lines(reports)
+    if problems:
+        from memsync.check.secrets import redact
+
+        sys.stderr.writelines(redact(line) + "\n" for line in problems)
     _emit(output)
 
 
 def _emit(output: HookOutput) -> None:
     text = output.render()
     if text is not None:
-        sys.stdout.write(text + "\n")
+        # File names and messages can carry a secret, and this output reaches the model.
+        # A redacted span never holds a quote or backslash, so the JSON stays valid.
+        from memsync.check.secrets import redact
+
+        sys.stdout.write(redact(text) + "\n")
         sys.stdout.flush()
 
 
