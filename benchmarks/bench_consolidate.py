@@ -30,7 +30,7 @@ def run_one(size: int, layout: str, tmpdir: str | None) -> dict[str, object]:
     """Generate one store, consolidate it, and measure."""
     from genstore import generate
 
-    from memsync.consolidate import apply_plan, make_plan
+    from memsync.consolidate.engine import apply_plan, make_plan
 
     with tempfile.TemporaryDirectory(prefix="memsync-bench-", dir=tmpdir) as tmp:
         root = Path(tmp) / "store"

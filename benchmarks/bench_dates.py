@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from memsync.dates import resolve_relative_dates  # noqa: E402
+from memsync.consolidate.dates import resolve_relative_dates  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "dates" / "sentences.tsv"
 _ISO = re.compile(r"^\d{4}-\d{2}(?:-\d{2})?$")

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from memsync.dedupe import DEFAULT_THRESHOLD, Candidate, find_duplicates  # noqa: E402
+from memsync.consolidate.dedupe import DEFAULT_THRESHOLD, Candidate, find_duplicates  # noqa: E402
 
 LABELLED = ROOT / "tests" / "data" / "dedupe" / "labelled.jsonl"
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memsync.treemerge import merge_commits
+from memsync.merge.tree import merge_commits
 
 PROJECTS = 50
 ENV = {

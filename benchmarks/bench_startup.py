@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from memsync.checkrun import run_check  # noqa: E402
-from memsync.safety import scan_directory  # noqa: E402
+from memsync.check.run import run_check  # noqa: E402
+from memsync.model.safety import scan_directory  # noqa: E402
 
 WORDS = [
     *("database", "migration", "deploy", "review", "test", "mock", "fixture", "cache"),

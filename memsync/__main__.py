@@ -13,16 +13,16 @@ def main(argv: list[str] | None = None) -> None:
 
         sys.stdout.write(f"memsync {__version__}\n")
         raise SystemExit(0)
-    from memsync.hookmode import parse_hook_argv
+    from memsync.sync.hookmode import parse_hook_argv
 
     hook = parse_hook_argv(args)
     if hook is not None:
-        from memsync.hookmode import run_hook
+        from memsync.sync.hookmode import run_hook
 
         command, project, scopes = hook
         run_hook(command, project, scopes)
         raise SystemExit(0)
-    from memsync.cli import main as cli_main
+    from memsync.cli.app import main as cli_main
 
     cli_main(args)
 

@@ -12,19 +12,19 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 from typer.testing import CliRunner
 
-from memsync.checkrun import run_check, store_scope
-from memsync.checks import (
+from memsync.check.findings import RULES, RULES_BY_ID, CheckReport, Finding, github_command, render
+from memsync.check.rules import (
     check_file,
     check_files,
     conflict_markers,
     relative_date_positions,
     relative_dates,
 )
-from memsync.cli import _render_check, app, main
+from memsync.check.run import run_check, store_scope
+from memsync.cli.app import _render_check, app, main
 from memsync.config import Config, StoreConfig, save_config
-from memsync.findings import RULES, RULES_BY_ID, CheckReport, Finding, github_command, render
-from memsync.limits import MAX_MEMORY_BYTES
-from memsync.paths import locate_project
+from memsync.model.limits import MAX_MEMORY_BYTES
+from memsync.model.paths import locate_project
 from tests.conftest import git, write_memory
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -272,8 +272,8 @@ def test_relative_dates(text: str, expressions: list[str]) -> None:
 
 
 def test_every_date_the_grammar_finds_passes_the_keyword_prefilter() -> None:
-    from memsync.checks import DATE_WORDS
-    from memsync.dates import find_relative_dates
+    from memsync.check.rules import DATE_WORDS
+    from memsync.consolidate.dates import find_relative_dates
 
     corpus = Path(__file__).parent / "data" / "dates" / "sentences.tsv"
     found = 0
@@ -544,7 +544,7 @@ def test_check_does_not_import_gitpython_or_deepdiff(tmp_path: Path) -> None:
     write_memory(tmp_path, "a.md", "a", "alpha\n")
     code = (
         "import sys\n"
-        "from memsync.cli import main\n"
+        "from memsync.cli.app import main\n"
         "try:\n"
         f"    main(['check', {str(tmp_path)!r}, '--format', 'json'])\n"
         "except SystemExit:\n"

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from memsync.consolidate import Options, apply_plan, make_plan
-from memsync.consolidation_report import render_markdown
-from memsync.index import measure_index, parse_index
-from memsync.indexfix import entry_line, repair_index
+from memsync.consolidate.engine import Options, apply_plan, make_plan
+from memsync.consolidate.indexfit import entry_line, repair_index
+from memsync.consolidate.report import render_markdown
+from memsync.model.index import measure_index, parse_index
 from tests.conftest import git, write_memory
 
 
@@ -285,7 +285,7 @@ def test_apply_refuses_when_a_file_changed_meanwhile(tmp_path: Path) -> None:
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     """Run `memsync consolidate ARGS` in this process with no terminal on stdin."""
-    from memsync.cli import main
+    from memsync.cli.app import main
 
     capsys.readouterr()
     code = 0
@@ -323,7 +323,7 @@ def test_cli_needs_yes_without_a_terminal(
 def test_cli_default_folder_is_the_projects_memory(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memsync.paths import memory_dir_for, project_root
+    from memsync.model.paths import memory_dir_for, project_root
 
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     project = tmp_path / "code"

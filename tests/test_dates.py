@@ -9,7 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memsync.dates import find_relative_dates, parse_number, resolve, resolve_relative_dates
+from memsync.consolidate.dates import (
+    find_relative_dates,
+    parse_number,
+    resolve,
+    resolve_relative_dates,
+)
 
 CORPUS = Path(__file__).parent / "data" / "dates" / "sentences.tsv"
 THURSDAY = date(2026, 3, 5)

@@ -6,7 +6,7 @@ import random
 import sys
 from pathlib import Path
 
-from memsync.dedupe import (
+from memsync.consolidate.dedupe import (
     Candidate,
     candidate_pairs,
     find_duplicates,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memsync import gitcmd
+from memsync import git as gitcmd
 from memsync.errors import GitError, RemoteUnavailableError
 from tests.conftest import git, make_bare_remote
 

@@ -14,8 +14,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from memsync import github
-from memsync.github import RepoRef
+from memsync.team import github
+from memsync.team.github import RepoRef
 
 REMOTE = "git@github.com:acme/team-memory.git"
 HEAD = "memsync/alice/2026-03-05"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from memsync import hooks
 from memsync.errors import UserMessageError
-from memsync.hooks import HookState
+from memsync.team import claudehooks as hooks
+from memsync.team.claudehooks import HookState
 
 POSIX_ONLY = pytest.mark.skipif(
     sys.platform == "win32", reason="POSIX shell scripts, modes and symlinks"

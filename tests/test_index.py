@@ -6,7 +6,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memsync.index import (
+from memsync.model.index import (
     IndexEntry,
     IndexLine,
     format_entry,
@@ -20,7 +20,7 @@ from memsync.index import (
     shorten,
     visible_part,
 )
-from memsync.limits import MAX_INDEX_CHARS, MAX_INDEX_LINE_CHARS, MAX_INDEX_LINES
+from memsync.model.limits import MAX_INDEX_CHARS, MAX_INDEX_LINE_CHARS, MAX_INDEX_LINES
 
 _line = st.one_of(
     st.text(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memsync.errors import ExitCode, LockHeldError
-from memsync.lock import read_holder, store_lock
+from memsync.sync.lock import read_holder, store_lock
 
 
 def test_lock_is_exclusive_and_names_the_holder(tmp_path: Path) -> None:

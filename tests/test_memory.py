@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from memsync.memory import (
+from memsync.model.memory import (
     FieldBlock,
     FrontmatterProblem,
     compose,

@@ -6,9 +6,9 @@ from typing import Any
 
 import yaml
 
-from memsync.diff3 import merge3, merge_text, union
-from memsync.memory import parse_memory
-from memsync.merge import FileMerge, free_name, merge_file, merge_memory, merge_text_file
+from memsync.merge.diff3 import merge3, merge_text, union
+from memsync.merge.memory import FileMerge, free_name, merge_file, merge_memory, merge_text_file
+from memsync.model.memory import parse_memory
 
 BASE = (
     b"---\nname: testing policy\ndescription: tests hit a real database\ntype: feedback\n"

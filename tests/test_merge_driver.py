@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from memsync.index import parse_index
-from memsync.memory import parse_memory
+from memsync.model.index import parse_index
+from memsync.model.memory import parse_memory
 from tests.conftest import git
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,9 +8,9 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memsync.index import parse_index
-from memsync.indexmerge import IndexEnsure, merge_index, retarget
-from memsync.merge import FileMerge
+from memsync.merge.index import IndexEnsure, merge_index, retarget
+from memsync.merge.memory import FileMerge
+from memsync.model.index import parse_index
 
 EXAMPLES = 3000 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 300
 

@@ -8,10 +8,10 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memsync.diff3 import merge3, merge_text, split_lines
-from memsync.fieldmerge import parses_as_mapping
-from memsync.memory import split_frontmatter
-from memsync.merge import FileMerge, merge_memory
+from memsync.merge.diff3 import merge3, merge_text, split_lines
+from memsync.merge.fields import parses_as_mapping
+from memsync.merge.memory import FileMerge, merge_memory
+from memsync.model.memory import split_frontmatter
 
 EXAMPLES = 3000 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 300
 SETTINGS = settings(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memsync.paths import (
+from memsync.model.paths import (
     canonical_git_root,
     claude_config_dir,
     key_from_url,

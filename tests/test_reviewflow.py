@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from memsync import gitcmd, reviewflow, store
-from memsync.cli import main
+from memsync import git as gitcmd
+from memsync.cli.app import main
 from memsync.config import load_config
 from memsync.errors import UsageError
-from memsync.project import Binding, resolve_bindings
+from memsync.sync import store
+from memsync.sync.binding import Binding, resolve_bindings
+from memsync.team import reviewflow
 from tests.conftest import Machine, git, make_bare_remote, write_memory
 from tests.test_github import TOKEN, FakeGitHub, api
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memsync.limits import MAX_MEMORY_BYTES
-from memsync.safety import (
+from memsync.model.limits import MAX_MEMORY_BYTES
+from memsync.model.safety import (
     Skipped,
     TreeScan,
     filter_files,

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 import memsync
-from memsync import scaffold
 from memsync.errors import UsageError, UserMessageError
+from memsync.team import scaffold
 
 EXPECTED = [
     Path(".github/workflows/memsync-check.yml"),

@@ -1,4 +1,4 @@
-"""Tests for the secret scanner (memsync.secrets) against a labelled corpus.
+"""Tests for the secret scanner (memsync.check.secrets) against a labelled corpus.
 
 The positive corpus in tests/data/secrets/positives/<rule_id>.txt holds realistic memory
 lines with slots like ``<<alnum:36>>``; the test fills them with deterministic random
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from memsync.secrets import (
+from memsync.check.secrets import (
     ALLOW_MARKER,
     RULES,
     SecretFinding,

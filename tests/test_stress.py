@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
-from memsync.gitcmd import blob_sha
-from memsync.livefiles import write_live
+from memsync.git import blob_sha
+from memsync.sync.livefiles import write_live
 from tests.conftest import Machine, git, make_bare_remote, write_memory
 
 ORIGIN = "git@github.com:Acme/API.git"
 
 
 def live_dir(machine: Machine, project: Path) -> Path:
-    from memsync.paths import sanitize_path
+    from memsync.model.paths import sanitize_path
 
     return machine.claude_dir / "projects" / sanitize_path(str(project.resolve())) / "memory"
 
@@ -98,7 +98,7 @@ def _count_git_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
 def test_resolving_the_branch_and_its_upstream_takes_one_git_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memsync import gitcmd
+    from memsync import git as gitcmd
 
     remote = make_bare_remote(tmp_path / "remote.git")
     repo = tmp_path / "clone.git"
@@ -145,7 +145,7 @@ def test_a_file_that_cannot_be_written_is_reported_not_fatal(tmp_path: Path) -> 
 
 
 def test_names_that_are_not_utf8_are_skipped() -> None:
-    from memsync.safety import filter_files
+    from memsync.model.safety import filter_files
 
     bad = b"caf\xe9.md".decode("utf-8", "surrogateescape")
     scan = filter_files({bad: b"---\nname: x\n---\n", "ok.md": b"fine"}, "team")
@@ -188,7 +188,7 @@ def test_an_edit_the_store_already_has_does_not_block_later_remote_changes(
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell hook on the remote")
 def test_a_push_that_loses_the_race_inside_the_server_is_retried(tmp_path: Path) -> None:
-    from memsync import gitcmd
+    from memsync import git as gitcmd
 
     remote = make_bare_remote(tmp_path / "remote.git")
     repo = tmp_path / "clone.git"
@@ -220,7 +220,7 @@ def test_a_push_that_loses_the_race_inside_the_server_is_retried(tmp_path: Path)
 
 
 def test_temporary_files_of_a_killed_run_are_swept_by_the_next(tmp_path: Path) -> None:
-    from memsync.livefiles import WRITING_MARK
+    from memsync.sync.livefiles import WRITING_MARK
 
     live = tmp_path / "memory"
     (live / "sub").mkdir(parents=True)
@@ -235,7 +235,7 @@ def test_temporary_files_of_a_killed_run_are_swept_by_the_next(tmp_path: Path) -
 def test_push_backoff_spreads_losers_over_a_doubling_window() -> None:
     import random
 
-    from memsync.sync import backoff
+    from memsync.sync.engine import backoff
 
     random.seed(3)
     for losses, window in ((1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (9, 8.0)):
@@ -392,7 +392,7 @@ def test_hook_pull_against_a_stalled_remote_returns_in_time(harness_tmp: Path) -
 
 
 def test_change_times_survive_control_characters_in_names(tmp_path: Path) -> None:
-    from memsync import gitcmd
+    from memsync import git as gitcmd
 
     remote = make_bare_remote(tmp_path / "remote.git")
     repo = tmp_path / "clone.git"

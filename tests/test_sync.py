@@ -211,7 +211,7 @@ def test_init_imports_existing_memories_and_never_overwrites_them(
     # The desktop used Claude Code before memsync: its memory directory already has files.
     p2 = desktop.checkout_project(ORIGIN, "code/api")
     with desktop.active():
-        from memsync.paths import locate_project
+        from memsync.model.paths import locate_project
 
         live = locate_project(p2).memory_dir
     write_memory(live, "notes.md", "desktop notes", "From the desktop.\n")

@@ -11,15 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memsync.errors import UnsafeStateError
-from memsync.index import parse_index
-from memsync.memory import parse_memory
-from memsync.treemerge import (
+from memsync.merge.tree import (
     TreeMergeResult,
     build_merge_commit,
     detect_renames,
     merge_commits,
     merge_trees,
 )
+from memsync.model.index import parse_index
+from memsync.model.memory import parse_memory
 from tests.conftest import git
 
 EXAMPLES = 1000 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 100

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import yaml
 
-from memsync import scaffold
+from memsync.team import scaffold
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = ("memsync-check.yml", "memsync-consolidate.yml")
@@ -469,7 +469,9 @@ def test_runner_refuses_what_it_cannot_evaluate() -> None:
 
 def cli_has(command: str) -> bool:
     """Whether memsync's CLI registers `command`; a broken CLI fails instead of skipping."""
-    probe = "import sys; from memsync.cli import main; sys.argv[0] = 'memsync'; sys.exit(main())"
+    probe = (
+        "import sys; from memsync.cli.app import main; sys.argv[0] = 'memsync'; sys.exit(main())"
+    )
     done = subprocess.run(
         [sys.executable, "-c", probe, command, "--help"],
         check=False,
@@ -480,7 +482,7 @@ def cli_has(command: str) -> bool:
     )
     if done.returncode == 0:
         return True
-    missing = ("No module named 'memsync.cli'", "No such command")
+    missing = ("No module named 'memsync.cli.app'", "No such command")
     if any(text in done.stderr + done.stdout for text in missing):
         return False
     pytest.fail(f"`memsync {command} --help` failed:\n{done.stdout}{done.stderr}")
@@ -494,7 +496,7 @@ def real_memsync(tmp_path: Path) -> Path:
     script = bindir / "memsync_entry.py"
     script.write_text(
         f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
-        "from memsync.cli import main\nsys.exit(main())\n"
+        "from memsync.cli.app import main\nsys.exit(main())\n"
     )
     python_wrapper(exe, script)
     return bindir

@@ -115,7 +115,7 @@ def make_remote(path: Path, *, log_updates: bool = False) -> Path:
 def remote_files(remote: Path, prefix: str = PROJECT_KEY) -> dict[str, bytes]:
     """Every blob below PREFIX on the remote's main branch (path relative to PREFIX).
 
-    Read with plain git, not memsync.gitcmd: the harness is the oracle that checks memsync,
+    Read with plain git, not memsync.git: the harness is the oracle that checks memsync,
     so it must not share memsync's readers (or their bugs).
     """
     try:
@@ -241,7 +241,7 @@ class Machine:
 
     def live_dir(self, project: Path) -> Path:
         """Claude Code's memory directory of PROJECT on this machine."""
-        from memsync.paths import sanitize_path
+        from memsync.model.paths import sanitize_path
 
         return self.claude_dir / "projects" / sanitize_path(str(project.resolve())) / "memory"
 

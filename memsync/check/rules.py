@@ -1,0 +1,387 @@
+"""SPEC 6 validation rules: for one file (before a push) and for a whole memory directory."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Mapping
+from urllib.parse import unquote
+
+from memsync.check.findings import RULES_BY_ID, Finding, Severity
+from memsync.model.index import JS_WHITESPACE, measure_index, parse_index_text
+from memsync.model.limits import (
+    ARCHIVE_DIR,
+    INDEX_NAME,
+    MAX_INDEX_CHARS,
+    MAX_INDEX_LINE_CHARS,
+    MAX_INDEX_LINES,
+    MAX_MEMORY_BYTES,
+    MEMORY_TYPES,
+)
+from memsync.model.memory import FrontmatterProblem, Memory, decode, parse_memory, top_level_key
+from memsync.model.safety import Skipped, size_reason, unsafe_path_reason
+
+_TYPES = ", ".join(MEMORY_TYPES)
+# Git's conflict markers (default size 7). `=======` is also a Markdown setext underline,
+# so it only counts inside an open conflict or where no paragraph line precedes it.
+_OPEN_MARKER = re.compile(r"<{7}(?:[ \t].*)?")
+_OTHER_MARKER = re.compile(r"(?:>{7}|\|{7})(?:[ \t].*)?")
+_SEPARATOR = re.compile(r"={7}[ \t]*")
+_MARKER_TEXTS = ("<" * 7, "=" * 7, ">" * 7, "|" * 7)
+_CODE_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+# Every expression of the relative-date grammar (memsync.consolidate.dates) contains one of
+# these words; tests/test_checks.py holds the corpus of that grammar to this. (`in` on
+# lowered text is
+# several times faster than a case-insensitive regex alternation.)
+DATE_WORDS: tuple[str, ...] = ("day", "week", "month", "year", "fortnight", "tomorrow")
+DATE_WORDS += ("night", "morning", "afternoon", "evening")
+_REASON_LINE = re.compile(r"\(line (\d+)")
+_EXTERNAL_LINK = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|#|//)")
+
+
+def finding(
+    rule: str,
+    path: str,
+    line: int,
+    message: str,
+    *,
+    column: int = 1,
+    severity: Severity | None = None,
+) -> Finding:
+    """A finding of RULE with its default severity unless one is given."""
+    return Finding(
+        path=path,
+        line=max(line, 1),
+        rule=rule,
+        severity=severity or RULES_BY_ID[rule].severity,
+        message=message,
+        column=max(column, 1),
+    )
+
+
+# --- single files ---
+
+
+def check_file(path: str, data: bytes, scope: str, *, index: bool = False) -> list[Finding]:
+    """Every single-file rule for one memory (or the index when INDEX); PATH names it."""
+    reason = unsafe_path_reason(path)
+    if reason is not None:
+        return [finding("unsafe-path", path, 1, f"unsafe path ({reason}): memsync never syncs it")]
+    if len(data) > MAX_MEMORY_BYTES:
+        return [finding("file-too-large", path, 1, _too_large_message(len(data)))]
+    if index:
+        return check_index(path, data)
+    return check_memory(parse_memory(data, path), scope)
+
+
+def _too_large_message(size: int) -> str:
+    return f"{size_reason(size)}: Claude Code skips it in team memory and memsync never syncs it"
+
+
+def _not_utf8(path: str, data: bytes, error: str) -> Finding:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return finding("not-utf8", path, line, f"{error}: memsync never syncs it; save as UTF-8")
+    return finding("not-utf8", path, 1, error)  # pragma: no cover - only called on bad bytes
+
+
+def check_memory(memory: Memory, scope: str) -> list[Finding]:
+    """Frontmatter, type, scope, secret, conflict-marker and date rules for one memory."""
+    path = memory.path
+    if memory.decode_error:
+        return [_not_utf8(path, memory.raw, memory.decode_error)]
+    found = _frontmatter_findings(memory, scope)
+    found.extend(conflict_markers(path, memory.text))
+    found.extend(secret_findings(path, memory.text))
+    found.extend(relative_dates(path, memory.text))
+    return found
+
+
+def _frontmatter_findings(memory: Memory, scope: str) -> list[Finding]:
+    path, problem = memory.path, memory.problem
+    if problem is FrontmatterProblem.MISSING:
+        severity: Severity = "error" if scope == "team" else "warning"
+        message = "no frontmatter: start the file with name, description and type between `---`"
+        return [finding("frontmatter-missing", path, 1, message, severity=severity)]
+    if problem is FrontmatterProblem.UNTERMINATED:
+        message = "frontmatter has no closing `---` within the first 30 lines"
+        return [finding("frontmatter-invalid", path, 1, message)]
+    if problem is FrontmatterProblem.UNPARSABLE:
+        message = f"frontmatter is not valid YAML: {memory.problem_detail}"
+        return [finding("frontmatter-invalid", path, memory.problem_line or 2, message)]
+    if problem is FrontmatterProblem.NOT_MAPPING:
+        message = f"frontmatter must be `key: value` fields ({memory.problem_detail})"
+        return [finding("frontmatter-not-mapping", path, 2, message)]
+    found: list[Finding] = []
+    fields = memory.fields
+    value = fields.get("type")
+    if value is None or value == "":
+        found.append(finding("type-missing", path, 1, f"no `type`: use one of {_TYPES}"))
+    elif value not in MEMORY_TYPES:
+        message = f"unknown type {value!r}: use one of {_TYPES}"
+        found.append(finding("type-unknown", path, field_line(memory, "type"), message))
+    elif value == "user" and scope == "team":
+        message = "`type: user` memories are personal: keep them in your private memory"
+        found.append(finding("user-in-team", path, field_line(memory, "type"), message))
+    description = fields.get("description")
+    if "description" not in fields:
+        found.append(finding("empty-description", path, 1, "no `description`"))
+    elif not isinstance(description, str) or not description.strip():
+        line = field_line(memory, "description")
+        found.append(finding("empty-description", path, line, "`description` is empty"))
+    return found
+
+
+def field_line(memory: Memory, key: str) -> int:
+    """1-based file line of a top-level frontmatter KEY (the opening fence if not found)."""
+    for number, line in enumerate((memory.frontmatter_text or "").split("\n"), 2):
+        if top_level_key(line) == key:
+            return number
+    return 1
+
+
+def fence_step(line: str, fence: str | None) -> tuple[bool, str | None]:
+    """(LINE is a code fence, the fence open after it) for Markdown fenced code blocks."""
+    match = _CODE_FENCE.match(line)
+    if match is None:
+        return False, fence
+    mark = match.group(1)
+    if fence is None:
+        return True, mark
+    closes = mark[0] == fence[0] and len(mark) >= len(fence) and not line.strip(mark[0] + " ")
+    return True, None if closes else fence
+
+
+def conflict_markers(path: str, text: str, first_line: int = 1) -> list[Finding]:
+    """Git conflict markers outside fenced code blocks, one finding per conflict."""
+    if not any(marker in text for marker in _MARKER_TEXTS):
+        return []
+    found: list[Finding] = []
+    open_at: int | None = None
+    fence: str | None = None
+    previous_blank = True
+    for number, raw in enumerate(text.split("\n"), first_line):
+        line = raw.rstrip("\r")
+        if open_at is None:
+            is_fence, fence = fence_step(line, fence)
+            if is_fence or fence is not None:
+                continue
+        if _OPEN_MARKER.fullmatch(line):
+            if open_at is None:
+                open_at = number
+                found.append(finding("conflict-marker", path, number, "conflict marker `<<<<<<<`"))
+        elif _OTHER_MARKER.fullmatch(line):
+            if open_at is None:
+                found.append(
+                    finding("conflict-marker", path, number, f"conflict marker `{line[:7]}`")
+                )
+            if line.startswith(">"):
+                open_at = None
+        elif _SEPARATOR.fullmatch(line) and open_at is None and previous_blank:
+            found.append(finding("conflict-marker", path, number, "conflict marker `=======`"))
+        previous_blank = not line.strip()
+    return found
+
+
+def secret_findings(path: str, text: str, first_line: int = 1) -> list[Finding]:
+    """Secrets (the redacted preview only, never the value)."""
+    from memsync.check.secrets import scan_text
+
+    return [
+        finding(
+            "secret",
+            path,
+            hit.line + first_line - 1,
+            f"possible secret ({hit.rule_id}): {hit.preview}",
+            column=hit.column,
+        )
+        for hit in scan_text(text, path)
+    ]
+
+
+def relative_date_positions(text: str) -> list[tuple[int, int, str]]:
+    """Where consolidation would rewrite a relative date: (0-based line, column, expression)."""
+    lowered = text.lower()
+    if not any(word in lowered for word in DATE_WORDS):
+        return []  # the grammar is costly (about 1 ms a memory) and most text has no date word
+    from memsync.consolidate.dates import find_relative_dates
+
+    positions: list[tuple[int, int, str]] = []
+    for match in find_relative_dates(text):
+        line_start = text.rfind("\n", 0, match.start) + 1
+        positions.append(
+            (text.count("\n", 0, match.start), match.start - line_start, match.expression)
+        )
+    return positions
+
+
+def relative_dates(path: str, text: str, first_line: int = 1) -> list[Finding]:
+    """A warning for each relative date expression in TEXT, which starts at FIRST_LINE."""
+    return [
+        finding(
+            "relative-date",
+            path,
+            line + first_line,
+            f"relative date {expression!r}: write the absolute date",
+            column=column + 1,
+        )
+        for line, column, expression in relative_date_positions(text)
+    ]
+
+
+# --- the index ---
+
+
+def check_index(path: str, data: bytes) -> list[Finding]:
+    """Size limits, long and duplicate lines, markers, secrets and dates in a MEMORY.md."""
+    text, _, _, error = decode(data)
+    if error:
+        return [_not_utf8(path, data, error)]
+    found = conflict_markers(path, text)
+    found.extend(secret_findings(path, text))
+    found.extend(relative_dates(path, text))
+    found.extend(_index_size(path, text))
+    first_line: dict[str, int] = {}
+    for number, line in enumerate(parse_index_text(text).lines, 1):
+        visible = line.text.rstrip("\r")
+        if len(visible) > MAX_INDEX_LINE_CHARS:
+            message = f"index line has {len(visible)} characters (limit {MAX_INDEX_LINE_CHARS})"
+            found.append(finding("index-line-too-long", path, number, message))
+        if line.entry is None or not line.entry.target:
+            continue
+        target = line.entry.target
+        if target in first_line:
+            message = f"duplicate entry for {target} (first on line {first_line[target]})"
+            found.append(finding("index-duplicate-line", path, number, message))
+        else:
+            first_line[target] = number
+    return found
+
+
+def _index_size(path: str, text: str) -> list[Finding]:
+    size = measure_index(text)
+    lead = len(text) - len(text.lstrip(JS_WHITESPACE))  # where Claude Code starts counting
+    found: list[Finding] = []
+    if size.over_lines:
+        line = text.count("\n", 0, lead) + MAX_INDEX_LINES + 1
+        message = (
+            f"index has {size.lines} lines: Claude Code loads only the first {MAX_INDEX_LINES}, "
+            "so entries from here on are invisible"
+        )
+        found.append(finding("index-too-many-lines", path, line, message))
+    if size.over_chars:
+        line = text.count("\n", 0, lead + MAX_INDEX_CHARS) + 1
+        message = (
+            f"index has {size.chars:,} characters: Claude Code loads only the first "
+            f"{MAX_INDEX_CHARS:,}, so the text from here on is invisible"
+        )
+        found.append(finding("index-too-many-chars", path, line, message))
+    return found
+
+
+# --- a whole directory ---
+
+
+def skip_finding(skipped: Skipped, path: str) -> Finding:
+    """The finding for a file the SPEC 2 filter refused."""
+    reason = skipped.reason
+    if reason.startswith("over "):
+        return finding("file-too-large", path, 1, f"{reason}: memsync never syncs it")
+    if reason.startswith("not valid UTF-8"):
+        where = _REASON_LINE.search(reason)
+        line = int(where.group(1)) if where else 1
+        return finding("not-utf8", path, line, f"{reason}: memsync never syncs it; save as UTF-8")
+    if reason.startswith("differs only by"):
+        return finding("case-collision", path, 1, f"name {reason}: memsync syncs only the first")
+    return finding("unsafe-path", path, 1, f"{reason}: memsync never syncs it")
+
+
+def check_files(
+    files: Mapping[str, bytes],
+    scope: str,
+    skipped: Iterable[Skipped] = (),
+    *,
+    prefix: str = "",
+) -> list[Finding]:
+    """All SPEC 6 rules over one memory tree (relative paths -> bytes) and its skipped files."""
+    skipped = tuple(skipped)
+    found = [skip_finding(item, prefix + item.path) for item in skipped]
+    memories: dict[str, Memory] = {}
+    indexes: dict[str, bytes] = {}
+    for path, data in sorted(files.items()):
+        if posixpath.basename(path) == INDEX_NAME:
+            indexes[path] = data
+            found.extend(check_index(prefix + path, data))
+        else:
+            memories[path] = parse_memory(data, prefix + path)
+            found.extend(check_memory(memories[path], scope))
+    known = set(files) | {item.path for item in skipped}
+    linked = set()
+    for index_path, data in indexes.items():
+        targets, dangling = _index_links(index_path, data, known, prefix)
+        found.extend(dangling)
+        if index_path == INDEX_NAME:
+            linked = targets
+    index_name = prefix + INDEX_NAME
+    found.extend(_unindexed(memories, linked, index_name, has_index=INDEX_NAME in indexes))
+    found.extend(_duplicates(memories))
+    return found
+
+
+def _index_links(
+    index_path: str, data: bytes, known: set[str], prefix: str
+) -> tuple[set[str], list[Finding]]:
+    """(files the index links to, findings for links to missing files)."""
+    text, _, _, error = decode(data)
+    if error:
+        return set(), []
+    base = posixpath.dirname(index_path)
+    targets: set[str] = set()
+    found: list[Finding] = []
+    for number, line in enumerate(parse_index_text(text).lines, 1):
+        entry = line.entry
+        if entry is None or _EXTERNAL_LINK.match(entry.target):
+            continue
+        if not entry.target:
+            message = f"entry {entry.title!r} has an empty link"
+            found.append(finding("index-dangling-link", prefix + index_path, number, message))
+            continue
+        candidates = {entry.target, unquote(entry.target)}
+        resolved = {posixpath.normpath(posixpath.join(base, c)) for c in candidates}
+        targets |= resolved
+        if resolved & known or not any(r.endswith(".md") for r in resolved):
+            continue  # present, or not a memory (an image, a directory): not ours to judge
+        message = f"links to {entry.target}, which does not exist: remove the line or restore it"
+        found.append(finding("index-dangling-link", prefix + index_path, number, message))
+    return targets, found
+
+
+def _unindexed(
+    memories: Mapping[str, Memory], linked: set[str], index_name: str, *, has_index: bool
+) -> list[Finding]:
+    found: list[Finding] = []
+    for path, memory in memories.items():
+        if path in linked or path.split("/", 1)[0] == ARCHIVE_DIR:
+            continue  # archived memories leave the index on purpose
+        where = index_name if has_index else f"{index_name} (there is none)"
+        message = f"not listed in {where}: Claude Code will rarely recall it"
+        found.append(finding("index-missing-entry", memory.path, 1, message))
+    return found
+
+
+def _duplicates(memories: Mapping[str, Memory]) -> list[Finding]:
+    first_with: dict[str, Memory] = {}
+    found: list[Finding] = []
+    for memory in memories.values():
+        if memory.decode_error:
+            continue
+        normalized = " ".join(memory.body.split())
+        if not normalized:
+            continue
+        original = first_with.setdefault(normalized, memory)
+        if original is not memory:
+            message = f"same body as {original.path}"
+            found.append(finding("duplicate-memory", memory.path, memory.body_start_line, message))
+    return found

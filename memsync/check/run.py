@@ -1,0 +1,201 @@
+"""What `memsync check` looks at: a memory directory, Claude Code's, or a store checkout."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsync.check.findings import CheckedTree, CheckReport, Finding, sort_findings
+from memsync.check.rules import check_file, check_files
+from memsync.errors import UsageError
+from memsync.model.limits import INDEX_NAME, TEAM_DIR
+from memsync.model.safety import MEMORY_SUFFIX, ScopeName, scan_directory
+
+SCOPE_NAMES: tuple[ScopeName, ...] = ("private", "team")
+
+
+@dataclass(frozen=True)
+class Tree:
+    """One directory to check as one memory tree of one scope."""
+
+    root: Path
+    scope: ScopeName
+    store_root: bool = False  # the root of a store checkout: skip README.md, dot-folders
+
+
+def run_check(
+    path: Path | None = None,
+    *,
+    scope: str | None = None,
+    all_projects: bool = False,
+    project: Path | None = None,
+    cwd: Path | None = None,
+) -> CheckReport:
+    """Resolve what to check, check it, and report with paths relative to a useful base."""
+    cwd = (cwd or Path.cwd()).resolve()
+    chosen = _scope(scope)
+    if path is not None and path.is_file():
+        return _check_single_file(path.resolve(), chosen, cwd)
+    trees = resolve_trees(path, scope=chosen, all_projects=all_projects, project=project, cwd=cwd)
+    if not trees:  # a store checkout without any memory yet
+        return CheckReport(str((path or cwd).resolve()), (), 0, ())
+    anchor = trees[0].root if len(trees) == 1 else _common_root(trees)
+    base = cwd if _is_within(anchor, cwd) else anchor
+    findings: list[Finding] = []
+    checked: list[CheckedTree] = []
+    files = 0
+    for tree in trees:
+        prefix = _prefix(tree.root, base)
+        scan = scan_directory(tree.root, tree.scope)
+        content = scan.files
+        if tree.store_root:
+            content = {p: d for p, d in content.items() if _is_store_memory(p)}
+        skipped = [s for s in scan.skipped if not tree.store_root or _is_store_memory(s.path)]
+        findings.extend(check_files(content, tree.scope, skipped, prefix=prefix))
+        files += len(content) + len(skipped)
+        checked.append(CheckedTree(str(tree.root), prefix, tree.scope))
+    return CheckReport(str(base), sort_findings(findings), files, tuple(checked))
+
+
+def resolve_trees(
+    path: Path | None,
+    *,
+    scope: ScopeName | None,
+    all_projects: bool,
+    project: Path | None,
+    cwd: Path,
+) -> list[Tree]:
+    """The memory trees PATH stands for (or, without PATH, the current project's)."""
+    if path is None:
+        start = (project or cwd).resolve()
+        if all_projects:
+            from memsync.model.paths import find_git_root
+
+            found = find_git_root(start)
+            if found is None:
+                raise UsageError(
+                    f"--all checks every project folder of a store checkout, and {start} is "
+                    "not inside a git work tree",
+                    hint="Run it inside a clone of a memory repository, or pass its PATH.",
+                )
+            return store_trees(found[0], scope)
+        from memsync.model.paths import locate_project
+
+        memory_dir = locate_project(start).memory_dir
+        if not memory_dir.is_dir():
+            raise UsageError(
+                f"this project has no Claude Code memory directory yet ({memory_dir})",
+                hint="Pass the PATH of a memory directory or store checkout to check.",
+            )
+        return directory_trees(memory_dir, scope)
+    path = path.resolve()
+    if not path.exists():
+        raise UsageError(f"{path} does not exist", hint="Pass a memory directory or a file.")
+    if not path.is_dir():
+        raise UsageError(f"{path} is not a directory or a regular file")
+    if (path / ".git").exists():
+        return store_trees(path, scope)
+    return directory_trees(path, scope)
+
+
+def directory_trees(root: Path, scope: ScopeName | None) -> list[Tree]:
+    """A plain memory directory; Claude Code's keeps team memory in `team/` (team scope)."""
+    if scope is not None:
+        return [Tree(root, scope)]
+    if root.name == TEAM_DIR:
+        return [Tree(root, "team")]
+    trees = [Tree(root, "private")]
+    if (root / TEAM_DIR).is_dir():
+        trees.append(Tree(root / TEAM_DIR, "team"))
+    return trees
+
+
+def store_trees(root: Path, scope: ScopeName | None) -> list[Tree]:
+    """Every project folder of a store checkout (or its root, for a one-project store)."""
+    scope = scope or store_scope(root)
+    top = [e for e in _entries(root) if e.is_file() and _is_store_memory(e.name)]
+    if top:
+        return [Tree(root, scope, store_root=True)]
+    folders = [
+        Path(e.path)
+        for e in _entries(root)
+        if e.is_dir(follow_symlinks=False) and not e.name.startswith(".") and _has_memory(e.path)
+    ]
+    return [Tree(folder, scope) for folder in folders]
+
+
+def store_scope(root: Path) -> ScopeName:
+    """A store checkout's scope: from memsync's config, else team when scaffolded as one."""
+    from memsync.model.paths import key_from_url, origin_url
+
+    url = origin_url(root)
+    if url:
+        from memsync.config import load_config
+
+        key = key_from_url(url)
+        for store in load_config().stores.values():
+            if key is not None and key_from_url(store.url) == key:
+                return store.scope
+    attributes = root / ".gitattributes"
+    scaffolded = (root / ".github" / "workflows" / "memsync-check.yml").is_file()
+    if scaffolded or (
+        attributes.is_file() and "merge=memsync" in attributes.read_text("utf-8", "replace")
+    ):
+        return "team"
+    return "private"
+
+
+def _check_single_file(path: Path, scope: ScopeName | None, cwd: Path) -> CheckReport:
+    if scope is None:
+        scope = "team" if path.parent.name == TEAM_DIR else "private"
+    base = cwd if _is_within(path, cwd) else path.parent
+    shown = path.relative_to(base).as_posix()
+    data = path.read_bytes()
+    findings = check_file(shown, data, scope, index=path.name == INDEX_NAME)
+    tree = CheckedTree(str(path), "", scope)
+    return CheckReport(str(base), sort_findings(findings), 1, (tree,))
+
+
+def _scope(scope: str | None) -> ScopeName | None:
+    if scope is None:
+        return None
+    lowered = scope.lower()
+    for name in SCOPE_NAMES:
+        if lowered == name:
+            return name
+    raise UsageError(f"--scope must be private or team, not {scope!r}")
+
+
+def _entries(root: Path) -> list[os.DirEntry[str]]:
+    with os.scandir(root) as iterator:
+        return sorted(iterator, key=lambda e: e.name)
+
+
+def _has_memory(directory: str) -> bool:
+    """Whether any `*.md` file lies below DIRECTORY (stops at the first)."""
+    for _, dirs, files in os.walk(directory):
+        if any(name.endswith(MEMORY_SUFFIX) for name in files):
+            return True
+        dirs[:] = [d for d in dirs if d != ".git"]
+    return False
+
+
+def _is_store_memory(relpath: str) -> bool:
+    """At the root of a one-project store, people's files and dot-folders are not memory."""
+    from memsync.sync.store import REPOSITORY_FILES  # the sync engine's own list
+
+    return relpath not in REPOSITORY_FILES and not relpath.startswith(".")
+
+
+def _is_within(path: Path, base: Path) -> bool:
+    return path == base or base in path.parents
+
+
+def _common_root(trees: list[Tree]) -> Path:
+    return Path(os.path.commonpath([str(tree.root) for tree in trees]))
+
+
+def _prefix(root: Path, base: Path) -> str:
+    relative = root.relative_to(base).as_posix() if _is_within(root, base) else root.as_posix()
+    return "" if relative == "." else relative + "/"

@@ -1,0 +1,172 @@
+"""Relative dates resolved to ISO dates, counted from when each line was written.
+
+`find_relative_dates` (in `memsync.consolidate.grammar`) finds the expressions; this module
+turns each into an ISO day, week, month or year and rewrites the sentence so it still reads well.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from memsync.consolidate.grammar import WEEKDAYS, DateMatch, find_relative_dates, parse_number
+
+__all__ = [
+    "WEEKDAYS",
+    "DateMatch",
+    "Replacement",
+    "apply_replacements",
+    "find_relative_dates",
+    "parse_number",
+    "render",
+    "resolve",
+    "resolve_relative_dates",
+]
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """One rewrite: where, what it was, what it became, and the date it was counted from."""
+
+    line: int  # 0-based line of the text
+    start: int
+    end: int
+    old: str
+    new: str
+    value: str  # canonical ISO value: 2026-03-05, 2026-W11, 2026-03, 2026
+    kind: str
+    written: date
+
+
+def _add_months(day: date, months: int) -> tuple[int, int]:
+    index = day.year * 12 + day.month - 1 + months
+    return index // 12, index % 12 + 1
+
+
+def _monday(day: date) -> date:
+    return day - timedelta(days=day.weekday())
+
+
+def resolve(match: DateMatch, written: date) -> tuple[str, date | None]:
+    """The canonical ISO value of MATCH counted from WRITTEN, and its first day when a date."""
+    what, amount, extra = match.recipe
+    if what == "days":
+        target = written + timedelta(days=amount)
+        return target.isoformat(), target
+    if what == "months":
+        year, month = _add_months(written, amount)
+        return f"{year:04d}-{month:02d}", None
+    if what in ("weekday", "bare"):
+        target = _weekday(written, amount, extra)
+        return target.isoformat(), target
+    if what == "week":
+        monday = _monday(written) + timedelta(weeks=amount)
+        iso = monday.isocalendar()
+        return f"{iso[0]:04d}-W{iso[1]:02d}", monday
+    if what == "weekend":
+        saturday = _monday(written) + timedelta(days=5, weeks=amount)
+        return saturday.isoformat(), saturday
+    if what == "month":
+        year, month = _add_months(written, amount)
+        return f"{year:04d}-{month:02d}", None
+    return f"{written.year + amount:04d}", None
+
+
+def _weekday(written: date, day: int, relation: int) -> date:
+    """last (-1): strictly before; next/future (1): strictly after; this (0): same Mon-Sun week;
+    after next (2): a week after `next`."""
+    if relation == 0:
+        return _monday(written) + timedelta(days=day)
+    if relation < 0:
+        back = (written.weekday() - day) % 7 or 7
+        return written - timedelta(days=back)
+    ahead = (day - written.weekday()) % 7 or 7
+    return written + timedelta(days=ahead + (7 if relation == 2 else 0))
+
+
+def render(match: DateMatch, value: str, first_day: date | None) -> str:
+    """The words that replace MATCH so the sentence still reads well."""
+    kind = match.kind
+    if kind == "part-of-day":
+        noun = f"the {match.part} of {value}"
+        compact = f"{value} {match.part}"
+    elif kind in ("week", "weekend"):
+        assert first_day is not None
+        noun = f"the {kind} of {first_day.isoformat()}"
+        compact = value if kind == "week" else f"{value} weekend"
+    else:
+        noun = compact = value
+    if match.possessive:
+        text = f"the {compact}"
+    elif match.mode == "noun":
+        text = noun
+    elif match.mode == "noun-in":
+        text = f"in {noun}"
+    elif kind in ("day", "part-of-day", "weekend"):
+        text = f"on {noun}"
+    elif kind in ("month", "year"):
+        text = f"in {noun}"
+    else:
+        text = noun
+    if match.capital and text[:1].islower():
+        text = text[0].upper() + text[1:]
+    return text
+
+
+def resolve_relative_dates(
+    text: str, written: date | Callable[[int], date]
+) -> tuple[str, list[Replacement]]:
+    """Rewrite every relative date in TEXT as an ISO date counted from when its line was written.
+
+    WRITTEN is a date, or a function from a 0-based line number to the date that line was
+    written (git blame). Returns the new text and the replacements, in text order.
+    """
+    matches = find_relative_dates(text)
+    if not matches:
+        return text, []
+    line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    resolved: list[tuple[DateMatch, int, date, str, date | None]] = []
+    for match in matches:
+        line = bisect.bisect_right(line_starts, match.start) - 1
+        when = written(line) if callable(written) else written
+        value, first_day = resolve(match, when)
+        if match.chained_range and resolved:
+            value, first_day = _fix_range(resolved, match, when)
+        resolved.append((match, line, when, value, first_day))
+    replacements = [
+        Replacement(
+            line, m.start, m.end, m.expression, render(m, value, first), value, m.kind, when
+        )
+        for m, line, when, value, first in resolved
+    ]
+    return apply_replacements(text, replacements), replacements
+
+
+def apply_replacements(text: str, replacements: list[Replacement]) -> str:
+    """TEXT with REPLACEMENTS (in text order, from this text) applied."""
+    parts: list[str] = []
+    cursor = 0
+    for rep in replacements:
+        parts.append(text[cursor : rep.start])
+        parts.append(rep.new)
+        cursor = rep.end
+    parts.append(text[cursor:])
+    return "".join(parts)
+
+
+def _fix_range(
+    resolved: list[tuple[DateMatch, int, date, str, date | None]], match: DateMatch, when: date
+) -> tuple[str, date]:
+    """`from Monday to Friday`: the end is the first such weekday after the start; a range in
+    the past that would end after the written day moves back one week, start included."""
+    first, line, first_when, _, first_day = resolved[-1]
+    assert first_day is not None
+    ahead = (match.recipe[1] - first_day.weekday()) % 7 or 7
+    end_day = first_day + timedelta(days=ahead)
+    if match.recipe[2] < 0 and end_day >= when:
+        shifted = first_day - timedelta(days=7)
+        resolved[-1] = (first, line, first_when, shifted.isoformat(), shifted)
+        end_day -= timedelta(days=7)
+    return end_day.isoformat(), end_day

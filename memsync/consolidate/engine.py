@@ -1,0 +1,448 @@
+"""The consolidation pass (SPEC section 5): plan every change, then apply it.
+
+Per memory folder: relative dates become ISO dates counted from when each line was written,
+duplicates are merged, the index is rebuilt and, when it cannot fit Claude Code's limits, the
+least recently updated memories move to `archive/`. Planning reads only; `apply_plan` writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memsync.consolidate.dates import Replacement, resolve_relative_dates
+from memsync.consolidate.dedupe import DEFAULT_THRESHOLD, group_duplicates, merge_bodies
+from memsync.consolidate.folder import (
+    MemoryFile,
+    frontmatter_date,
+    git_times,
+    local_date,
+    memory_folders,
+    scan_folder,
+    updated_key,
+    written_dates,
+)
+from memsync.consolidate.indexfit import ARCHIVE_ORDER, IndexMemory, IndexRebuild, rebuild_index
+from memsync.errors import UsageError, UserMessageError
+from memsync.model.index import Index, IndexLine, IndexSize, parse_index
+from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
+from memsync.model.memory import Memory, compose, encode, parse_memory, parse_yaml_mapping
+
+_MERGE_ROUNDS = 5
+
+
+@dataclass(frozen=True)
+class Options:
+    """How the pass runs."""
+
+    threshold: float = DEFAULT_THRESHOLD
+    allow_archive: str = "project-reference"  # "project-reference" | "all" | "none"
+
+
+@dataclass(frozen=True)
+class DateChange:
+    """One relative date rewritten."""
+
+    path: str
+    line: int  # 1-based line in the file
+    old: str
+    new: str
+    value: str
+    written: str  # ISO date the line was written
+    source: str  # "git blame" | "frontmatter <field>" | "file modification time"
+
+
+@dataclass(frozen=True)
+class MergeChange:
+    """Duplicates merged into one surviving memory."""
+
+    kind: str  # "exact" | "near"
+    survivor: str
+    merged: tuple[str, ...]
+    similarity: float
+    dropped: tuple[str, ...]  # frontmatter values that did not survive, `file: key: value`
+
+
+@dataclass(frozen=True)
+class ArchiveMove:
+    """A memory moved out of the index into `archive/`."""
+
+    path: str
+    destination: str
+    type: str
+    updated: str  # ISO date of its last update
+
+
+@dataclass(frozen=True)
+class FolderPlan:
+    """Everything the pass will do in one memory folder."""
+
+    root: Path
+    label: str
+    dates: tuple[DateChange, ...] = ()
+    merges: tuple[MergeChange, ...] = ()
+    archives: tuple[ArchiveMove, ...] = ()
+    index: IndexRebuild | None = None
+    index_changed: bool = False
+    writes: dict[str, bytes] = field(default_factory=dict)
+    moves: tuple[tuple[str, str], ...] = ()  # (from, to): renamed unchanged
+    deletes: tuple[str, ...] = ()
+    originals: dict[str, bytes | None] = field(default_factory=dict)  # digests; None: absent
+    skipped: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """Whether applying this plan changes any file."""
+        return bool(self.writes or self.moves or self.deletes)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The plan for every folder of one run."""
+
+    folders: tuple[FolderPlan, ...]
+    dry_run: bool = False
+
+    @property
+    def changed(self) -> bool:
+        """Whether any folder changes."""
+        return any(f.changed for f in self.folders)
+
+
+# --- planning ---
+
+
+def plan_folder(root: Path, options: Options, *, label: str | None = None) -> FolderPlan:
+    """Everything consolidation would change in ROOT; reads files and git, writes nothing."""
+    found, others, skipped = scan_folder(root)
+    repo, prefix, commit_times = git_times(root)
+    files: dict[str, MemoryFile] = {}
+    dates: list[DateChange] = []
+    for rel, path, mtime in found:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+        memory = parse_memory(raw, rel)
+        if memory.decode_error is not None:
+            skipped.append(f"{rel}: {memory.decode_error}")
+            others.append(rel)
+            continue
+        new_memory, changes = _rewrite_dates(memory, mtime, repo, prefix)
+        record = MemoryFile.of(new_memory, _digest(raw), mtime, commit_times.get(rel))
+        if changes:
+            record.new_raw = new_memory.raw
+            dates += changes
+        files[rel] = record
+    index_path = root / INDEX_NAME
+    index_raw = index_path.read_bytes() if index_path.is_file() else None
+    existing = None
+    if index_raw is not None:
+        mtime = index_path.stat().st_mtime
+        existing, index_dates = _index_prose_dates(index_raw, mtime, repo, prefix)
+        dates += index_dates
+    indexed = set(existing.targets) if existing else set()
+    merges, removed = _plan_merges(root, files, indexed, options.threshold)
+    memories = [
+        IndexMemory(f.path, f.name, f.description, f.type, updated_key(f)) for f in files.values()
+    ]
+    rebuild = rebuild_index(existing, memories, exists=others, allow_archive=options.allow_archive)
+    allocated: set[str] = set()
+    archives = [_archive_move(root, files[p], allocated) for p in rebuild.archived]
+    problems = []
+    if not rebuild.fits:
+        problems.append(_over_limit(rebuild.after, options.allow_archive))
+    new_index = _render_new_index(existing, rebuild)
+    writes: dict[str, bytes] = {}
+    moves: list[tuple[str, str]] = []
+    originals: dict[str, bytes | None] = dict(removed)
+    deleted = list(removed)
+    for move in archives:
+        item = files[move.path]
+        originals[move.path] = item.digest
+        if (root / move.destination).is_file():
+            deleted.append(move.path)  # the same content is already archived there
+        elif item.new_raw is not None:
+            writes[move.destination] = item.new_raw
+            originals[move.destination] = None
+            deleted.append(move.path)
+        else:
+            moves.append((move.path, move.destination))
+            originals[move.destination] = None
+    archived = {a.path for a in archives}
+    for rel, item in files.items():
+        if rel not in archived and item.new_raw is not None:
+            writes[rel] = item.new_raw
+            originals[rel] = item.digest
+    index_changed = new_index != index_raw and not (index_raw is None and not memories)
+    if index_changed:
+        writes[INDEX_NAME] = new_index
+        originals[INDEX_NAME] = None if index_raw is None else _digest(index_raw)
+    return FolderPlan(
+        root=root,
+        label=label or root.name,
+        dates=tuple(dates),
+        merges=tuple(merges),
+        archives=tuple(archives),
+        index=rebuild,
+        index_changed=index_changed,
+        writes=writes,
+        moves=tuple(moves),
+        deletes=tuple(sorted(set(deleted))),
+        originals=originals,
+        skipped=tuple(skipped),
+        problems=tuple(problems),
+    )
+
+
+def _rewrite_dates(
+    memory: Memory, mtime: float, repo: Path | None, prefix: str
+) -> tuple[Memory, list[DateChange]]:
+    """MEMORY with its relative dates made absolute; blame only when it has one."""
+    from memsync.consolidate.dates import find_relative_dates
+
+    if not find_relative_dates(memory.text):
+        return memory, []
+    when, source = written_dates(memory.path, mtime, frontmatter_date(memory), repo, prefix)
+    new_text, replacements = resolve_relative_dates(memory.text, when)
+    new_text, replacements = _keep_frontmatter_valid(memory, new_text, replacements)
+    if not replacements:
+        return memory, []
+    raw = encode(new_text, bom=memory.bom, crlf=memory.crlf)
+    changes = [_date_change(memory.path, rep, source) for rep in replacements]
+    return parse_memory(raw, memory.path), changes
+
+
+def _index_prose_dates(
+    raw: bytes, mtime: float, repo: Path | None, prefix: str
+) -> tuple[Index, list[DateChange]]:
+    """The index with relative dates in its headings and prose made absolute (entry lines are
+    rebuilt from the memories' frontmatter, so their dates come from there)."""
+    from memsync.consolidate.dates import find_relative_dates
+
+    index = parse_index(raw)
+    # Entry lines are left out of the scan (blank, so line numbers stay), which also keeps a
+    # large index from being scanned line by line for nothing.
+    prose = "\n".join("" if line.entry else line.text for line in index.lines)
+    if not find_relative_dates(prose):
+        return index, []
+    when, source = written_dates(INDEX_NAME, mtime, None, repo, prefix)
+    new_prose, replacements = resolve_relative_dates(prose, when)
+    rewritten = new_prose.split("\n")
+    lines = [
+        line if line.entry else IndexLine(rewritten[number], None)
+        for number, line in enumerate(index.lines)
+    ]
+    changes = [_date_change(INDEX_NAME, r, source) for r in replacements]
+    return index.with_lines(lines), changes
+
+
+def _date_change(path: str, rep: Replacement, source: Callable[[int], str]) -> DateChange:
+    return DateChange(
+        path, rep.line + 1, rep.old, rep.new, rep.value, rep.written.isoformat(), source(rep.line)
+    )
+
+
+def _keep_frontmatter_valid(
+    memory: Memory, new_text: str, replacements: list[Any]
+) -> tuple[str, list[Any]]:
+    """Drop the rewrite of a frontmatter description when the YAML would change meaning."""
+    if memory.frontmatter_text is None:
+        return new_text, replacements
+    fm_lines = memory.frontmatter_text.count("\n") + 2
+    new = parse_memory(new_text.encode("utf-8"), memory.path)
+    if new.frontmatter_text == memory.frontmatter_text:
+        return new_text, replacements
+    fields, problem, _, _ = parse_yaml_mapping(new.frontmatter_text or "")
+    expected = {k: v for k, v in memory.fields.items() if k != "description"}
+    if (
+        problem is None
+        and {k: v for k, v in fields.items() if k != "description"} == expected
+        and isinstance(fields.get("description"), str)
+    ):
+        return new_text, replacements
+    kept = [r for r in replacements if r.line >= fm_lines]
+    return compose(memory.frontmatter_text, new.body), kept
+
+
+def _completeness(item: MemoryFile, indexed: set[str]) -> tuple[Any, ...]:
+    """Sort key of the memory that survives a merge: the most complete, then indexed."""
+    return (
+        not item.type_valid,
+        item.problem,
+        item.path not in indexed,
+        -item.fields,
+        -len(item.description or ""),
+        item.path.count("/"),
+        len(item.path),
+        item.path,
+    )
+
+
+def _plan_merges(
+    root: Path, files: dict[str, MemoryFile], indexed: set[str], threshold: float
+) -> tuple[list[MergeChange], dict[str, bytes]]:
+    """Merge duplicate groups until none is left (merging can reveal a new near-duplicate).
+
+    Returns the merges and the digests of the files merged away."""
+    merges: list[MergeChange] = []
+    deleted: dict[str, bytes] = {}
+    changed: set[str] | None = None  # None: the first search looks at every pair
+    for _ in range(_MERGE_ROUNDS):
+        prints = {rel: f.fingerprint for rel, f in files.items()}
+        groups = group_duplicates(
+            prints, lambda rel: files[rel].load(root).body, threshold=threshold, focus=changed
+        )
+        changed = set()
+        if not groups:
+            break
+        for group in groups:
+            members = sorted(
+                (files[k] for k in group.members), key=lambda f: _completeness(f, indexed)
+            )
+            survivor, rest = members[0], sorted(members[1:], key=lambda f: f.path)
+            memory, dropped = _merge_group(survivor.load(root), [o.load(root) for o in rest])
+            survivor.new_raw = memory.raw
+            survivor.update(memory)
+            changed.add(survivor.path)
+            for other in rest:
+                del files[other.path]
+                deleted[other.path] = other.digest
+            merges.append(
+                MergeChange(
+                    group.kind,
+                    survivor.path,
+                    tuple(o.path for o in rest),
+                    round(group.similarity, 3),
+                    tuple(dropped),
+                )
+            )
+    return merges, deleted
+
+
+def _merge_group(survivor: Memory, rest: list[Memory]) -> tuple[Memory, list[str]]:
+    """One memory from a duplicate group: frontmatter by the merge engine's field rules (the
+    survivor's scalars win), every distinct body line; and the values that did not survive."""
+    from memsync.merge.fields import merge_frontmatter
+
+    frontmatter = survivor.frontmatter_text
+    dropped: list[str] = []
+    for other in rest:
+        theirs = other.frontmatter_text
+        if theirs is None or theirs == frontmatter:
+            continue
+        if frontmatter is None:
+            frontmatter = theirs
+            continue
+        merged = merge_frontmatter(None, frontmatter, theirs, a_time=1, b_time=0, a_first=True)
+        if merged is None:
+            dropped.append(f"{other.path}: frontmatter (not a mapping)")
+            continue
+        frontmatter = merged.text
+        dropped += [f"{other.path}: {o.key}: {o.lost}" for o in merged.outcomes if o.lost]
+    body = merge_bodies([survivor.body, *(o.body for o in rest)])
+    raw = encode(compose(frontmatter, body), bom=survivor.bom, crlf=survivor.crlf)
+    return parse_memory(raw, survivor.path), dropped
+
+
+def _archive_move(root: Path, item: MemoryFile, allocated: set[str]) -> ArchiveMove:
+    """Where a memory goes in `archive/`: its own path there, or `name-2.md` when another file
+    with other content already has it."""
+    from memsync.merge.memory import free_name
+
+    current = _digest(item.new_raw) if item.new_raw is not None else item.digest
+
+    def taken(candidate: str) -> bool:
+        existing = root / candidate
+        same = existing.is_file() and _digest(existing.read_bytes()) == current
+        return candidate in allocated or (existing.exists() and not same)
+
+    destination = f"{ARCHIVE_DIR}/{item.path}"
+    if taken(destination):
+        destination = free_name(destination, taken)
+    allocated.add(destination)
+    primary, fm_time, _ = updated_key(item)
+    when = primary if primary != float("inf") else fm_time
+    return ArchiveMove(item.path, destination, item.type or "", local_date(when).isoformat())
+
+
+def _over_limit(size: IndexSize, allow_archive: str) -> str:
+    more = (
+        "" if allow_archive == "all" else " (`--allow-archive all` may archive user and feedback)"
+    )
+    return (
+        f"{INDEX_NAME} is still over Claude Code's limits after archiving: {size.lines} lines, "
+        f"{size.chars:,} characters{more}"
+    )
+
+
+def _render_new_index(existing: Index | None, rebuild: IndexRebuild) -> bytes:
+    if existing is None:
+        return encode(rebuild.text)
+    return encode(rebuild.text, bom=existing.bom, crlf=existing.crlf)
+
+
+def make_plan(
+    path: Path, *, all_projects: bool = False, options: Options | None = None, dry_run: bool = False
+) -> Plan:
+    """Plan consolidation of PATH (a memory folder, or with ALL_PROJECTS a store checkout)."""
+    options = options or Options()
+    if options.allow_archive not in ARCHIVE_ORDER:
+        raise UsageError(
+            f"--allow-archive {options.allow_archive}: not one of {', '.join(ARCHIVE_ORDER)}"
+        )
+    folders = []
+    for folder in memory_folders(path, all_projects=all_projects):
+        relative = folder.relative_to(path).as_posix()
+        label = relative if relative != "." else path.name or "."
+        folders.append(plan_folder(folder, options, label=label))
+    return Plan(tuple(folders), dry_run)
+
+
+def apply_plan(plan: Plan) -> None:
+    """Write the plan to disk; refuse when a file changed since it was planned."""
+    from memsync.sync.livefiles import atomic_write
+
+    for folder in plan.folders:
+        for rel, expected in folder.originals.items():
+            current = _original_bytes(folder.root, rel)
+            if (None if current is None else _digest(current)) != expected:
+                raise UserMessageError(
+                    f"{folder.root / rel} changed while consolidating; nothing was written there",
+                    hint="Run `memsync consolidate` again.",
+                )
+    for folder in plan.folders:
+        for rel, data in sorted(folder.writes.items()):
+            if rel != INDEX_NAME:
+                atomic_write(folder.root / rel, data)
+        for source, destination in folder.moves:
+            target = folder.root / destination
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(folder.root / source, target)
+            _prune_empty(folder.root, (folder.root / source).parent)
+        for rel in folder.deletes:
+            target = folder.root / rel
+            if target.is_file():
+                target.unlink()
+                _prune_empty(folder.root, target.parent)
+        if INDEX_NAME in folder.writes:
+            atomic_write(folder.root / INDEX_NAME, folder.writes[INDEX_NAME])
+
+
+def _digest(data: bytes) -> bytes:
+    """What apply compares a file against: a digest, so a plan does not hold every file twice."""
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _original_bytes(root: Path, rel: str) -> bytes | None:
+    path = root / rel
+    return path.read_bytes() if path.is_file() else None
+
+
+def _prune_empty(root: Path, directory: Path) -> None:
+    while directory != root and root in directory.parents and not any(directory.iterdir()):
+        directory.rmdir()
+        directory = directory.parent

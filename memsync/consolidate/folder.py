@@ -1,0 +1,246 @@
+"""A memory folder on disk: which files are memories, and when each line and file was written.
+
+Dating follows SPEC section 5: git blame where the file is in git, else the frontmatter's
+date fields, else the file's modification time.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+from memsync import git as gitcmd
+from memsync.consolidate.dedupe import Fingerprint, fingerprint
+from memsync.consolidate.indexfit import IndexMemory
+from memsync.errors import UsageError
+from memsync.model.limits import (
+    ARCHIVE_DIR,
+    CONSOLIDATE_LOCK,
+    INDEX_NAME,
+    MAX_MEMORY_BYTES,
+    TEAM_DIR,
+)
+from memsync.model.memory import Memory, parse_memory
+
+# Frontmatter fields that say when a memory was written, most specific first.
+DATE_FIELDS = (
+    *("updated", "last_updated", "updated_at", "modified", "last_modified", "date"),
+    *("created", "created_at"),
+)
+
+
+@dataclass
+class MemoryFile:
+    """What a plan keeps of one memory file: its facts and fingerprint, not its text.
+
+    A store can hold 100,000 memories; keeping each one's parsed text around makes every
+    step slower as the heap grows, so text is read again only for the few that need it."""
+
+    path: str
+    digest: bytes  # of the bytes on disk
+    mtime: float
+    commit_time: int | None  # author time of the newest commit touching it, if clean
+    type: str | None
+    type_valid: bool
+    name: str | None
+    description: str | None
+    written: tuple[date, str] | None  # frontmatter date and the field it came from
+    problem: bool  # frontmatter missing or unusable
+    fields: int
+    fingerprint: Fingerprint
+    new_raw: bytes | None = None  # the planned content, when the plan changes the file
+
+    @classmethod
+    def of(cls, memory: Memory, digest: bytes, mtime: float, commit_time: int | None) -> MemoryFile:
+        """The record of MEMORY (as the plan has it now) for a file with DIGEST on disk."""
+        record = cls(
+            memory.path,
+            digest,
+            mtime,
+            commit_time,
+            None,
+            False,
+            None,
+            None,
+            None,
+            False,
+            0,
+            Fingerprint(None, None),
+        )
+        record.update(memory)
+        return record
+
+    def update(self, memory: Memory) -> None:
+        """Take the facts of MEMORY, the planned new version of this file."""
+        self.type, self.type_valid = memory.type, memory.type_is_valid
+        self.name, self.description = memory.name, memory.description
+        self.written = frontmatter_date(memory)
+        self.problem, self.fields = memory.problem is not None, len(memory.fields)
+        self.fingerprint = fingerprint(memory.body, memory.type if memory.type_is_valid else None)
+
+    def load(self, root: Path) -> Memory:
+        """The memory as the plan has it: planned content, else the file on disk."""
+        raw = self.new_raw if self.new_raw is not None else (root / self.path).read_bytes()
+        return parse_memory(raw, self.path)
+
+
+def memory_folders(path: Path, *, all_projects: bool) -> list[Path]:
+    """The memory folders to consolidate: PATH itself, or every project folder of a store."""
+    if not path.is_dir():
+        raise UsageError(f"{path} is not a directory", hint="Pass a memory folder or a store.")
+    folders = [path]
+    if all_projects and not (path / INDEX_NAME).is_file():
+        folders = [
+            child
+            for child in sorted(path.iterdir())
+            if child.is_dir()
+            and not child.is_symlink()
+            and not child.name.startswith(".")
+            and child.name not in (ARCHIVE_DIR, TEAM_DIR)
+            and any(p.suffix == ".md" for p in child.rglob("*.md"))
+        ]
+    units: list[Path] = []
+    for folder in folders:
+        units.append(folder)
+        team = folder / TEAM_DIR
+        if team.is_dir() and not team.is_symlink():
+            units.append(team)
+    return units
+
+
+def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], list[str]]:
+    """(memory files as (relative path, full path, mtime), other .md files links may point
+    to, skipped files) under ROOT; one directory read and one stat per file."""
+    from memsync.sync.store import REPOSITORY_FILES
+
+    is_repo_root = (root / ".git").exists()
+    memories: list[tuple[str, str, float]] = []
+    others: list[str] = []
+    skipped: list[str] = []
+    pending = [(str(root), "")]
+    while pending:
+        directory, prefix = pending.pop()
+        with os.scandir(directory) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+        for entry in entries:
+            name, rel = entry.name, prefix + entry.name
+            if name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if prefix or name not in (ARCHIVE_DIR, TEAM_DIR):
+                    pending.append((entry.path, rel + "/"))
+                continue
+            if not name.endswith(".md") or name == CONSOLIDATE_LOCK:
+                continue
+            if name == INDEX_NAME or (is_repo_root and not prefix and name in REPOSITORY_FILES):
+                others.append(rel)
+            elif entry.is_symlink():
+                skipped.append(f"{rel}: a symlink")
+            else:
+                stat = entry.stat(follow_symlinks=False)
+                if stat.st_size > MAX_MEMORY_BYTES:
+                    skipped.append(f"{rel}: over {MAX_MEMORY_BYTES:,} bytes")
+                    others.append(rel)
+                else:
+                    memories.append((rel, entry.path, stat.st_mtime))
+    memories.sort()
+    return memories, others, skipped
+
+
+def index_memories(folder: Path) -> tuple[list[IndexMemory], list[str]]:
+    """The memories of FOLDER as the index sees them (no git), and the other files there."""
+    found, others, _ = scan_folder(folder)
+    memories = []
+    for rel, path, mtime in found:
+        memory = parse_memory(Path(path).read_bytes(), rel)
+        if memory.decode_error is None:
+            memories.append(index_memory(memory, (mtime,)))
+    return memories, others
+
+
+def index_memory(memory: Memory, updated: tuple[float, ...]) -> IndexMemory:
+    """MEMORY as the index sees it."""
+    return IndexMemory(memory.path, memory.name, memory.description, memory.type, updated)
+
+
+def git_times(root: Path) -> tuple[Path | None, str, dict[str, int]]:
+    """(repository, ROOT's path in it, last author time of each clean tracked file under ROOT)."""
+    from memsync.model.paths import find_git_root
+
+    found = find_git_root(root)
+    if found is None:
+        return None, "", {}
+    repo = found[0]
+    prefix = root.resolve().relative_to(repo.resolve()).as_posix()
+    prefix = "" if prefix == "." else prefix
+    times = gitcmd.path_times(repo, "HEAD", prefix, author_dates=True)
+    lead = f"{prefix}/" if prefix else ""
+    for dirty in gitcmd.work_tree_changes(repo, prefix):
+        times.pop(dirty[len(lead) :] if dirty.startswith(lead) else dirty, None)
+    return repo, prefix, times
+
+
+def frontmatter_date(memory: Memory) -> tuple[date, str] | None:
+    """The first date among the frontmatter's DATE_FIELDS, with the field's name."""
+    for key in DATE_FIELDS:
+        value = memory.fields.get(key)
+        if isinstance(value, datetime):
+            return value.date(), key
+        if isinstance(value, date):
+            return value, key
+        if isinstance(value, str):
+            try:
+                return date.fromisoformat(value.strip()[:10]), key
+            except ValueError:
+                continue
+    return None
+
+
+def local_date(epoch: float) -> date:
+    """The local calendar day of a unix time."""
+    return datetime.fromtimestamp(epoch).date()
+
+
+def blame_date(line: gitcmd.BlameLine) -> date:
+    """The day a blamed line was written, in its author's time zone."""
+    sign = -1 if line.author_tz.startswith("-") else 1
+    digits = line.author_tz.lstrip("+-").zfill(4)
+    offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:4])) * sign
+    return datetime.fromtimestamp(line.author_time, timezone(offset)).date()
+
+
+def written_dates(
+    path: str, mtime: float, fallback: tuple[date, str] | None, repo: Path | None, prefix: str
+) -> tuple[Callable[[int], date], Callable[[int], str]]:
+    """(0-based line -> date written, line -> how that was found) for the file PATH."""
+    mtime_day = local_date(mtime)
+    blame: list[gitcmd.BlameLine] | None = None
+    if repo is not None:
+        blame = gitcmd.blame_lines(repo, f"{prefix}/{path}" if prefix else path)
+
+    def when(line: int) -> date:
+        if blame is not None and line < len(blame) and blame[line].committed:
+            return blame_date(blame[line])
+        if blame is None and fallback is not None:
+            return fallback[0]
+        return mtime_day
+
+    def source(line: int) -> str:
+        if blame is not None and line < len(blame) and blame[line].committed:
+            return "git blame"
+        if blame is None and fallback is not None:
+            return f"frontmatter `{fallback[1]}`"
+        return "file modification time"
+
+    return when, source
+
+
+def updated_key(item: MemoryFile) -> tuple[float, ...]:
+    """Archive order: newest commit, else frontmatter date, else file time; ties by the others."""
+    fm = item.written
+    fm_time = datetime.combine(fm[0], datetime.min.time()).timestamp() if fm else item.mtime
+    primary = float(item.commit_time) if item.commit_time is not None else float("inf")
+    return primary, fm_time, item.mtime

@@ -1,0 +1,436 @@
+"""Finding relative date expressions: a closed English grammar and its look-alike rules.
+
+The grammar is deliberately closed (see docs/CONSOLIDATION.md): a free-text date search
+misfires on ordinary words (`May I`, `a second opinion`, `for now`), so only the listed
+expressions are recognised, and only outside code, URLs, link targets and frontmatter keys.
+`memsync.consolidate.dates` resolves what is found here to ISO dates.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from memsync.model.mdspans import protected_spans
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+_TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"]
+_TEENS += ["seventeen", "eighteen", "nineteen"]
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+_TENS |= {"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+
+_WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_POD = r"(?:morning|afternoon|evening|night)"
+_TEN_WORDS = "|".join(_TENS)
+_NUM = (
+    rf"(?:\d{{1,3}}|(?:{_TEN_WORDS})(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
+    rf"|{'|'.join(reversed(_TEENS))}|{'|'.join(_UNITS[1:])}|an?)"
+)
+_UNIT = r"(?:days?|weeks?|fortnights?|months?|years?)"
+
+_PATTERN = re.compile(
+    rf"""(?<![\w])(?:
+      (?P<dby>(?:the\s+)?day\s+before\s+yesterday)
+    | (?P<dat>(?:the\s+)?day\s+after\s+tomorrow)
+    | (?P<wan>the\s+week\s+after\s+next)
+    | (?P<ago>(?P<ago_n>{_NUM})\s+(?P<ago_u>{_UNIT})\s+ago)
+    | (?P<hence>(?P<hence_n>{_NUM})\s+(?P<hence_u>{_UNIT})\s+(?:from\s+(?:now|today)|hence))
+    | (?P<inn>in\s+(?P<in_n>{_NUM})\s+(?P<in_u>{_UNIT})(?:['’]?s?\s+time(?![\w]))?)
+    | (?P<wdan>(?P<wdan_d>{_WD})\s+after\s+next)
+    | (?P<rel>(?P<rel_w>last|this|next)\s+(?:(?P<rel_d>{_WD})(?:\s+(?P<rel_p>{_POD}))?
+                                        |(?P<rel_u>weekend|week|month|year)))
+    | (?P<pod>(?P<pod_w>yesterday|today|tomorrow)\s+(?P<pod_p>{_POD})
+              |this\s+(?P<pod_t>morning|afternoon|evening)|(?P<pod_n>tonight)|last\s+(?P<pod_l>night))
+    | (?P<word>yesterday|today|tomorrow)
+    | (?P<bare>(?P<bare_d>{_WD})(?:\s+(?P<bare_p>{_POD}))?)
+    )(?![\w])""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+# Every expression of the grammar contains one of these: a cheap test before the full scan.
+_KEYWORDS = (
+    *("yesterday", "today", "tomorrow", "tonight", "ago", "hence", "from now", "after next"),
+    *("week", "month", "year", "night", "morning", "afternoon", "evening", "day", "fortnight"),
+    *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+)
+_ANCHOR = re.compile(
+    r"yesterday|today|tomorrow|tonight|ago\b|hence|now\b|next\b|last\b|this\b|days?\b|weeks?"
+    r"|months?\b|years?\b|fortnights?\b|night|morning|afternoon|evening|(?:mon|tues|wednes"
+    r"|thurs|fri|satur|sun)day"
+)
+_WINDOW = 40  # longer than any expression's words before its first anchor
+# Words after which the date reads as a noun: no "on"/"in" is added in front of it.
+_NOUN_CONTEXT = frozenset(
+    _words(
+        "on since by until till til before after from to through thru of for at as "
+        "during in into within between than starting beginning ending via per except "
+        "including around about roughly approximately circa like unlike versus vs"
+    )
+)
+_COPULA = frozenset(_words("is was are were be been being"))
+_SUBJECT_VERBS = frozenset(
+    _words(
+        "is was will would should could might may has had were are marks looks seems "
+        "starts ends begins works"
+    )
+)
+_BARE_WEEKDAY_PREPS = frozenset(_words("on by until till since before after from for to"))
+_ARTICLE_LIKE = frozenset(_words("the a an every each per any that same"))
+_NOT_A_POINT = frozenset(_words("over under nearly almost within"))
+_DURATION_VERBS = frozenset(
+    _words(
+        "finished finish finishes completed complete completes done built build builds "
+        "ran run runs took take takes taking compiled compiles converged converges "
+        "loaded loads"
+    )
+)
+_VAGUE_AFTER = re.compile(r"\s+or\s+(?:so|two|three|more|less|later|earlier)\b", re.IGNORECASE)
+_DATE_AFTER = re.compile(
+    r",?\s+(?:\d{1,4}\b|\d{1,2}(?:st|nd|rd|th)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct"
+    r"|nov|dec)[a-z]*\b)",
+    re.IGNORECASE,
+)
+_WORD_BEFORE = re.compile(r"([A-Za-z~]+)\W*$")
+_TWO_WORDS_BEFORE = re.compile(r"([A-Za-z]+)\s+([A-Za-z]+)\s*$")
+_WORD_AFTER = re.compile(r"^\s+([A-Za-z']+)")
+_FUTURE_CUES = re.compile(
+    r"\b(?:will|shall|going\s+to|gonna|scheduled|planned|plans?|due|upcoming|expect(?:ed|s)?"
+    r"|should|must|needs?\s+to|ha(?:s|ve)\s+to|is|are|am|starts?|begins?|ends?"
+    r"|tomorrow|next)\b|'ll\b",
+    re.IGNORECASE,
+)
+_PAST_CUES = re.compile(
+    r"\b(?:was|were|did|had|ago|yesterday|last|since|went|came|saw|made|broke|ran|took|found"
+    r"|got|left|sent|built|began|wrote|said|told|knew|thought|met|lost|held|kept|brought|fell"
+    r"|gave|spoke|chose|drove|won|paid|led|felt|heard|meant|spent|stood|forgot"
+    r"|[a-z]{2,}(?<!e)(?<!schedul)(?<!plann)(?<!expect)(?<!suppos)(?<!requir)(?<!need)ed)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class DateMatch:
+    """One relative date expression found in a text."""
+
+    start: int
+    end: int
+    expression: str
+    kind: str  # day | part-of-day | week | weekend | month | year
+    recipe: tuple[str, int, int] = ("days", 0, 0)
+    part: str | None = None
+    possessive: bool = False
+    mode: str = "adverb"  # how it reads in its sentence: adverb | noun | noun-in
+    chained_range: bool = False
+    capital: bool = False  # starts a sentence: the replacement starts with a capital too
+
+
+def parse_number(text: str) -> int:
+    """The value of a number in the grammar: digits, `a`/`an` or spelled-out English words."""
+    word = text.lower()
+    if word.isdigit():
+        return int(word)
+    if word in ("a", "an"):
+        return 1
+    total = 0
+    for part in re.split(r"[- ]", word):
+        if part in _TENS:
+            total += _TENS[part]
+        elif part in _TEENS:
+            total += 10 + _TEENS.index(part)
+        else:
+            total += _UNITS.index(part)
+    return total
+
+
+def find_relative_dates(text: str) -> list[DateMatch]:
+    """Relative date expressions in TEXT outside code, URLs, link targets and frontmatter keys."""
+    lowered = text.lower()
+    if not any(word in lowered for word in _KEYWORDS):
+        return []  # most notes: no word of the grammar at all, no need to map Markdown
+    spans: list[tuple[int, int]] | None = None
+    starts: list[int] = []
+    found: list[DateMatch] = []
+    for window_start, window_end in _windows(lowered):
+        for match in _PATTERN.finditer(text, window_start, window_end):
+            if spans is None:
+                spans = protected_spans(text)
+                starts = [s for s, _ in spans]
+            if _is_protected(match.start(), match.end(), spans, starts):
+                continue
+            accepted = _accept(match, text, found)
+            if accepted is not None:
+                found.append(accepted)
+    return found
+
+
+def _windows(lowered: str) -> list[tuple[int, int]]:
+    """Stretches of text around anchor words where an expression can be: the full grammar
+    is slow to try at every character, and every expression has an anchor near its start."""
+    windows: list[tuple[int, int]] = []
+    for anchor in _ANCHOR.finditer(lowered):
+        line_start = lowered.rfind("\n", 0, anchor.start()) + 1
+        line_end = lowered.find("\n", anchor.end())
+        start = max(line_start, anchor.start() - _WINDOW)
+        end = min(len(lowered) if line_end < 0 else line_end, anchor.end() + _WINDOW)
+        while start > line_start and lowered[start - 1].isalnum():
+            start -= 1  # never start inside a word
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(end, windows[-1][1]))
+        else:
+            windows.append((start, end))
+    return windows
+
+
+def _is_protected(start: int, end: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:
+    i = bisect.bisect_right(starts, start) - 1
+    if i >= 0 and spans[i][1] > start:
+        return True
+    j = bisect.bisect_left(starts, start)
+    return j < len(spans) and spans[j][0] < end
+
+
+def _line_bounds(text: str, pos: int) -> tuple[int, int]:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return start, len(text) if end < 0 else end
+
+
+def _sentence_start(before: str) -> bool:
+    """Whether the text before a match (on its line) ends where a sentence starts."""
+    stripped = re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+|>)\s+", "", before).rstrip()
+    return not stripped or stripped[-1] in ".!?:;(\"'“‘—"
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What surrounds one grammar match on its line."""
+
+    text: str
+    start: int
+    before: str
+    after: str
+    prev: str | None
+    nxt: str | None
+    at_start: bool
+    found: list[DateMatch]
+
+
+def _inside_double_quotes(before: str, after: str) -> bool:
+    """Whether the match sits between a pair of double quotes on its line."""
+    straight = before.count('"') % 2 == 1 and '"' in after
+    curly = before.count("“") > before.count("”") and "”" in after
+    return straight or curly
+
+
+def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatch | None:
+    """Apply the look-alike rules to one grammar match; build its DateMatch."""
+    start, end = match.span()
+    line_start, line_end = _line_bounds(text, start)
+    before, after = text[line_start:start], text[end:line_end]
+    if before and (before[-1].isalnum() or before[-1] in "-/_=.@#$\\&"):
+        return None
+    possessive = after[:2] in ("'s", "’s") and not after[2:3].isalnum()
+    if possessive:
+        end, after = end + 2, after[2:]
+    if after and (after[0].isalnum() or after[0] in "-/_=@\\" or re.match(r"[.:]\w", after)):
+        return None
+    if before[-1:] in "\"'“‘`" and before[-1:] and after[:1] in "\"'”’`" and after[:1]:
+        return None  # a quoted mention of the words, not a use
+    if _inside_double_quotes(before, after):
+        return None  # a quotation (a UI string, what someone said) stays verbatim
+    prev_match = _WORD_BEFORE.search(before)
+    prev = prev_match.group(1).lower() if prev_match else None
+    next_match = _WORD_AFTER.match(after)
+    nxt = next_match.group(1) if next_match else None
+    at_start = _sentence_start(before)
+    if _VAGUE_AFTER.match(after):
+        return None
+    expression = text[start:end]
+    ctx = _Context(text, start, before, after, prev, nxt, at_start, found)
+    kind_and_recipe = _recipe(match, ctx)
+    if kind_and_recipe is None:
+        return None
+    kind, recipe, part, chained_range = kind_and_recipe
+    mode = _mode(kind, ctx)
+    capital = expression[:1].isupper() and at_start
+    return DateMatch(
+        start, end, expression, kind, recipe, part, possessive, mode, chained_range, capital
+    )
+
+
+def _recipe(
+    match: re.Match[str], ctx: _Context
+) -> tuple[str, tuple[str, int, int], str | None, bool] | None:
+    """(kind, recipe, part of day, chained range) for a grammar match, or None to skip it."""
+    before, after, prev, nxt = ctx.before, ctx.after, ctx.prev, ctx.nxt
+    group = match.lastgroup
+    g = match.group
+    if group == "dby":
+        return "day", ("days", -2, 0), None, False
+    if group == "dat":
+        return "day", ("days", 2, 0), None, False
+    if group == "wan":
+        return "week", ("week", 2, 0), None, False
+    if group in ("ago", "hence", "inn"):
+        prefix = {"ago": "ago", "hence": "hence", "inn": "in"}[group]
+        if group == "ago" and (prev in _NOT_A_POINT or _two_words(before) in _APPROX_BOUNDS):
+            return None
+        if _NUMBER_RANGE_BEFORE.search(before):
+            return None  # "two or three days ago": a range, not a day
+        if group == "inn" and (prev in _DURATION_VERBS or prev in ("every", "once")):
+            return None
+        count = parse_number(g(f"{prefix}_n"))
+        unit = g(f"{prefix}_u").lower().rstrip("s")
+        if g(f"{prefix}_n").lower() in ("a", "an") and g(f"{prefix}_u").lower().endswith("s"):
+            return None
+        sign = -1 if group == "ago" else 1
+        if unit in ("day", "week", "fortnight"):
+            days = count * {"day": 1, "week": 7, "fortnight": 14}[unit]
+            return "day", ("days", sign * days, 0), None, False
+        months = count * (12 if unit == "year" else 1)
+        return "month", ("months", sign * months, 0), None, False
+    if group in ("rel", "wdan") and prev in _ARTICLE_LIKE:
+        return None
+    if group in ("rel", "wdan", "bare") and re.match(r"\s+of\b", after, re.IGNORECASE):
+        return None
+    if group == "wdan":
+        if _DATE_AFTER.match(after) or _capitalized(nxt):
+            return None
+        day = WEEKDAYS.index(g("wdan_d").lower())
+        return "day", ("weekday", day, 2), None, False
+    if group == "rel":
+        relation = {"last": -1, "this": 0, "next": 1}[g("rel_w").lower()]
+        unit_word = g("rel_u")
+        if unit_word is not None:
+            unit = unit_word.lower()
+            kind = {"week": "week", "weekend": "weekend", "month": "month", "year": "year"}[unit]
+            return kind, (unit, relation, 0), None, False
+        if _DATE_AFTER.match(after) or _capitalized(nxt):
+            return None
+        part = g("rel_p").lower() if g("rel_p") else None
+        day = WEEKDAYS.index(g("rel_d").lower())
+        return ("part-of-day" if part else "day"), ("weekday", day, relation), part, False
+    if group == "pod":
+        if g("pod_w"):
+            offset = {"yesterday": -1, "today": 0, "tomorrow": 1}[g("pod_w").lower()]
+            part = g("pod_p").lower()
+        elif g("pod_t"):
+            offset, part = 0, g("pod_t").lower()
+        elif g("pod_n"):
+            offset, part = 0, "night"
+        else:
+            if prev in _ARTICLE_LIKE:
+                return None
+            offset, part = -1, "night"
+        return "part-of-day", ("days", offset, 0), part, False
+    if group == "word":
+        word = g("word")
+        if word[0].isupper() and not ctx.at_start and _capitalized(nxt):
+            return None  # a title such as "the Today Show"
+        offset = {"yesterday": -1, "today": 0, "tomorrow": 1}[word.lower()]
+        return "day", ("days", offset, 0), None, False
+    return _bare_weekday(match, ctx)
+
+
+_NUMBER_RANGE_BEFORE = re.compile(rf"(?<![\w]){_NUM}\s+(?:or|to)\s+$", re.IGNORECASE)
+_APPROX_BOUNDS = frozenset({"more than", "less than", "at least", "at most", "up to"})
+
+
+def _two_words(before: str) -> str | None:
+    found = _TWO_WORDS_BEFORE.search(before)
+    return f"{found.group(1).lower()} {found.group(2).lower()}" if found else None
+
+
+def _capitalized(word: str | None) -> bool:
+    return bool(word) and word is not None and word[0].isupper() and word != "I"
+
+
+def _bare_weekday(
+    match: re.Match[str], ctx: _Context
+) -> tuple[str, tuple[str, int, int], str | None, bool] | None:
+    """A weekday with no last/this/next: only after a preposition, never in a proper name."""
+    text, prev = ctx.text, ctx.prev
+    if _DATE_AFTER.match(ctx.after) or _capitalized(ctx.nxt):
+        return None
+    day = WEEKDAYS.index(match.group("bare_d").lower())
+    part = match.group("bare_p").lower() if match.group("bare_p") else None
+    kind = "part-of-day" if part else "day"
+    chained = _chained_to(ctx.found, text, match.start())
+    if chained is not None and chained.recipe[0] == "bare":
+        connector = text[chained.end : match.start()].strip().lower()
+        is_range = connector in ("to", "through", "thru", "until", "till", "-", "–")
+        return kind, ("bare", day, chained.recipe[2]), part, is_range
+    if prev not in _BARE_WEEKDAY_PREPS:
+        return None
+    direction = -1 if prev == "since" else _tense(text, match.start(), match.end())
+    return kind, ("bare", day, direction), part, False
+
+
+def _chained_to(found: list[DateMatch], text: str, start: int) -> DateMatch | None:
+    """The previous match when only a connector (`and`, `to`, a dash...) separates them."""
+    if not found:
+        return None
+    last = found[-1]
+    between = text[last.end : start]
+    if re.fullmatch(r"\s+(?:and|or|to|through|thru|until|till)\s+|\s*[-–]\s*", between, re.I):
+        return last
+    return None
+
+
+def _tense(text: str, start: int, end: int) -> int:
+    """+1 when the sentence around a bare weekday speaks of the future, -1 for the past."""
+    line_start, line_end = _line_bounds(text, start)
+    left = text[line_start:start]
+    cut = max(left.rfind(". "), left.rfind("! "), left.rfind("? "))
+    sentence_start = line_start + cut + 2 if cut >= 0 else line_start
+    right = text[end:line_end]
+    stop = re.search(r"[.!?](?:\s|$)", right)
+    sentence_end = end + stop.start() if stop else line_end
+    best: tuple[int, int] | None = None
+    for cues, direction in ((_FUTURE_CUES, 1), (_PAST_CUES, -1)):
+        for cue in cues.finditer(text, sentence_start, sentence_end):
+            if start <= cue.start() < end or _is_participle(text, sentence_start, cue, direction):
+                continue
+            distance = start - cue.end() if cue.end() <= start else cue.start() - end
+            if best is None or distance < best[0] or (distance == best[0] and direction > 0):
+                best = (distance, direction)
+    return 1 if best is None else best[1]
+
+
+def _is_participle(text: str, sentence_start: int, cue: re.Match[str], direction: int) -> bool:
+    """`is closed`, `gets merged`: an -ed word after a present copula is no past tense."""
+    if direction > 0 or not cue.group().lower().endswith("ed"):
+        return False
+    before = _WORD_BEFORE.search(text[sentence_start : cue.start()])
+    return before is not None and before.group(1).lower() in _PRESENT_AUX
+
+
+_PRESENT_AUX = frozenset(_words("is are am be being get gets will"))
+
+
+def _mode(kind: str, ctx: _Context) -> str:
+    """How the replacement must read: a noun (after a preposition) or an adverbial phrase."""
+    chained = _chained_to(ctx.found, ctx.text, ctx.start)
+    if chained is not None:
+        connector = ctx.text[chained.end : ctx.start].strip().lower()
+        if connector in ("and", "or"):
+            return chained.mode
+    prev = ctx.prev
+    if ctx.before.endswith(("[", "(")):
+        return "noun"  # link text, a parenthesis
+    if ctx.at_start:
+        return "noun" if (ctx.nxt or "").lower() in _SUBJECT_VERBS else "adverb"
+    if prev in _NOUN_CONTEXT:
+        return "noun"
+    if prev in _COPULA:
+        return "noun" if kind in ("day", "week", "weekend") else "adverb"
+    if prev in ("earlier", "later", "early", "late") and kind in ("week", "weekend"):
+        return "noun-in"
+    return "adverb"

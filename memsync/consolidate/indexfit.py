@@ -1,0 +1,235 @@
+"""Rebuilding MEMORY.md: one line per memory, headings and prose kept, within Claude's limits.
+
+`rebuild_index` is pure. `repair_index` is the cheap on-disk repair `memsync push` may run:
+dangling and duplicate lines out, missing memories in, long lines shortened; it never moves a
+file (archiving is the full consolidation pass).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsync.model.index import (
+    Index,
+    IndexLine,
+    IndexSize,
+    measure_index,
+    parse_entry,
+    parse_index,
+    parse_index_text,
+    render_index,
+    shorten,
+)
+from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME, MAX_INDEX_LINE_CHARS
+
+# Which memory types may leave the index, in the order they go, per `--allow-archive` value.
+ARCHIVE_ORDER: dict[str, tuple[str, ...]] = {
+    "project-reference": ("project", "reference"),
+    "all": ("project", "reference", "feedback", "user"),
+    "none": (),
+}
+_MIN_HOOK = 12
+
+
+@dataclass(frozen=True)
+class IndexMemory:
+    """What the index needs to know about one memory."""
+
+    path: str  # relative to the memory folder, `/`-separated
+    title: str | None  # frontmatter `name`
+    hook: str | None  # frontmatter `description`
+    type: str | None
+    updated: tuple[float, ...]  # when it was last updated, sortable: the archive order
+
+
+@dataclass(frozen=True)
+class IndexRebuild:
+    """The new index text and what changed."""
+
+    text: str
+    added: tuple[str, ...]
+    dangling: tuple[str, ...]
+    duplicates: tuple[str, ...]
+    rewritten: tuple[str, ...]
+    shortened: tuple[str, ...]
+    archived: tuple[str, ...]
+    before: IndexSize
+    after: IndexSize
+
+    @property
+    def fits(self) -> bool:
+        """Whether Claude Code loads the whole new index."""
+        return self.after.fits
+
+
+@dataclass(frozen=True)
+class IndexRepair:
+    """What `repair_index` did to one folder's MEMORY.md."""
+
+    path: Path
+    changed: bool
+    rebuild: IndexRebuild
+
+
+def entry_line(title: str, target: str, hook: str | None) -> str:
+    """`- [Title](target) — hook` within 150 characters; the hook is cut at a word, not the link."""
+    title = " ".join(title.replace("[", "(").replace("]", ")").split()) or target
+    if any(ch in target for ch in " ()<>"):
+        target = f"<{target}>"
+    overhead = len(f"- []({target})")
+    if overhead + len(title) > MAX_INDEX_LINE_CHARS:
+        title = shorten(title, max(MAX_INDEX_LINE_CHARS - overhead, 8))
+    link = f"- [{title}]({target})"
+    hook = " ".join((hook or "").split())
+    budget = MAX_INDEX_LINE_CHARS - len(link) - 3
+    if not hook or budget < _MIN_HOOK:
+        return link
+    return f"{link} — {shorten(hook, budget)}"
+
+
+def _is_memory_link(target: str) -> bool:
+    return target.endswith(".md") and "://" not in target and not target.startswith("mailto:")
+
+
+def rebuild_index(
+    existing: Index | None,
+    memories: Sequence[IndexMemory],
+    *,
+    exists: Sequence[str] = (),
+    allow_archive: str = "project-reference",
+) -> IndexRebuild:
+    """The index for MEMORIES: existing prose and order kept, one entry per memory, limits met.
+
+    EXISTS lists other files in the folder that links may point to (not memories, not
+    dangling). When the result is over Claude Code's limits, the least recently updated
+    memories of the types ALLOW_ARCHIVE names are left out, in order, and listed as archived.
+    """
+    known = {m.path: m for m in memories}
+    other_files = set(exists)
+    lines: list[IndexLine] = []
+    seen: set[str] = set()
+    dangling: list[str] = []
+    duplicates: list[str] = []
+    rewritten: list[str] = []
+    shortened: list[str] = []
+    for line in existing.lines if existing else ():
+        entry = line.entry
+        if entry is None or not _is_memory_link(entry.target):
+            lines.append(line)
+            continue
+        memory = known.get(entry.target)
+        if memory is None:
+            archived_link = entry.target.startswith(f"{ARCHIVE_DIR}/")
+            if entry.target in other_files and not archived_link:
+                lines.append(line)
+            else:
+                dangling.append(entry.target)
+            continue
+        if entry.target in seen:
+            duplicates.append(entry.target)
+            continue
+        seen.add(entry.target)
+        new = entry_line(memory.title or entry.title, memory.path, memory.hook or entry.hook)
+        if new != line.text:
+            rewritten.append(memory.path)
+            if len(line.text) > MAX_INDEX_LINE_CHARS:
+                shortened.append(memory.path)
+        lines.append(IndexLine(new, parse_entry(new)))
+    added = sorted(path for path in known if path not in seen)
+    tail = len(lines)
+    while tail and not lines[tail - 1].text.strip():
+        tail -= 1
+    new_entries = []
+    for path in added:
+        memory = known[path]
+        text = entry_line(memory.title or Path(path).stem, path, memory.hook)
+        new_entries.append(IndexLine(text, parse_entry(text)))
+    lines[tail:tail] = new_entries
+    base = existing or parse_index_text("")
+    before = measure_index(existing.text()) if existing else measure_index("")
+    index = base.with_lines(lines)
+    if not lines:
+        index = Index(lines=(), final_newline=True)
+    index, archived = _fit(index, known, allow_archive)
+    return IndexRebuild(
+        text=index.text(),
+        added=tuple(added),
+        dangling=tuple(dangling),
+        duplicates=tuple(duplicates),
+        rewritten=tuple(rewritten),
+        shortened=tuple(shortened),
+        archived=tuple(archived),
+        before=before,
+        after=measure_index(index.text()),
+    )
+
+
+def _fit(
+    index: Index, known: dict[str, IndexMemory], allow_archive: str
+) -> tuple[Index, list[str]]:
+    """Leave the oldest memories of the allowed types out until the index fits."""
+    size = measure_index(index.text())
+    if size.fits:
+        return index, []
+    order = ARCHIVE_ORDER.get(allow_archive, ARCHIVE_ORDER["project-reference"])
+    rank = {kind: i for i, kind in enumerate(order)}
+    victims = sorted(
+        (m for m in known.values() if m.type in rank),
+        key=lambda m: (rank[m.type or ""], m.updated, m.path),
+    )
+    lines = list(index.lines)
+    position = {line.entry.target: i for i, line in enumerate(lines) if line.entry}
+    removed: set[int] = set()
+    archived: list[str] = []
+    lines_count, chars = size.lines, size.chars
+    for memory in victims:
+        if lines_count <= size.line_limit and chars <= size.char_limit:
+            break
+        at = position.get(memory.path)
+        if at is None:
+            continue
+        removed.add(at)
+        archived.append(memory.path)
+        lines_count -= 1
+        chars -= len(lines[at].text) + 1
+    kept = index.with_lines([line for i, line in enumerate(lines) if i not in removed])
+    # The running count is exact for entry lines in the middle; check the real size once.
+    while not measure_index(kept.text()).fits and len(archived) < len(victims):
+        done = set(archived)
+        memory = next(m for m in victims if m.path not in done)
+        archived.append(memory.path)
+        kept = kept.with_lines([ln for ln in kept.lines if not _links(ln, memory.path)])
+    return kept, archived
+
+
+def _links(line: IndexLine, path: str) -> bool:
+    return line.entry is not None and line.entry.target == path
+
+
+def repair_index(
+    folder: Path, memories: Sequence[IndexMemory] | None = None, *, dry_run: bool = False
+) -> IndexRepair:
+    """Repair FOLDER/MEMORY.md in place (no archiving): for `memsync push` and `consolidate`."""
+    if memories is None:
+        from memsync.consolidate.folder import index_memories
+
+        memories, others = index_memories(folder)
+    else:
+        others = []
+    path = folder / INDEX_NAME
+    existing = parse_index(path.read_bytes()) if path.is_file() else None
+    rebuild = rebuild_index(existing, memories, exists=others, allow_archive="none")
+    new_index = parse_index_text(rebuild.text)
+    if existing is not None:
+        new_index = existing.with_lines(list(new_index.lines))
+        new_index = Index(new_index.lines, existing.bom, existing.crlf, new_index.final_newline)
+    data = render_index(new_index)
+    old = path.read_bytes() if path.is_file() else None
+    changed = data != old and not (old is None and not memories)
+    if changed and not dry_run:
+        from memsync.sync.livefiles import atomic_write
+
+        atomic_write(path, data)
+    return IndexRepair(path, changed, rebuild)

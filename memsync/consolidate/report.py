@@ -1,0 +1,165 @@
+"""The consolidation report: Markdown (a pull-request body) and JSON, listing every change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memsync.consolidate.engine import FolderPlan, Plan
+from memsync.model.limits import INDEX_NAME
+
+
+def summary(plan: Plan) -> str:
+    """One sentence: how much the plan changes."""
+    merged = sum(len(m.merged) for f in plan.folders for m in f.merges)
+    dates = sum(len(f.dates) for f in plan.folders)
+    archived = sum(len(f.archives) for f in plan.folders)
+    indexes = sum(f.index_changed for f in plan.folders)
+    changed = sum(f.changed for f in plan.folders)
+    if not plan.changed:
+        return f"Nothing to consolidate in {_folders(len(plan.folders))}."
+    counts = [
+        (merged, "duplicate memory merged", "duplicate memories merged"),
+        (dates, "relative date made absolute", "relative dates made absolute"),
+        (archived, "memory archived", "memories archived"),
+        (indexes, "index rebuilt", "indexes rebuilt"),
+    ]
+    parts = [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
+    return f"{', '.join(parts).capitalize()} in {changed} of {_folders(len(plan.folders))}."
+
+
+def _folders(count: int) -> str:
+    return f"{count} memory {'folder' if count == 1 else 'folders'}"
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|") or " "
+
+
+def _code(text: str) -> str:
+    text = " ".join(str(text).split())
+    fence = "``" if "`" in text else "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}".replace("|", "\\|")
+
+
+def render_markdown(plan: Plan) -> str:
+    """The report as Markdown, readable as a pull-request body."""
+    title = "memsync consolidation plan (dry run)" if plan.dry_run else "memsync consolidation"
+    out = [f"# {title}", "", summary(plan), ""]
+    for folder in plan.folders:
+        if folder.changed or folder.problems or folder.skipped:
+            out += _folder_markdown(folder)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _folder_markdown(folder: FolderPlan) -> list[str]:
+    out = [f"## {_cell(folder.label)}", ""]
+    if folder.merges:
+        out += ["### Duplicates merged", "", "| kept | merged into it | match | dropped values |"]
+        out.append("| --- | --- | --- | --- |")
+        for m in folder.merges:
+            match = "identical" if m.kind == "exact" else f"near ({m.similarity:.2f})"
+            dropped = "; ".join(m.dropped) or "none"
+            merged = ", ".join(_code(p) for p in m.merged)
+            out.append(f"| {_code(m.survivor)} | {merged} | {match} | {_cell(dropped)} |")
+        out.append("")
+    if folder.dates:
+        out += ["### Relative dates made absolute", ""]
+        out += ["| where | before | after | line written | from |", "|---|---|---|---|---|"]
+        for d in folder.dates:
+            where = _code(f"{d.path}:{d.line}")
+            out.append(
+                f"| {where} | {_cell(d.old)} | {_cell(d.new)} | {d.written} | {_cell(d.source)} |"
+            )
+        out.append("")
+    if folder.index is not None and folder.index_changed:
+        out += _index_markdown(folder)
+    if folder.archives:
+        out += ["### Archived (out of the index, kept in git)", ""]
+        out += ["| memory | type | last updated | moved to |", "| --- | --- | --- | --- |"]
+        for a in folder.archives:
+            out.append(f"| {_code(a.path)} | {a.type} | {a.updated} | {_code(a.destination)} |")
+        out.append("")
+    if folder.problems or folder.skipped:
+        out += ["### Needs attention", ""]
+        out += [f"- {_cell(p)}" for p in folder.problems]
+        out += [f"- skipped {_cell(s)}" for s in folder.skipped]
+        out.append("")
+    return out
+
+
+def _index_markdown(folder: FolderPlan) -> list[str]:
+    rebuild = folder.index
+    assert rebuild is not None
+    out = [f"### Index (`{INDEX_NAME}`)", ""]
+    rows = [
+        ("entries added", rebuild.added),
+        ("dangling lines removed", rebuild.dangling),
+        ("duplicate lines removed", rebuild.duplicates),
+        ("lines rewritten from frontmatter", rebuild.rewritten),
+        ("long lines shortened", rebuild.shortened),
+    ]
+    for label, paths in rows:
+        if paths:
+            shown = ", ".join(_code(p) for p in paths[:50])
+            more = f" and {len(paths) - 50} more" if len(paths) > 50 else ""
+            out.append(f"- {label} ({len(paths)}): {shown}{more}")
+    before, after = rebuild.before, rebuild.after
+    out.append(
+        f"- size: {before.lines} lines, {before.chars:,} characters → "
+        f"{after.lines} lines, {after.chars:,} characters "
+        f"(limits {after.line_limit} lines, {after.char_limit:,} characters)"
+    )
+    out.append("")
+    return out
+
+
+def plan_to_json(plan: Plan) -> dict[str, Any]:
+    """The report as JSON-ready data."""
+    folders = []
+    for f in plan.folders:
+        index = None
+        if f.index is not None:
+            r = f.index
+            index = {
+                "changed": f.index_changed,
+                "added": list(r.added),
+                "dangling_removed": list(r.dangling),
+                "duplicates_removed": list(r.duplicates),
+                "rewritten": list(r.rewritten),
+                "shortened": list(r.shortened),
+                "before": {"lines": r.before.lines, "chars": r.before.chars},
+                "after": {"lines": r.after.lines, "chars": r.after.chars},
+                "fits": r.fits,
+            }
+        folders.append(
+            {
+                "folder": f.label,
+                "path": str(f.root),
+                "changed": f.changed,
+                "merges": [
+                    {
+                        "kind": m.kind,
+                        "survivor": m.survivor,
+                        "merged": list(m.merged),
+                        "similarity": m.similarity,
+                        "dropped": list(m.dropped),
+                    }
+                    for m in f.merges
+                ],
+                "dates": [vars(d) for d in f.dates],
+                "archives": [vars(a) for a in f.archives],
+                "index": index,
+                "writes": sorted(f.writes),
+                "moves": [list(m) for m in f.moves],
+                "deletes": list(f.deletes),
+                "skipped": list(f.skipped),
+                "problems": list(f.problems),
+            }
+        )
+    return {
+        "dry_run": plan.dry_run,
+        "changed": plan.changed,
+        "summary": summary(plan),
+        "folders": folders,
+    }

@@ -1,0 +1,311 @@
+"""Frontmatter merged field by field: parsed values decide, each winner's own text is kept."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from memsync.merge.diff3 import merge3, merge_text
+from memsync.model.memory import FieldBlock, join_fields, parse_yaml_mapping, split_fields
+
+# When a caller gives no time, a side counts as older than any timed change.
+NO_TIME = -1
+
+
+@dataclass(frozen=True)
+class FieldOutcome:
+    """What the merge did with one key when it had to choose or combine."""
+
+    key: str
+    kind: str  # "field-conflict" | "field-list-merged" | "field-delete-modify"
+    kept: str | None
+    lost: str | None
+    detail: str
+
+
+@dataclass(frozen=True)
+class FrontmatterMerge:
+    """The merged frontmatter text and the choices made on the way."""
+
+    text: str
+    outcomes: tuple[FieldOutcome, ...]
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One side's frontmatter cut into per-key text blocks, with parsed values when known."""
+
+    blocks: dict[str, str]
+    order: list[str]
+    tail: str
+    values: dict[str, Any] | None  # None: the YAML did not parse, compare texts only
+    time: int
+
+
+def canonical(value: Any) -> Hashable:
+    """A hashable, type-aware form of a YAML value (so `1`, `true` and `"1"` stay distinct)."""
+    if isinstance(value, dict):
+        items = sorted(((canonical(k), canonical(v)) for k, v in value.items()), key=repr)
+        return ("map", tuple(items))
+    if isinstance(value, (list, tuple)):
+        return ("seq", tuple(canonical(v) for v in value))
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted((canonical(v) for v in value), key=repr)))
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, float):
+        return ("float", repr(value))
+    if isinstance(value, (dt.date, dt.datetime)):
+        return (type(value).__name__, value.isoformat())
+    if value is None or isinstance(value, (int, str, bytes)):
+        return (type(value).__name__, value)
+    return ("other", repr(value))
+
+
+def show(value: Any) -> str:
+    """A value as the report shows it: strings as they are, the rest as JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _side(text: str, values: dict[str, Any] | None, time: int | None) -> _Side | None:
+    blocks: dict[str, str] = {}
+    order: list[str] = []
+    tail = ""
+    for block in split_fields(text):
+        if block.key is None:
+            tail = block.text
+        elif block.key in blocks:
+            return None  # a duplicated key: the text cannot be cut per key
+        else:
+            blocks[block.key] = block.text
+            order.append(block.key)
+    if values is not None and set(values) != set(blocks):
+        return None  # keys the line scanner and YAML disagree on (aliases, odd quoting)
+    return _Side(blocks, order, tail, values, NO_TIME if time is None else time)
+
+
+def _parse(text: str) -> dict[str, Any] | None:
+    fields, problem, _, _ = parse_yaml_mapping(text)
+    return None if problem else fields
+
+
+def _parse_block(text: str, key: str) -> tuple[bool, Any]:
+    fields = _parse(text)
+    if fields is None or list(fields) != [key]:
+        return False, None
+    return True, fields[key]
+
+
+def _value(side: _Side, key: str) -> Any:
+    assert side.values is not None
+    return side.values[key]
+
+
+def _same_value(x: _Side, y: _Side, key: str) -> bool:
+    if x.values is None or y.values is None:
+        return x.blocks[key].strip() == y.blocks[key].strip()
+    return canonical(_value(x, key)) == canonical(_value(y, key))
+
+
+def _clean_block_merge(base: str, a: str, b: str, key: str, expected: Any) -> str | None:
+    """Both sides' block texts combined line by line, if that is clean and means EXPECTED."""
+    merged = merge_text(base, a, b, a_first=True)
+    if merged.conflicts:
+        return None
+    ok, value = _parse_block(merged.text, key)
+    return merged.text if ok and canonical(value) == canonical(expected) else None
+
+
+def _newer(a: _Side, b: _Side, key: str) -> tuple[_Side, _Side]:
+    """(winner, loser) of a both-sided change: newer change, then text, never side order."""
+    if (a.time, a.blocks[key]) >= (b.time, b.blocks[key]):
+        return a, b
+    return b, a
+
+
+def _merge_list(
+    key: str, base: list[Any] | None, a: _Side, b: _Side, *, first: _Side, base_text: str
+) -> tuple[str, str]:
+    """A list field merged as a set: additions from both sides, removals from both."""
+    a_items, b_items = list(_value(a, key)), list(_value(b, key))
+    base_items = base or []
+    keep = {canonical(v): v for v in a_items + b_items}
+    for item in base_items:
+        if canonical(item) not in {canonical(v) for v in a_items} or canonical(item) not in {
+            canonical(v) for v in b_items
+        }:
+            keep.pop(canonical(item), None)
+    f_items, s_items = (a_items, b_items) if first is a else (b_items, a_items)
+    ordered = merge3(
+        [canonical(v) for v in base_items],
+        [canonical(v) for v in f_items],
+        [canonical(v) for v in s_items],
+        a_first=True,
+    ).items
+    result: list[Any] = []
+    seen: set[Hashable] = set()
+    for token in [*ordered, *(canonical(v) for v in f_items + s_items)]:
+        if token in keep and token not in seen:
+            seen.add(token)
+            result.append(keep[token])
+    second = b if first is a else a
+    text = _clean_block_merge(base_text, first.blocks[key], second.blocks[key], key, result)
+    if text is None:
+        text = _render_list(key, result, second.blocks[key])
+    added = [show(v) for v in result if canonical(v) not in {canonical(x) for x in base_items}]
+    removed = [show(v) for v in base_items if canonical(v) not in seen]
+    detail = f"both sides changed list `{key}`; merged as a set"
+    if added:
+        detail += f" (added {', '.join(added)})"
+    if removed:
+        detail += f" (removed {', '.join(removed)})"
+    return text, detail
+
+
+def _render_list(key: str, items: list[Any], style_of: str) -> str:
+    """A fresh `key:` block for ITEMS, keeping the comments and flow/block style of STYLE_OF."""
+    import yaml
+
+    lines = style_of.splitlines(keepends=True)
+    head = 0
+    while head < len(lines) and (not lines[head].strip() or lines[head].startswith("#")):
+        head += 1
+    key_line = lines[head] if head < len(lines) else ""
+    flow = key_line.split(":", 1)[-1].strip().startswith("[")
+    # None: flow style for lists of scalars only, so the key itself stays in block style.
+    dumped = yaml.safe_dump(
+        {key: items},
+        default_flow_style=None if flow else False,
+        allow_unicode=True,
+        sort_keys=False,
+        width=10**6,
+    )
+    return "".join(lines[:head]) + dumped
+
+
+def _merge_key(
+    key: str, base: _Side | None, a: _Side, b: _Side, first: _Side
+) -> tuple[str | None, FieldOutcome | None]:
+    """The merged block text of KEY (None: deleted) and the choice made, if any."""
+    base_text = base.blocks.get(key) if base else None
+    a_text, b_text = a.blocks.get(key), b.blocks.get(key)
+    if b_text in (a_text, base_text):
+        return a_text, None
+    if a_text == base_text:
+        return b_text, None
+    if a_text is None or b_text is None:
+        # Deleted on one side, edited on the other: the edit stays unless it was only cosmetic.
+        kept_side = a if b_text is None else b
+        if base is not None and key in base.blocks and _same_value(kept_side, base, key):
+            return None, None
+        kept_text = kept_side.blocks[key]
+        return kept_text, FieldOutcome(
+            key,
+            "field-delete-modify",
+            kept_text.strip(),
+            None,
+            f"`{key}` was deleted on one side and changed on the other; kept the change",
+        )
+    in_base = base is not None and key in base.blocks
+    a_moved = not in_base or not _same_value(a, base, key)  # type: ignore[arg-type]
+    b_moved = not in_base or not _same_value(b, base, key)  # type: ignore[arg-type]
+    same = _same_value(a, b, key)
+    shared_base = base_text or ""
+    if same or a_moved != b_moved:
+        # Equal values, or a real change against a cosmetic one: the value is settled;
+        # keep both sides' text edits (comments, quoting) when they combine cleanly.
+        source = a if same or a_moved else b
+        if a.values is not None:
+            text = _clean_block_merge(shared_base, a_text, b_text, key, _value(source, key))
+            if text is not None:
+                return text, None
+        return (_newer(a, b, key)[0] if same else source).blocks[key], None
+    base_value = _value(base, key) if in_base and base and base.values is not None else None
+    if (
+        a.values is not None
+        and b.values is not None
+        and isinstance(_value(a, key), list)
+        and isinstance(_value(b, key), list)
+        and (base_value is None or isinstance(base_value, list))
+    ):
+        text, detail = _merge_list(key, base_value, a, b, first=first, base_text=shared_base)
+        return text, FieldOutcome(
+            key, "field-list-merged", show(_parse_block(text, key)[1]), None, detail
+        )
+    winner, loser = _newer(a, b, key)
+    why = "newer change" if winner.time != loser.time else "same time, tie broken by content"
+    return winner.blocks[key], FieldOutcome(
+        key,
+        "field-conflict",
+        _shown(winner, key),
+        _shown(loser, key),
+        f"both sides changed `{key}`; kept the {why}",
+    )
+
+
+def _shown(side: _Side, key: str) -> str:
+    if side.values is None:
+        return side.blocks[key].strip()
+    return show(_value(side, key))
+
+
+def _key_order(base: _Side | None, a: _Side, b: _Side, first: _Side, keys: set[str]) -> list[str]:
+    f, s = (a, b) if first is a else (b, a)
+    merged = merge3(base.order if base else [], f.order, s.order, a_first=True).items
+    order: list[str] = []
+    for key in [*merged, *f.order, *s.order]:
+        if key in keys and key not in order:
+            order.append(key)
+    return order
+
+
+def merge_frontmatter(
+    base_text: str | None,
+    a_text: str,
+    b_text: str,
+    *,
+    a_time: int | None,
+    b_time: int | None,
+    a_first: bool,
+) -> FrontmatterMerge | None:
+    """Merge two edits of frontmatter text by key; None when either side is not a clean mapping."""
+    a_values, b_values = _parse(a_text), _parse(b_text)
+    if a_values is None or b_values is None:
+        return None
+    a, b = _side(a_text, a_values, a_time), _side(b_text, b_values, b_time)
+    if a is None or b is None:
+        return None
+    base = None
+    if base_text is not None:
+        base = _side(base_text, _parse(base_text), None) or _side(base_text, None, None)
+    first = a if a_first else b
+    blocks: dict[str, str] = {}
+    outcomes: list[FieldOutcome] = []
+    for key in sorted({*a.blocks, *b.blocks, *(base.blocks if base else ())}):
+        text, outcome = _merge_key(key, base, a, b, first)
+        if text is not None:
+            blocks[key] = text
+        if outcome is not None:
+            outcomes.append(outcome)
+    order = _key_order(base, a, b, first, set(blocks))
+    f, s = (a, b) if a_first else (b, a)
+    tail = merge_text(base.tail if base else "", f.tail, s.tail, a_first=True).text
+    pieces = [FieldBlock(key, blocks[key]) for key in order]
+    if tail:
+        pieces.append(FieldBlock(None, tail))
+    text = join_fields(pieces)
+    outcomes.sort(key=lambda o: order.index(o.key) if o.key in order else len(order))
+    return FrontmatterMerge(text, tuple(outcomes))
+
+
+def parses_as_mapping(text: str) -> bool:
+    """Whether frontmatter text parses as a YAML mapping with no key written twice."""
+    if _parse(text) is None:
+        return False
+    keys = [block.key for block in split_fields(text) if block.key is not None]
+    return len(keys) == len(set(keys))

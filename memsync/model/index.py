@@ -1,0 +1,185 @@
+"""The MEMORY.md index: entries and other lines, rendered back unchanged when untouched."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from memsync.model.limits import MAX_INDEX_CHARS, MAX_INDEX_LINE_CHARS, MAX_INDEX_LINES
+from memsync.model.memory import decode, encode
+
+# `- [Title](target) — hook`, tolerant of `*`/`+` bullets, `<target>`, a link title and any
+# separator (em dash, en dash, hyphen, colon) before the hook.
+_ENTRY = re.compile(
+    r"""^(?P<indent>[ \t]*)(?P<bullet>[-*+])[ \t]+\[(?P<title>(?:\\.|[^\]\\])*)\]
+        \((?P<target><[^>]*>|[^)\s]*)(?:[ \t]+"[^"]*")?\)
+        (?P<rest>.*)$""",
+    re.VERBOSE,
+)
+_SEPARATOR = re.compile(r"^[ \t]*(?:—|–|--?|:|\|)?[ \t]*")
+# What JavaScript's trim() removes; Python's str.strip() differs (BOM, U+001C-1F, U+0085).
+JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(
+    chr(c) for c in range(0x2000, 0x200B)
+)
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One `- [Title](target) — hook` line."""
+
+    title: str
+    target: str
+    hook: str | None
+
+
+@dataclass(frozen=True)
+class IndexLine:
+    """One line of the index: its text and, when it is an entry, the parsed entry."""
+
+    text: str
+    entry: IndexEntry | None = None
+
+
+@dataclass(frozen=True)
+class Index:
+    """A parsed MEMORY.md."""
+
+    lines: tuple[IndexLine, ...]
+    bom: bool = False
+    crlf: bool = False
+    final_newline: bool = True
+
+    @property
+    def entries(self) -> list[IndexEntry]:
+        """The entry lines, in order."""
+        return [line.entry for line in self.lines if line.entry is not None]
+
+    @property
+    def targets(self) -> list[str]:
+        """Link targets of the entries, in order (duplicates kept)."""
+        return [entry.target for entry in self.entries]
+
+    def text(self) -> str:
+        """The index as LF text."""
+        body = "\n".join(line.text for line in self.lines)
+        return body + "\n" if self.final_newline and self.lines else body
+
+    def with_lines(self, lines: list[IndexLine]) -> Index:
+        """A copy with other lines, same encoding conventions."""
+        return replace(self, lines=tuple(lines))
+
+
+@dataclass(frozen=True)
+class IndexSize:
+    """How Claude Code sees an index: its size and whether it gets truncated."""
+
+    lines: int
+    chars: int
+    line_limit: int = MAX_INDEX_LINES
+    char_limit: int = MAX_INDEX_CHARS
+
+    @property
+    def over_lines(self) -> bool:
+        """More lines than Claude Code loads."""
+        return self.lines > self.line_limit
+
+    @property
+    def over_chars(self) -> bool:
+        """More characters than Claude Code loads."""
+        return self.chars > self.char_limit
+
+    @property
+    def fits(self) -> bool:
+        """Claude Code loads the whole index."""
+        return not (self.over_lines or self.over_chars)
+
+
+def normalize_target(target: str) -> str:
+    """The file a link target points to, as a key: no `<>`, `./`, anchor or query."""
+    target = target.strip()
+    if target.startswith("<") and target.endswith(">"):
+        target = target[1:-1]
+    target = target.split("#", 1)[0].split("?", 1)[0]
+    while target.startswith("./"):
+        target = target[2:]
+    return target
+
+
+def parse_entry(line: str) -> IndexEntry | None:
+    """Parse one index line into an entry, or None when it is prose or a heading."""
+    match = _ENTRY.match(line)
+    if match is None:
+        return None
+    rest = match.group("rest")
+    hook = _SEPARATOR.sub("", rest, count=1).strip() if rest.strip() else None
+    return IndexEntry(
+        title=match.group("title"),
+        target=normalize_target(match.group("target")),
+        hook=hook or None,
+    )
+
+
+def parse_index_text(text: str) -> Index:
+    """Parse LF index text."""
+    final_newline = text.endswith("\n")
+    raw_lines = text.split("\n")
+    if final_newline:
+        raw_lines.pop()
+    lines = tuple(IndexLine(line, parse_entry(line)) for line in raw_lines)
+    return Index(lines=lines, final_newline=final_newline or not raw_lines)
+
+
+def parse_index(raw: bytes) -> Index:
+    """Parse MEMORY.md bytes; render_index gives them back unchanged."""
+    text, bom, crlf, _ = decode(raw)
+    return replace(parse_index_text(text), bom=bom, crlf=crlf)
+
+
+def render_index(index: Index) -> bytes:
+    """Bytes of the index with its BOM and newline convention."""
+    return encode(index.text(), bom=index.bom, crlf=index.crlf)
+
+
+def format_entry(title: str, target: str, hook: str | None) -> str:
+    """The canonical `- [Title](target) — hook` line, shortened to the line limit."""
+    title = " ".join(title.replace("[", "(").replace("]", ")").split())
+    link = f"- [{title}]({target})"
+    if not hook:
+        return link
+    line = f"{link} — {' '.join(hook.split())}"
+    return shorten(line, MAX_INDEX_LINE_CHARS)
+
+
+def shorten(line: str, limit: int) -> str:
+    """Cut LINE at a word boundary so it fits LIMIT characters, ending with an ellipsis."""
+    if len(line) <= limit:
+        return line
+    cut = line[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:—-") + "…"
+
+
+def js_trim(text: str) -> str:
+    """JavaScript's String.prototype.trim: Claude Code trims the index with it."""
+    return text.strip(JS_WHITESPACE)
+
+
+def measure_index(text: str) -> IndexSize:
+    """Size of the index the way Claude Code counts it: trimmed, lines, then characters."""
+    trimmed = js_trim(text)
+    if not trimmed:
+        return IndexSize(lines=0, chars=0)
+    return IndexSize(lines=trimmed.count("\n") + 1, chars=len(trimmed))
+
+
+def visible_part(text: str) -> str:
+    """What Claude Code actually loads: 200 lines, then 25,000 characters at a line break."""
+    lines = js_trim(text).split("\n")
+    kept = "\n".join(lines[:MAX_INDEX_LINES])
+    if len(kept) > MAX_INDEX_CHARS:
+        # JavaScript's lastIndexOf(x, n) also finds a match starting exactly at n.
+        cut = kept.rfind("\n", 0, MAX_INDEX_CHARS + 1)
+        kept = kept[: cut if cut > 0 else MAX_INDEX_CHARS]
+    return kept

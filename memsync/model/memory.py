@@ -1,0 +1,260 @@
+"""The memory file model: a lossless parse of frontmatter and body."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from memsync.model.limits import FRONTMATTER_SCAN_LINES, MEMORY_TYPES
+
+BOM = "\ufeff"
+# `\r?`: in a file with mixed line breaks the fences may still end in CRLF, which Claude Code
+# strips before it looks for frontmatter.
+_FENCE = re.compile(r"---[ \t]*\r?")
+_TOP_LEVEL_KEY = re.compile(
+    r"""(?:'((?:[^']|'')*)'|"((?:[^"\\]|\\.)*)"|([^\s#'"][^:#]*?))[ \t]*:(?:[ \t]|$)"""
+)
+
+
+class FrontmatterProblem(Enum):
+    """Why a file's frontmatter could not be used as a mapping."""
+
+    MISSING = "missing"
+    UNTERMINATED = "unterminated"
+    UNPARSABLE = "unparsable"
+    NOT_MAPPING = "not-mapping"
+
+
+@dataclass(frozen=True)
+class Memory:
+    """One memory file: its exact bytes and a parsed view of them."""
+
+    path: str
+    raw: bytes
+    text: str
+    bom: bool
+    crlf: bool
+    frontmatter_text: str | None
+    body: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    problem: FrontmatterProblem | None = None
+    problem_detail: str | None = None
+    problem_line: int | None = None
+    decode_error: str | None = None
+
+    @property
+    def name(self) -> str | None:
+        """The `name` field when it is a string."""
+        return _string_field(self.fields, "name")
+
+    @property
+    def description(self) -> str | None:
+        """The `description` field when it is a string."""
+        return _string_field(self.fields, "description")
+
+    @property
+    def type(self) -> str | None:
+        """The `type` field when it is a string."""
+        return _string_field(self.fields, "type")
+
+    @property
+    def type_is_valid(self) -> bool:
+        """Whether `type` is one of Claude Code's four memory types."""
+        return self.type in MEMORY_TYPES
+
+    @property
+    def body_start_line(self) -> int:
+        """1-based line number of the first body line in the file."""
+        if self.frontmatter_text is None:
+            return 1
+        return self.frontmatter_text.count("\n") + 3
+
+
+@dataclass(frozen=True)
+class FieldBlock:
+    """The text of one top-level frontmatter key, with comments that precede it."""
+
+    key: str | None
+    text: str
+
+
+def _string_field(fields: Mapping[str, Any], key: str) -> str | None:
+    value = fields.get(key)
+    return value if isinstance(value, str) else None
+
+
+def decode(raw: bytes) -> tuple[str, bool, bool, str | None]:
+    """Decode bytes as UTF-8: (text with LF newlines, had BOM, was CRLF, decode error)."""
+    error: str | None = None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        error = f"not valid UTF-8 at byte {exc.start}"
+        text = raw.decode("utf-8", errors="replace")
+    bom = text.startswith(BOM)
+    if bom:
+        text = text[1:]
+    # Only a file whose every line break is CRLF is normalized, so mixed files stay lossless.
+    crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")
+    if crlf:
+        text = text.replace("\r\n", "\n")
+    return text, bom, crlf, error
+
+
+def encode(text: str, *, bom: bool = False, crlf: bool = False) -> bytes:
+    """Encode LF text back to bytes with the file's BOM and newline convention."""
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    return ((BOM if bom else "") + text).encode("utf-8")
+
+
+def split_frontmatter(text: str) -> tuple[str | None, str, FrontmatterProblem | None]:
+    """Split LF text into (frontmatter text, body, problem) as Claude Code does."""
+    first_break = text.find("\n")
+    first = text if first_break < 0 else text[:first_break]
+    if not _FENCE.fullmatch(first):
+        return None, text, FrontmatterProblem.MISSING
+    pos = first_break + 1
+    for _ in range(FRONTMATTER_SCAN_LINES):
+        if first_break < 0 or pos > len(text):
+            break
+        end = text.find("\n", pos)
+        line = text[pos:] if end < 0 else text[pos:end]
+        if _FENCE.fullmatch(line):
+            body_start = len(text) if end < 0 else end + 1
+            return text[first_break + 1 : pos], text[body_start:], None
+        if end < 0:
+            break
+        pos = end + 1
+    return None, text, FrontmatterProblem.UNTERMINATED
+
+
+def parse_yaml_mapping(
+    frontmatter_text: str,
+) -> tuple[dict[str, Any], FrontmatterProblem | None, str | None, int | None]:
+    """Parse frontmatter YAML: (fields, problem, detail, 1-based line in the file)."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        data = yaml.load(frontmatter_text, Loader=loader)  # a safe loader (C if available)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = None if mark is None else mark.line + 2
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        return {}, FrontmatterProblem.UNPARSABLE, str(problem), line
+    if data is None:
+        return {}, None, None, None
+    if not isinstance(data, dict):
+        return {}, FrontmatterProblem.NOT_MAPPING, f"frontmatter is a {type(data).__name__}", 2
+    return {str(k): v for k, v in data.items()}, None, None, None
+
+
+def parse_memory(raw: bytes, path: str = "") -> Memory:
+    """Parse a memory file; never raises, flags what is wrong instead."""
+    text, bom, crlf, decode_error = decode(raw)
+    frontmatter_text, body, problem = split_frontmatter(text)
+    fields: dict[str, Any] = {}
+    detail: str | None = None
+    line: int | None = None
+    if problem is FrontmatterProblem.MISSING:
+        line = 1
+    elif problem is FrontmatterProblem.UNTERMINATED:
+        detail, line = "no closing `---` within the first 30 lines", 1
+    elif frontmatter_text is not None:
+        fields, problem, detail, line = parse_yaml_mapping(frontmatter_text)
+    return Memory(
+        path=path,
+        raw=raw,
+        text=text,
+        bom=bom,
+        crlf=crlf,
+        frontmatter_text=frontmatter_text,
+        body=body,
+        fields=fields,
+        problem=problem,
+        problem_detail=detail,
+        problem_line=line,
+        decode_error=decode_error,
+    )
+
+
+def compose(frontmatter_text: str | None, body: str) -> str:
+    """Join frontmatter text and body into LF file text."""
+    if frontmatter_text is None:
+        return body
+    if frontmatter_text and not frontmatter_text.endswith("\n"):
+        frontmatter_text += "\n"
+    return f"---\n{frontmatter_text}---\n{body}"
+
+
+def render_memory(memory: Memory, frontmatter_text: str | None, body: str) -> bytes:
+    """Bytes of MEMORY with new frontmatter and body, keeping its BOM and newlines."""
+    if frontmatter_text == memory.frontmatter_text and body == memory.body:
+        return memory.raw
+    return encode(compose(frontmatter_text, body), bom=memory.bom, crlf=memory.crlf)
+
+
+def new_memory_text(fields: Mapping[str, Any], body: str) -> str:
+    """Text of a brand-new memory file with FIELDS as frontmatter."""
+    import frontmatter
+
+    post = frontmatter.Post(body.rstrip("\n"), **dict(fields))
+    return str(frontmatter.dumps(post, sort_keys=False)) + "\n"
+
+
+def split_fields(frontmatter_text: str) -> list[FieldBlock]:
+    """Cut frontmatter text into per-key blocks; comments attach to the next key."""
+    blocks: list[FieldBlock] = []
+    pending: list[str] = []
+    current_key: str | None = None
+    current: list[str] = []
+    started = False
+    for line in _lines_with_ends(frontmatter_text):
+        key = top_level_key(line)
+        if key is not None:
+            if started or current:
+                blocks.append(FieldBlock(current_key, "".join(current)))
+            current_key, current, started = key, [*pending, line], True
+            pending = []
+        elif started and (line[:1] in (" ", "\t", "-") and line.strip()):
+            current.extend([*pending, line])
+            pending = []
+        else:
+            pending.append(line)
+    if started:
+        blocks.append(FieldBlock(current_key, "".join(current)))
+    if pending:
+        blocks.append(FieldBlock(None, "".join(pending)))
+    return blocks
+
+
+def _lines_with_ends(text: str) -> list[str]:
+    """Lines split at LF only (str.splitlines also splits at form feed, U+2028, ...)."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+def join_fields(blocks: list[FieldBlock]) -> str:
+    """Inverse of split_fields."""
+    parts = [b.text if b.text.endswith("\n") or not b.text else b.text + "\n" for b in blocks]
+    return "".join(parts)
+
+
+def top_level_key(line: str) -> str | None:
+    """The mapping key a column-0 YAML line starts, if any."""
+    if not line or line[0] in " \t#-\n\r":
+        return None
+    match = _TOP_LEVEL_KEY.match(line)
+    if match is None:
+        return None
+    single, double, plain = match.groups()
+    if single is not None:
+        return single.replace("''", "'")
+    if double is not None:
+        return double
+    return plain.strip()

@@ -1,0 +1,203 @@
+"""Where Claude Code keeps memory, and which project a directory belongs to (SPEC 1, 2)."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsync.model.limits import TEAM_DIR
+
+MAX_SANITIZED_LENGTH = 200
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+_KEY_UNSAFE = re.compile(r"[^a-z0-9._-]+")
+
+
+@dataclass(frozen=True)
+class ProjectLocation:
+    """A code project as Claude Code and memsync see it."""
+
+    root: Path
+    memory_dir: Path
+    origin_url: str | None
+    key: str
+
+    @property
+    def team_dir(self) -> Path:
+        """Claude Code's team memory directory for this project."""
+        return self.memory_dir / TEAM_DIR
+
+
+def claude_config_dir() -> Path:
+    """`$CLAUDE_CONFIG_DIR`, else `~/.claude`."""
+    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(configured).expanduser() if configured else Path.home() / ".claude"
+
+
+def _djb2(text: str) -> int:
+    """Claude Code's 32-bit string hash ((h << 5) - h + code unit), as a signed int."""
+    value = 0
+    for unit in _utf16_units(text):
+        value = ((value << 5) - value + unit) & 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+def _utf16_units(text: str) -> list[int]:
+    data = text.encode("utf-16-le", errors="surrogatepass")
+    return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if number == 0:
+            return out
+
+
+def sanitize_path(path: str) -> str:
+    """Claude Code's project folder name: non-alphanumerics become `-`, long names hashed."""
+    # JavaScript counts UTF-16 code units; characters outside the BMP become two dashes.
+    units = len(_utf16_units(path))
+    sanitized = _NOT_ALNUM.sub(lambda m: "-" * (2 if ord(m.group()) > 0xFFFF else 1), path)
+    if units <= MAX_SANITIZED_LENGTH and len(sanitized) <= MAX_SANITIZED_LENGTH:
+        return sanitized
+    return f"{sanitized[:MAX_SANITIZED_LENGTH]}-{_base36(abs(_djb2(path)))}"
+
+
+def _git_dir_of(directory: Path) -> Path | None:
+    """The `.git` directory (resolving a worktree's `gitdir:` file) of DIRECTORY itself."""
+    dot_git = directory / ".git"
+    if dot_git.is_dir():
+        return dot_git
+    if dot_git.is_file():
+        try:
+            content = dot_git.read_text(encoding="utf-8").strip()
+        except OSError:
+            return None
+        if content.startswith("gitdir:"):
+            target = Path(content[len("gitdir:") :].strip())
+            return (directory / target).resolve() if not target.is_absolute() else target
+    return None
+
+
+def find_git_root(start: Path) -> tuple[Path, Path] | None:
+    """(work tree root, git dir) of the repository containing START, without running git."""
+    current = start.resolve()
+    for candidate in (current, *current.parents):
+        git_dir = _git_dir_of(candidate)
+        if git_dir is not None:
+            return candidate, git_dir
+    return None
+
+
+def canonical_git_root(start: Path) -> Path | None:
+    """The main work tree of START's repository, shared by all its worktrees."""
+    found = find_git_root(start)
+    if found is None:
+        return None
+    root, git_dir = found
+    commondir_file = git_dir / "commondir"
+    if not commondir_file.is_file():
+        return root
+    try:
+        common = Path(commondir_file.read_text(encoding="utf-8").strip())
+    except OSError:
+        return root
+    common_dir = (git_dir / common).resolve() if not common.is_absolute() else common.resolve()
+    # A bare common dir (no work tree) keeps the worktree's own root.
+    return common_dir.parent if common_dir.name == ".git" else root
+
+
+def project_root(start: Path) -> Path:
+    """The directory whose path names a project's memory: canonical git root, else START."""
+    return canonical_git_root(start) or start.resolve()
+
+
+def memory_dir_for(root: Path) -> Path:
+    """Claude Code's auto-memory directory for a project root (or the override)."""
+    override = os.environ.get("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
+    if override:
+        return Path(override).expanduser()
+    return claude_config_dir() / "projects" / sanitize_path(str(root)) / "memory"
+
+
+def origin_url(root: Path) -> str | None:
+    """The `origin` remote URL from the repository's config file (no git process)."""
+    found = find_git_root(root)
+    if found is None:
+        return None
+    _, git_dir = found
+    config_dirs = [git_dir]
+    commondir_file = git_dir / "commondir"
+    if commondir_file.is_file():
+        common = Path(commondir_file.read_text(encoding="utf-8").strip())
+        config_dirs.insert(0, common if common.is_absolute() else (git_dir / common).resolve())
+    for config_dir in config_dirs:
+        url = origin_from_config_file(config_dir / "config")
+        if url:
+            return url
+    return None
+
+
+def origin_from_config_file(config: Path) -> str | None:
+    """The `remote.origin.url` set in git config file CONFIG, read without git."""
+    try:
+        lines = config.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    in_origin = False
+    for raw in lines:
+        line = raw.strip()
+        if line.startswith("["):
+            in_origin = re.fullmatch(r'\[remote\s+"origin"\]', line) is not None
+        elif in_origin and re.match(r"url\s*=", line):
+            return line.split("=", 1)[1].strip().strip('"')
+    return None
+
+
+def key_from_url(url: str) -> str | None:
+    """Project key from a remote URL: `git@github.com:Acme/API.git` -> `acme-api`."""
+    url = url.strip().rstrip("/")
+    local = url.startswith(("file://", "/", "./", "../")) or re.match(r"^[A-Za-z]:[\\/]", url)
+    match = re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/]*@)?[^/]*(?P<path>/.*)?$", url)
+    if match:
+        path = match.group("path") or ""
+    elif re.match(r"^[^/:]+:(?!//)", url) and not re.match(r"^[A-Za-z]:[\\/]", url):
+        path = url.split(":", 1)[1]  # scp-like: [user@]host:path
+    else:
+        path = url
+    path = path.replace("\\", "/")
+    if path.endswith(".git"):
+        path = path[: -len(".git")]
+    parts = [p for p in path.split("/") if p and p not in (".", "..", "~")]
+    if not parts:
+        return None
+    if local:
+        # A filesystem remote is named by its repository, not by where the disk mounts it.
+        return _clean_key(parts[-1])
+    # owner/name identifies a project on every forge; nested groups keep every part.
+    return _clean_key("-".join(parts))
+
+
+def _clean_key(text: str) -> str | None:
+    key = _KEY_UNSAFE.sub("-", text.casefold()).strip("-.")
+    return key or None
+
+
+def project_key(root: Path, url: str | None) -> str:
+    """The folder a project's memory lives in inside each store."""
+    from_url = key_from_url(url) if url else None
+    return from_url or _clean_key(root.name) or "project"
+
+
+def locate_project(start: Path) -> ProjectLocation:
+    """Everything memsync needs to know about the project containing START."""
+    root = project_root(start)
+    url = origin_url(root)
+    return ProjectLocation(
+        root=root, memory_dir=memory_dir_for(root), origin_url=url, key=project_key(root, url)
+    )

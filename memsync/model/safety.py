@@ -1,0 +1,257 @@
+"""Which files may be synced and materialized (SPEC 2): one filter for `check` and for sync."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import unicodedata
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from memsync.model.limits import CONSOLIDATE_LOCK, MAX_MEMORY_BYTES, TEAM_DIR
+
+ScopeName = Literal["private", "team"]
+
+MEMORY_SUFFIX = ".md"
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
+# O_NONBLOCK: a FIFO swapped in after the listing must not hang the scan. O_NOFOLLOW closes
+# the gap between listing a directory and opening a file someone replaced with a link.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file that is not synced, and why, in words a user understands."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class TreeScan:
+    """The safe files of a tree (relative posix path -> bytes) and the ones skipped."""
+
+    files: Mapping[str, bytes]
+    skipped: tuple[Skipped, ...]
+
+
+def unsafe_path_reason(relpath: str) -> str | None:
+    """Why RELPATH may not be written below a memory directory, or None when it may."""
+    if not relpath:
+        return "empty path"
+    if "\x00" in relpath:
+        return "NUL in name"
+    if "\\" in relpath:
+        return "backslash in name"
+    if relpath.startswith("/"):
+        return "absolute path"
+    if _DRIVE.match(relpath):
+        return "drive letter in path"
+    if _CONTROL.search(relpath):
+        return "control character in name"
+    if _UNDECODABLE.search(relpath):
+        # git gave bytes that are not UTF-8 (decoded with surrogateescape).
+        return "name is not valid UTF-8"
+    for part in relpath.split("/"):
+        if part == "":
+            return "empty path component"
+        if part == "..":
+            return "path contains '..'"
+        if part == ".":
+            return "path contains '.'"
+        # `.GIT` is `.git` on case-insensitive file systems.
+        if part.casefold() == ".git":
+            return "path contains '.git'"
+    return None
+
+
+def is_synced_name(relpath: str, scope: ScopeName) -> bool:
+    """Whether a (safe) relative path is memory content of SCOPE: `*.md`, not `team/` in private."""
+    if not relpath.endswith(MEMORY_SUFFIX):
+        return False
+    parts = relpath.split("/")
+    if parts[-1] == CONSOLIDATE_LOCK:
+        return False
+    # `Team/` is `team/` on macOS and Windows: it would land in Claude Code's team directory.
+    return not (scope == "private" and len(parts) > 1 and parts[0].casefold() == TEAM_DIR)
+
+
+def fold_key(relpath: str) -> str:
+    """The key under which two names are the same file on a case-insensitive file system."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", relpath).casefold())
+
+
+def size_reason(size: int) -> str:
+    """The skip reason for a file of SIZE bytes over the limit."""
+    return f"over {MAX_MEMORY_BYTES:,} bytes ({size:,})"
+
+
+def _content_reason(data: bytes) -> str | None:
+    if len(data) > MAX_MEMORY_BYTES:
+        return size_reason(len(data))
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return f"not valid UTF-8 (line {line}, byte {exc.start})"
+    return None
+
+
+def _drop_case_collisions(files: dict[str, bytes], skipped: list[Skipped]) -> dict[str, bytes]:
+    """Keep the lexicographically first of names that one file system would merge."""
+    kept: dict[str, bytes] = {}
+    first_of: dict[str, str] = {}
+    for path in sorted(files):
+        key = fold_key(path)
+        first = first_of.get(key)
+        if first is None:
+            first_of[key] = path
+            kept[path] = files[path]
+            continue
+        same_nfc = unicodedata.normalize("NFC", first) == unicodedata.normalize("NFC", path)
+        what = "Unicode normalization" if same_nfc else "case"
+        skipped.append(Skipped(path, f"differs only by {what} from {first}"))
+    return kept
+
+
+def printable_path(relpath: str) -> str:
+    """RELPATH with bytes that are not UTF-8 shown as `\\xe9`, safe to print and to JSON."""
+    if not _UNDECODABLE.search(relpath):
+        return relpath
+    return relpath.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _finish(files: dict[str, bytes], skipped: list[Skipped]) -> TreeScan:
+    kept = _drop_case_collisions(files, skipped)
+    shown = [Skipped(printable_path(s.path), s.reason) for s in skipped]
+    return TreeScan(files=kept, skipped=tuple(sorted(shown, key=lambda s: s.path)))
+
+
+def filter_files(files: Mapping[str, bytes], scope: ScopeName) -> TreeScan:
+    """Apply the SPEC 2 rules to content from a git tree (the caller reports symlinks)."""
+    good: dict[str, bytes] = {}
+    skipped: list[Skipped] = []
+    for path, data in files.items():
+        if not path.endswith(MEMORY_SUFFIX):
+            continue
+        reason = unsafe_path_reason(path)
+        if reason is None:
+            if not is_synced_name(path, scope):
+                continue
+            reason = _content_reason(data)
+        if reason is None:
+            good[path] = data
+        else:
+            skipped.append(Skipped(path, reason))
+    return _finish(good, skipped)
+
+
+def _read_limited(path: str, follow: bool) -> tuple[bytes | None, str | None]:
+    """Read a regular file, but never more than one byte past the size limit."""
+    flags = _OPEN_FLAGS if follow else _OPEN_FLAGS | _NOFOLLOW
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        return None, f"unreadable ({exc.strerror})"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, "not a regular file"
+        if info.st_size > MAX_MEMORY_BYTES:
+            return None, size_reason(info.st_size)
+        # One read sized from fstat: a 250 KB buffer per file would dominate the scan.
+        data = os.read(fd, info.st_size + 1)
+        if len(data) > MAX_MEMORY_BYTES:
+            return None, size_reason(len(data))
+        return data, None
+    except OSError as exc:
+        return None, f"unreadable ({exc.strerror})"
+    finally:
+        os.close(fd)
+
+
+def _walk(
+    directory: str, prefix: str, scope: ScopeName, follow: bool, seen: set[tuple[int, int]]
+) -> Iterator[tuple[str, str, str | None]]:
+    """Yield (relpath, abspath, early skip reason) for candidate files below DIRECTORY."""
+    try:
+        with os.scandir(directory) as iterator:
+            entries = sorted(iterator, key=lambda e: e.name)
+    except OSError as exc:
+        yield prefix.rstrip("/") or ".", directory, f"unreadable directory ({exc.strerror})"
+        return
+    for entry in entries:
+        relpath = prefix + entry.name
+        if entry.name == ".git" or (
+            not prefix and scope == "private" and entry.name.casefold() == TEAM_DIR
+        ):
+            continue  # the store's own git data; Claude Code's team directory
+        if entry.is_symlink():
+            if not follow:
+                if _could_hold_memory(relpath, entry.path, scope):
+                    yield relpath, entry.path, "symlink"
+                continue
+            try:
+                info = entry.stat()
+            except OSError:
+                yield relpath, entry.path, "broken symlink"
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                if (info.st_dev, info.st_ino) not in seen:
+                    seen.add((info.st_dev, info.st_ino))
+                    yield from _walk(entry.path, relpath + "/", scope, follow, seen)
+                continue
+            if relpath.endswith(MEMORY_SUFFIX):
+                regular = stat.S_ISREG(info.st_mode)
+                yield relpath, entry.path, None if regular else "not a regular file"
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            if follow:
+                # Links may point back here: remember every directory walked.
+                info = entry.stat(follow_symlinks=False)
+                if (info.st_dev, info.st_ino) in seen:
+                    continue
+                seen.add((info.st_dev, info.st_ino))
+            # A directory named `x.md` is not a memory: walk into it, never report it.
+            yield from _walk(entry.path, relpath + "/", scope, follow, seen)
+        elif relpath.endswith(MEMORY_SUFFIX):
+            regular = entry.is_file(follow_symlinks=False)
+            yield relpath, entry.path, None if regular else "not a regular file"
+
+
+def _could_hold_memory(relpath: str, abspath: str, scope: ScopeName) -> bool:
+    """A symlink is worth reporting when it stands for a memory file or a folder."""
+    if relpath.endswith(MEMORY_SUFFIX):
+        return unsafe_path_reason(relpath) is not None or is_synced_name(relpath, scope)
+    return Path(abspath).is_dir()
+
+
+def scan_directory(root: Path, scope: ScopeName, *, follow: bool = False) -> TreeScan:
+    """Read the synced files below ROOT without following symlinks; report every skip."""
+    good: dict[str, bytes] = {}
+    skipped: list[Skipped] = []
+    try:
+        root_info = root.stat()
+    except FileNotFoundError:
+        return TreeScan(files={}, skipped=())
+    seen = {(root_info.st_dev, root_info.st_ino)}
+    for relpath, abspath, early in _walk(os.fspath(root), "", scope, follow, seen):
+        reason = early or unsafe_path_reason(relpath)
+        if reason is None and not is_synced_name(relpath, scope):
+            continue
+        data: bytes | None = None
+        if reason is None:
+            data, reason = _read_limited(abspath, follow)
+        if reason is None and data is not None:
+            reason = _content_reason(data)
+        if reason is None and data is not None:
+            good[relpath] = data
+        else:
+            skipped.append(Skipped(relpath, reason or "unreadable"))
+    return _finish(good, skipped)

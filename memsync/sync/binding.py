@@ -1,0 +1,107 @@
+"""Resolve which stores and live directories a project syncs, from the config file."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsync.config import Config, Scope, StoreConfig, data_dir
+from memsync.errors import ProjectNotConfiguredError, UsageError
+from memsync.model.paths import ProjectLocation, locate_project
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One scope of one project: a store's folder paired with a live memory directory."""
+
+    scope: Scope
+    store: StoreConfig
+    subdir: str
+    live_dir: Path
+    project_key: str
+    clone_dir: Path
+    lock_path: Path
+
+    @property
+    def prefix(self) -> str:
+        """The folder inside the store ("" for the repository root)."""
+        return "" if self.subdir in ("", ".") else self.subdir.strip("/")
+
+    @property
+    def label(self) -> str:
+        """A short name for messages: `team (acme-memory)`."""
+        return self.scope if self.store.name == self.scope else f"{self.scope} ({self.store.name})"
+
+
+def hostname() -> str:
+    """This machine's name for commit messages (`$MEMSYNC_HOSTNAME` overrides)."""
+    return os.environ.get("MEMSYNC_HOSTNAME") or socket.gethostname().split(".")[0] or "unknown"
+
+
+def store_dir_name(store: StoreConfig) -> str:
+    """A readable, collision-free directory name for a store's clone."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", store.name).strip("-") or "store"
+    digest = hashlib.sha256(store.url.encode("utf-8")).hexdigest()[:8]
+    return f"{safe}-{digest}"
+
+
+def clone_dir(store: StoreConfig, base: Path | None = None) -> Path:
+    """Where memsync keeps its bare clone of STORE."""
+    return (base or data_dir()) / "stores" / f"{store_dir_name(store)}.git"
+
+
+def lock_path(store: StoreConfig, base: Path | None = None) -> Path:
+    """The lock file that serializes memsync processes on STORE."""
+    return (base or data_dir()) / "locks" / f"{store_dir_name(store)}.lock"
+
+
+def make_binding(
+    location: ProjectLocation, scope: Scope, store: StoreConfig, subdir: str
+) -> Binding:
+    """Pair a store folder with the project's live directory for SCOPE."""
+    live = location.memory_dir if scope == "private" else location.team_dir
+    return Binding(
+        scope=scope,
+        store=store,
+        subdir=subdir,
+        live_dir=live,
+        project_key=location.key,
+        clone_dir=clone_dir(store),
+        lock_path=lock_path(store),
+    )
+
+
+def resolve_bindings(
+    config: Config, project_dir: Path, scopes: tuple[Scope, ...]
+) -> tuple[ProjectLocation, list[Binding]]:
+    """The bindings of the project containing PROJECT_DIR for the requested scopes."""
+    location = locate_project(project_dir)
+    project = config.projects.get(str(location.root))
+    if project is None:
+        raise ProjectNotConfiguredError(
+            f"{location.root} is not set up for memsync",
+            hint=f"Run `memsync init --project {location.root}` first.",
+        )
+    location = ProjectLocation(
+        root=location.root,
+        memory_dir=location.memory_dir,
+        origin_url=location.origin_url,
+        key=project.key,
+    )
+    bindings = []
+    for scope in scopes:
+        binding = project.binding(scope)
+        if binding is None:
+            continue
+        store = config.stores.get(binding.store)
+        if store is None:
+            raise UsageError(
+                f"the config names a store {binding.store!r} that is not defined",
+                hint="Add it under `stores:` in the config file or run `memsync init` again.",
+            )
+        bindings.append(make_binding(location, scope, store, binding.subdir))
+    return location, bindings

@@ -1,0 +1,462 @@
+"""pull and push: move memory between live directories and store clones, merging as needed."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memsync import git as gitcmd
+from memsync.config import Config, Settings, data_dir
+from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
+from memsync.model.safety import Skipped
+from memsync.sync import store
+from memsync.sync.binding import Binding, hostname
+from memsync.sync.lock import store_lock
+from memsync.sync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
+
+if TYPE_CHECKING:
+    from memsync.check.findings import Finding
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """An absolute time limit for network and lock waits (None = only git's defaults)."""
+
+    at: float | None = None
+
+    @classmethod
+    def after(cls, seconds: float | None) -> Deadline:
+        """A deadline SECONDS from now."""
+        return cls(None if seconds is None else time.monotonic() + seconds)
+
+    def remaining(self, cap: float = gitcmd.DEFAULT_TIMEOUT) -> float:
+        """Seconds left, at most CAP; raises when the time is up."""
+        if self.at is None:
+            return cap
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise RemoteUnavailableError(
+                "memsync ran out of time", hint="Local work is kept; the next run finishes it."
+            )
+        return min(cap, left)
+
+
+@dataclass(frozen=True)
+class StoreReport:
+    """What one pull or push did for one binding."""
+
+    scope: str
+    store: str
+    committed: tuple[str, ...] = ()
+    updated: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    kept_local: tuple[str, ...] = ()
+    skipped: tuple[Skipped, ...] = ()
+    blocked: tuple[Finding, ...] = ()
+    warnings: tuple[Finding, ...] = ()
+    decisions: tuple[str, ...] = ()
+    pushed: bool = False
+    push_attempts: int = 0
+    offline: str | None = None
+    review_branch: str | None = None
+    error: str | None = None
+    error_code: int = 0
+
+    @property
+    def changed_live(self) -> tuple[str, ...]:
+        """Live files this run wrote or deleted."""
+        return self.updated + self.deleted
+
+
+@dataclass
+class _Run:
+    binding: Binding
+    settings: Settings
+    deadline: Deadline
+    manifest: Manifest
+    manifest_file: Path
+    message: str | None = None
+    review_branch: str | None = None
+    live: dict[str, bytes] = field(default_factory=dict)
+    # Local edits handed to the merge: the store holds them now, even those it already had.
+    merged_local: frozenset[str] = frozenset()
+    report: StoreReport = field(default_factory=lambda: StoreReport("", ""))
+
+    def note(self, **changes: object) -> None:
+        self.report = replace(self.report, **changes)  # type: ignore[arg-type]
+
+    def network_time(self) -> float:
+        """Seconds one network operation may take: the setting, within the deadline."""
+        return self.deadline.remaining(self.settings.network_timeout)
+
+
+def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
+    """The manifest of a binding's live directory, and the file it is kept in."""
+    path = manifest_path(data_dir(), binding.store.name, binding.live_dir)
+    return load_manifest(path, binding.live_dir, binding.store.name, binding.subdir), path
+
+
+def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
+    manifest, path = binding_manifest(binding)
+    run = _Run(binding, settings, deadline, manifest, path)
+    run.report = StoreReport(scope=binding.scope, store=binding.store.name)
+    return run
+
+
+def _scan_live(run: _Run) -> None:
+    from memsync.model.safety import scan_directory
+
+    if not run.binding.live_dir.is_dir():
+        run.live = {}
+        return
+    scan = scan_directory(run.binding.live_dir, run.binding.scope)
+    run.live = {p: d for p, d in scan.files.items() if store.is_memory_file(run.binding, p)}
+    if scan.skipped:
+        run.note(skipped=run.report.skipped + scan.skipped)
+
+
+def local_changes(live: Mapping[str, bytes], manifest: Manifest) -> dict[str, bytes | None]:
+    """Live files that differ from what memsync last synced (None = deleted locally)."""
+    changes: dict[str, bytes | None] = {}
+    live_hashes = hashes(live)
+    for path, sha in live_hashes.items():
+        if manifest.files.get(path) != sha:
+            changes[path] = live[path]
+    for path in manifest.files:
+        if path not in live:
+            changes[path] = None
+    return changes
+
+
+def _commit_local(run: _Run) -> str | None:
+    """Commit local edits on top of the local branch; returns the new head (or the old)."""
+    binding = run.binding
+    changes = local_changes(run.live, run.manifest)
+    heads = store.heads(binding)
+    if not changes:
+        return heads.local
+    allowed: dict[str, bytes | None] = {}
+    blocked: list[Finding] = []
+    warnings: list[Finding] = []
+    for path, data in sorted(changes.items()):
+        if data is None:
+            allowed[path] = None
+            continue
+        from memsync.check.validate import validate_edit  # only when there are edits
+
+        errors, warns = validate_edit(path, data, binding.scope, run.settings)
+        warnings.extend(warns)
+        if errors:
+            blocked.extend(errors)
+        else:
+            allowed[path] = data
+    run.note(blocked=tuple(blocked), warnings=run.report.warnings + tuple(warnings))
+    if not allowed:
+        return heads.local
+    from memsync.sync.merging import merge_local_edits
+
+    current = store.store_files(binding, heads.local)
+    merged, decisions = merge_local_edits(binding, run.manifest, allowed, current, heads.local)
+    run.merged_local = frozenset(allowed)
+    if not merged:
+        return heads.local
+    author = gitcmd.identity(binding.clone_dir, hostname())
+    message = commit_message(binding.project_key, merged, current, run.message)
+    new = store.commit_files(
+        binding, parent=heads.local, changes=merged, message=message, author=author
+    )
+    gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
+    run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + decisions)
+    return new
+
+
+def commit_message(
+    key: str,
+    changes: Mapping[str, bytes | None],
+    before: Mapping[str, object],
+    subject: str | None = None,
+) -> str:
+    """`memsync(acme-api): update 2 memories from alice-laptop`, with the files listed."""
+    added = sorted(p for p, d in changes.items() if d is not None and p not in before)
+    updated = sorted(p for p, d in changes.items() if d is not None and p in before)
+    deleted = sorted(p for p, d in changes.items() if d is None)
+    verbs = [("add", added), ("update", updated), ("delete", deleted)]
+    parts = [f"{verb} {len(paths)}" for verb, paths in verbs if paths]
+    count = len(changes)
+    summary = ", ".join(parts) if len(parts) > 1 else parts[0].split()[0] + f" {count}"
+    noun = "memory" if count == 1 else "memories"
+    lines = [subject or f"memsync({key}): {summary} {noun} from {hostname()}", ""]
+    for verb, paths in verbs:
+        lines.extend(f"{verb}: {path}" for path in paths)
+    return "\n".join(lines) + "\n"
+
+
+def _fetch(run: _Run) -> None:
+    gitcmd.fetch(run.binding.clone_dir, run.network_time())
+
+
+def _integrate_remote(run: _Run) -> str | None:
+    """Bring origin's branch into the local one: fast-forward or an in-process merge."""
+    binding = run.binding
+    heads = store.heads(binding)
+    if heads.remote is None or heads.remote == heads.local:
+        return heads.local
+    if heads.local is None:
+        gitcmd.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
+        return heads.remote
+    base = gitcmd.merge_base(binding.clone_dir, heads.local, heads.remote)
+    if base == heads.remote:
+        return heads.local
+    if base == heads.local:
+        gitcmd.update_branch(
+            binding.clone_dir, heads.branch, heads.remote, heads.local, "memsync: fast-forward"
+        )
+        return heads.remote
+    from memsync.sync.merging import merge_heads
+
+    new, decisions = merge_heads(binding, heads.local, heads.remote, base)
+    gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: merge")
+    run.note(decisions=run.report.decisions + decisions)
+    return new
+
+
+def _materialize(run: _Run, head: str | None) -> None:
+    """Write the store's files into the live directory, never over an edit made meanwhile."""
+    from memsync.model.safety import filter_files
+    from memsync.sync.livefiles import write_live
+
+    binding = run.binding
+    if _unchanged(run, head):
+        # Session start with nothing new: no tree listing, no writes.
+        run.manifest = replace(run.manifest, last_sync=time.time())
+        save_manifest(run.manifest_file, run.manifest)
+        return
+    entries = store.store_files(binding, head)
+    skipped = [Skipped(p, "not a regular file") for p, e in entries.items() if not _regular(e)]
+    wanted = {p: e for p, e in entries.items() if _regular(e) and store.is_memory_file(binding, p)}
+    live_shas = hashes(run.live)
+    # Files the live directory already has need no blob read.
+    files = {p: run.live[p] for p, e in wanted.items() if live_shas.get(p) == e.sha}
+    missing = {p: e.sha for p, e in wanted.items() if p not in files}
+    blobs = gitcmd.read_blobs(binding.clone_dir, list(missing.values()))
+    files.update({p: blobs[sha] for p, sha in missing.items() if sha in blobs})
+    scan = filter_files(files, binding.scope)
+    skipped += scan.skipped
+    # Only edits that were not merged (blocked by validation) stay pending; an edit the
+    # store already had would otherwise keep its live file from ever updating again.
+    pending = set(local_changes(run.live, run.manifest)) - run.merged_local
+    outcome = write_live(binding.live_dir, scan.files, run.live, run.manifest.files, pending)
+    clean = not (skipped or outcome.kept or outcome.failed or pending)
+    run.manifest = replace(
+        run.manifest, files=outcome.manifest, commit=head, last_sync=time.time(), clean=clean
+    )
+    save_manifest(run.manifest_file, run.manifest)
+    run.note(
+        updated=outcome.written,
+        deleted=outcome.deleted,
+        kept_local=outcome.kept,
+        skipped=run.report.skipped + tuple(skipped) + tuple(Skipped(*f) for f in outcome.failed),
+    )
+
+
+def _unchanged(run: _Run, head: str | None) -> bool:
+    """The last run left the live directory clean at HEAD and nothing was edited since."""
+    manifest = run.manifest
+    return (
+        manifest.clean
+        and head is not None
+        and head == manifest.commit
+        and hashes(run.live) == dict(manifest.files)
+        and not run.report.skipped
+    )
+
+
+def _regular(entry: gitcmd.TreeEntry) -> bool:
+    return entry.kind == "blob" and entry.mode in ("100644", "100755")
+
+
+def _pull_body(run: _Run) -> None:
+    _scan_live(run)
+    head = _commit_local(run)
+    try:
+        _fetch(run)
+        head = _integrate_remote(run)
+    except RemoteUnavailableError as exc:
+        run.note(offline=exc.message)
+    _materialize(run, head)
+
+
+def _push_body(run: _Run) -> None:
+    binding = run.binding
+    _scan_live(run)
+    head = _commit_local(run)
+    attempts = 0
+    try:
+        while True:
+            attempts += 1
+            began = time.monotonic()
+            _fetch(run)
+            head = _integrate_remote(run)
+            if run.report.blocked:
+                break
+            heads = store.heads(binding)
+            if heads.local is None or heads.local == heads.remote:
+                break
+            if run.review_branch:
+                gitcmd.push_ref(
+                    binding.clone_dir,
+                    heads.local,
+                    f"refs/heads/{run.review_branch}",
+                    run.network_time(),
+                )
+                run.note(pushed=True, review_branch=run.review_branch)
+                break
+            if gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
+                run.note(pushed=True)
+                break
+            if attempts >= run.settings.push_retries:
+                raise UserMessageError(
+                    f"the {binding.label} store moved on {attempts} times while pushing",
+                    hint="Your commits are kept locally; run `memsync push` again.",
+                )
+            # Another machine won the race: back off, then fetch and merge again.
+            time.sleep(min(run.deadline.remaining(), backoff(attempts, time.monotonic() - began)))
+    except RemoteUnavailableError as exc:
+        run.note(offline=exc.message)
+    finally:
+        run.note(push_attempts=attempts)
+        _materialize(run, head)
+    if run.report.pushed:
+        run.manifest = replace(run.manifest, last_push=time.time())
+        save_manifest(run.manifest_file, run.manifest)
+
+
+def backoff(losses: int, attempt_seconds: float) -> float:
+    """Seconds to wait after the LOSSES-th lost push race (full jitter, doubling window).
+
+    The window is measured in attempts (fetch, merge, push): pushers that lost together
+    spread over twice as many attempt slots each time, so a crowd of N thins out in about
+    log2(N) rounds instead of colliding again and again.
+    """
+    slot = min(max(attempt_seconds, 0.05), 5.0)
+    import random
+
+    return random.uniform(0, slot * 2 ** min(losses, 4))
+
+
+def _run_store(
+    binding: Binding, settings: Settings, deadline: Deadline, command: str, options: RunOptions
+) -> StoreReport:
+    run = _start(binding, settings, deadline)
+    run.message = options.message
+    run.review_branch = options.review_branch if binding.scope == "team" else None
+    body = _pull_body if command == "pull" else _push_body
+    try:
+        lock_wait = deadline.remaining(settings.lock_timeout)
+        with store_lock(binding.lock_path, timeout=lock_wait, command=command, store=binding.label):
+            created = store.ensure_clone(binding)
+            store.check_state(binding)
+            if created:
+                _adopt_branch(run)
+            before = store.heads(binding)
+            try:
+                body(run)
+            finally:
+                # Packs pile up only when objects arrive (fetch) or are written (commit,
+                # merge): a session start that found nothing new skips git's maintenance.
+                if store.heads(binding) != before:
+                    gitcmd.maintain(binding.clone_dir)
+    except MemsyncError as exc:
+        run.note(error=str(exc), error_code=int(exc.exit_code))
+    return run.report
+
+
+def _adopt_branch(run: _Run) -> None:
+    # Unreachable now: the branch is settled by the first run that reaches the remote.
+    with contextlib.suppress(RemoteUnavailableError):
+        store.adopt_remote_branch(run.binding, run.network_time())
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Per-command options of pull/push: a commit subject, a review branch for team pushes."""
+
+    message: str | None = None
+    review_branch: str | None = None
+
+
+def run_stores(
+    bindings: list[Binding],
+    settings: Settings,
+    deadline: Deadline,
+    command: str,
+    options: RunOptions | None = None,
+) -> list[StoreReport]:
+    """Pull or push every binding, each store in its own thread (fetches overlap)."""
+    options = options or RunOptions()
+    if len(bindings) == 1:
+        return [_run_store(bindings[0], settings, deadline, command, options)]
+    import threading
+
+    # Plain threads: concurrent.futures costs more to import than it saves here.
+    reports: list[StoreReport | None] = [None] * len(bindings)
+    errors: list[BaseException] = []
+
+    def work(index: int) -> None:
+        try:
+            reports[index] = _run_store(bindings[index], settings, deadline, command, options)
+        except BaseException as exc:  # re-raised in the caller, as a future would
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(bindings))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return [r for r in reports if r is not None]
+
+
+def exit_code(reports: list[StoreReport]) -> int:
+    """The command's exit code: needs-user beats locked beats offline."""
+    codes = {r.error_code for r in reports if r.error_code}
+    if any(r.blocked for r in reports):
+        codes.add(1)
+    if any(r.offline for r in reports):
+        codes.add(3)
+    for code in (1, 2, 4, 3):
+        if code in codes:
+            return code
+    return 0
+
+
+def sync_project(
+    project_dir: Path,
+    scopes: tuple[str, ...],
+    command: str,
+    *,
+    hook: bool = False,
+    options: RunOptions | None = None,
+    config: Config | None = None,
+) -> list[StoreReport]:
+    """Pull or push (`sync` = push, which pulls first) the stores of one project."""
+    from memsync.config import SCOPES, load_config
+    from memsync.sync.binding import resolve_bindings
+
+    config = config or load_config()
+    wanted = tuple(s for s in SCOPES if s in scopes)
+    _, bindings = resolve_bindings(config, project_dir, wanted)
+    if not bindings:
+        raise UserMessageError(
+            f"no {' or '.join(wanted)} store is configured for this project",
+            hint="Run `memsync init --team URL` to add a team store.",
+        )
+    limit = None
+    if hook:
+        limit = config.settings.pull_timeout if command == "pull" else config.settings.push_timeout
+    return run_stores(bindings, config.settings, Deadline.after(limit), command, options)

@@ -1,0 +1,217 @@
+"""Read-only views of a project's stores: status, semantic diff, history."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsync import git as gitcmd
+from memsync.config import Config, Scope, load_config
+from memsync.errors import GitError, RemoteUnavailableError
+from memsync.model.index import IndexSize, measure_index
+from memsync.model.limits import INDEX_NAME
+from memsync.model.semdiff import MemoryChange, diff_memories
+from memsync.sync import store
+from memsync.sync.binding import Binding, resolve_bindings
+from memsync.sync.engine import binding_manifest, local_changes
+
+
+@dataclass(frozen=True)
+class StoreStatus:
+    """The state of one store for one project."""
+
+    scope: str
+    store: str
+    remote: str
+    branch: str
+    folder: str
+    live_dir: str
+    cloned: bool
+    ahead: int
+    behind: int
+    local_edits: tuple[str, ...]
+    last_sync: float | None
+    last_push: float | None
+    index: IndexSize | None
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StoreDiff:
+    """What push would send and what pull would bring, for one store."""
+
+    scope: str
+    store: str
+    outgoing: tuple[MemoryChange, ...]
+    incoming: tuple[MemoryChange, ...]
+    fetched: bool
+    fetch_error: str | None = None
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One commit in a store that touched this project's memories."""
+
+    scope: str
+    sha: str
+    when: int
+    author: str
+    subject: str
+    files: tuple[tuple[str, str], ...]
+
+
+def _bindings(project_dir: Path, scopes: tuple[Scope, ...]) -> tuple[Config, list[Binding]]:
+    config = load_config()
+    _, bindings = resolve_bindings(config, project_dir, scopes)
+    return config, bindings
+
+
+def _live_files(binding: Binding) -> dict[str, bytes]:
+    from memsync.model.safety import scan_directory
+
+    if not binding.live_dir.is_dir():
+        return {}
+    return dict(scan_directory(binding.live_dir, binding.scope).files)
+
+
+def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStatus]:
+    """Status of each store of the project, from local state only (no network)."""
+    from memsync.model.safety import scan_directory
+
+    _, bindings = _bindings(project_dir, scopes)
+    statuses = []
+    for binding in bindings:
+        cloned = (binding.clone_dir / "HEAD").is_file()
+        ahead = behind = 0
+        branch = "main"
+        if cloned:
+            heads = store.heads(binding)
+            branch = heads.branch
+            if heads.local and heads.remote:
+                ahead, behind = gitcmd.ahead_behind(binding.clone_dir, heads.local, heads.remote)
+            elif heads.local:
+                ahead = gitcmd.count_commits(binding.clone_dir, heads.local)
+        manifest, _ = binding_manifest(binding)
+        scan = (
+            scan_directory(binding.live_dir, binding.scope) if binding.live_dir.is_dir() else None
+        )
+        live = dict(scan.files) if scan else {}
+        index = live.get(INDEX_NAME)
+        problems = [f"{s.path}: {s.reason}" for s in scan.skipped] if scan else []
+        size = measure_index(index.decode("utf-8", "replace")) if index is not None else None
+        if size is not None and not size.fits:
+            problems.append(
+                f"{INDEX_NAME} has {size.lines} lines / {size.chars} characters: Claude Code loads "
+                "200 lines / 25,000 characters (run `memsync consolidate`)"
+            )
+        statuses.append(
+            StoreStatus(
+                scope=binding.scope,
+                store=binding.store.name,
+                remote=binding.store.url,
+                branch=branch,
+                folder=binding.prefix or ".",
+                live_dir=str(binding.live_dir),
+                cloned=cloned,
+                ahead=ahead,
+                behind=behind,
+                local_edits=tuple(sorted(local_changes(live, manifest))),
+                last_sync=manifest.last_sync,
+                last_push=manifest.last_push,
+                index=size,
+                problems=tuple(problems),
+            )
+        )
+    return statuses
+
+
+def store_diff(project_dir: Path, scopes: tuple[Scope, ...], *, fetch: bool) -> list[StoreDiff]:
+    """Semantic diff of what push would send and pull would bring, per store."""
+    _, bindings = _bindings(project_dir, scopes)
+    diffs = []
+    for binding in bindings:
+        if not (binding.clone_dir / "HEAD").is_file():
+            continue
+        error = None
+        if fetch:
+            try:
+                gitcmd.fetch(binding.clone_dir, gitcmd.DEFAULT_TIMEOUT)
+            except RemoteUnavailableError as exc:
+                error = exc.message
+        heads = store.heads(binding)
+        base = None
+        if heads.local and heads.remote:
+            base = gitcmd.merge_base(binding.clone_dir, heads.local, heads.remote)
+        base_files = store.read_folder(binding, base)
+        remote_files = store.read_folder(binding, heads.remote)
+        local_files = store.read_folder(binding, heads.local)
+
+        manifest, _ = binding_manifest(binding)
+        # Uncommitted live edits are part of what push would send.
+        for path, data in local_changes(_live_files(binding), manifest).items():
+            if data is None:
+                local_files.pop(path, None)
+            else:
+                local_files[path] = data
+        diffs.append(
+            StoreDiff(
+                scope=binding.scope,
+                store=binding.store.name,
+                outgoing=tuple(diff_memories(base_files if heads.remote else {}, local_files)),
+                incoming=tuple(diff_memories(base_files, remote_files)) if heads.remote else (),
+                fetched=fetch and error is None,
+                fetch_error=error,
+            )
+        )
+    return diffs
+
+
+def history(
+    project_dir: Path, scopes: tuple[Scope, ...], file: str | None, limit: int = 50
+) -> list[HistoryEntry]:
+    """Commits that touched this project's memories (or FILE), newest first."""
+    _, bindings = _bindings(project_dir, scopes)
+    entries: list[HistoryEntry] = []
+    for binding in bindings:
+        if not (binding.clone_dir / "HEAD").is_file():
+            continue
+        heads = store.heads(binding)
+        if heads.local is None:
+            continue
+        relative = _relative_to_binding(binding, file) if file else None
+        if file and relative is None:
+            continue
+        target = store.store_path(binding, relative) if relative else binding.prefix
+        paths = [target] if target else []
+        with contextlib.suppress(GitError):
+            for entry in gitcmd.log_entries(binding.clone_dir, heads.local, paths, limit):
+                prefix = f"{binding.prefix}/" if binding.prefix else ""
+                files = tuple(
+                    (s, p.removeprefix(prefix)) for s, p in entry.files if p.startswith(prefix)
+                )
+                entries.append(
+                    HistoryEntry(
+                        binding.scope, entry.sha, entry.when, entry.author, entry.subject, files
+                    )
+                )
+    return sorted(entries, key=lambda e: e.when, reverse=True)[:limit]
+
+
+def _relative_to_binding(binding: Binding, file: str) -> str | None:
+    """FILE (relative to the memory directory, or a path to it) within the binding's folder."""
+    from memsync.model.limits import TEAM_DIR
+
+    candidate = Path(file)
+    relpath = candidate.as_posix()
+    if candidate.is_absolute() or candidate.exists():
+        try:
+            relpath = candidate.resolve().relative_to(binding.live_dir.resolve()).as_posix()
+        except ValueError:
+            return None
+        if binding.scope == "team":
+            return relpath
+    in_team = relpath.startswith(f"{TEAM_DIR}/")
+    if binding.scope == "team":
+        return relpath.removeprefix(f"{TEAM_DIR}/") if in_team else relpath
+    return None if in_team else relpath

@@ -1,0 +1,156 @@
+"""A store's bare clone: its health, its files at a commit, and commits memsync writes to it."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from memsync import git as gitcmd
+from memsync.errors import UnsafeStateError
+from memsync.sync.binding import Binding
+
+# Files a repository keeps at its root for people, not for Claude: never memories when a
+# team store is dedicated to one project (`--subdir .`).
+REPOSITORY_FILES = frozenset(
+    {"README.md", "CONTRIBUTING.md", "CHANGELOG.md", "LICENSE.md", "SECURITY.md"}
+    | {"CODE_OF_CONDUCT.md"}
+)
+# State files git leaves when a merge, rebase or similar was interrupted by hand.
+_FOREIGN_STATE = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply")
+
+
+@dataclass(frozen=True)
+class Heads:
+    """The local branch and its remote-tracking counterpart."""
+
+    branch: str
+    local: str | None
+    remote: str | None
+
+
+def ensure_clone(binding: Binding) -> bool:
+    """Create the bare clone if missing; True when it was just created."""
+    repo = binding.clone_dir
+    if (repo / "HEAD").is_file():
+        from memsync.model.paths import origin_from_config_file
+
+        # memsync wrote this config itself: read it rather than start git on every run.
+        current = origin_from_config_file(repo / "config")
+        if current != binding.store.url:
+            gitcmd.set_remote_url(repo, binding.store.url)
+        return False
+    # Build next to the final place and rename, so a crash never leaves half a clone.
+    tmp = repo.with_name(f"{repo.name}.tmp-{time.time_ns()}")
+    gitcmd.init_bare(tmp, binding.store.url)
+    tmp.rename(repo)
+    return True
+
+
+def check_state(binding: Binding) -> None:
+    """Refuse a clone someone left mid-operation; clear lock files of killed git processes."""
+    repo = binding.clone_dir
+    for name in _FOREIGN_STATE:
+        if (repo / name).exists():
+            raise UnsafeStateError(
+                f"the {binding.label} store clone {repo} is in the middle of a git operation "
+                f"({name} exists) that memsync did not start",
+                hint=f"Finish or abort it there (e.g. `git -C {repo} merge --abort`), then rerun.",
+            )
+    if gitcmd.symbolic_head(repo) is None:
+        raise UnsafeStateError(
+            f"the {binding.label} store clone {repo} has a detached HEAD",
+            hint=f"Run `git -C {repo} symbolic-ref HEAD refs/heads/main` (or the store's branch).",
+        )
+    # We hold the store lock, so any git lock file here belongs to a process that died.
+    for stale in [repo / "index.lock", repo / "HEAD.lock", repo / "packed-refs.lock"]:
+        with contextlib.suppress(FileNotFoundError):
+            stale.unlink()
+    refs = repo / "refs"
+    if refs.is_dir():
+        for stale in refs.rglob("*.lock"):
+            with contextlib.suppress(FileNotFoundError):
+                stale.unlink()
+        # Staging refs of a fast-import killed mid-commit: the objects are unreferenced.
+        for stale in (refs / "memsync").glob("staging-*"):
+            with contextlib.suppress(FileNotFoundError):
+                stale.unlink()
+
+
+def branch_name(binding: Binding) -> str:
+    """The store branch memsync syncs (the remote's default branch, recorded at init)."""
+    return gitcmd.symbolic_head(binding.clone_dir) or "main"
+
+
+def adopt_remote_branch(binding: Binding, timeout: float | None) -> str:
+    """Point HEAD at the remote's default branch when the clone has no commits yet."""
+    repo = binding.clone_dir
+    branch = gitcmd.remote_default_branch(repo, timeout) or branch_name(binding)
+    if not (repo / "refs" / "heads" / branch).exists():
+        gitcmd.run_git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], cwd=repo)
+    return branch
+
+
+def heads(binding: Binding) -> Heads:
+    """Current commit ids of the local branch and of origin's copy of it."""
+    branch = branch_name(binding)
+    local, remote = gitcmd.resolve_refs(
+        binding.clone_dir, f"refs/heads/{branch}", f"refs/remotes/origin/{branch}"
+    )
+    return Heads(branch, local, remote)
+
+
+def store_files(binding: Binding, commit: str | None) -> dict[str, gitcmd.TreeEntry]:
+    """Entries of the binding's folder at COMMIT, by path relative to that folder."""
+    if commit is None:
+        return {}
+    return gitcmd.list_tree(binding.clone_dir, commit, binding.prefix)
+
+
+def is_memory_file(binding: Binding, relpath: str) -> bool:
+    """Whether RELPATH (relative to the binding's folder) is memory that this binding syncs."""
+    from memsync.model.safety import is_synced_name
+
+    if not is_synced_name(relpath, binding.scope):
+        return False
+    if binding.prefix:
+        return True
+    return relpath not in REPOSITORY_FILES and not relpath.startswith(".")
+
+
+def store_path(binding: Binding, relpath: str) -> str:
+    """The path inside the store of a file relative to the binding's folder."""
+    return f"{binding.prefix}/{relpath}" if binding.prefix else relpath
+
+
+def commit_files(
+    binding: Binding,
+    *,
+    parent: str | None,
+    changes: Mapping[str, bytes | None],
+    message: str,
+    author: gitcmd.Identity,
+    extra_parents: tuple[str, ...] = (),
+) -> str:
+    """Write a commit applying CHANGES (relative to the binding's folder) on PARENT."""
+    parents = ([parent] if parent else []) + list(extra_parents)
+    return gitcmd.write_commit(
+        binding.clone_dir,
+        parents=parents,
+        changes={store_path(binding, path): data for path, data in changes.items()},
+        message=message,
+        author=author,
+        when=int(time.time()),
+    )
+
+
+def read_folder(binding: Binding, commit: str | None) -> dict[str, bytes]:
+    """Contents of the synced files in the binding's folder at COMMIT."""
+    entries = {
+        path: entry
+        for path, entry in store_files(binding, commit).items()
+        if entry.kind == "blob" and is_memory_file(binding, path)
+    }
+    blobs = gitcmd.read_blobs(binding.clone_dir, [e.sha for e in entries.values()])
+    return {path: blobs[e.sha] for path, e in entries.items() if e.sha in blobs}

@@ -1,0 +1,348 @@
+"""Install, remove and inspect memsync's Claude Code hooks in a settings.json file.
+
+The functions that compute a change are pure (text in, text out); only `read_settings`
+and `apply` touch the disk. A settings file memsync cannot parse is never rewritten.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import shlex
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from memsync.errors import UserMessageError
+from memsync.model.paths import claude_config_dir
+
+# Claude Code runs hooks through a shell; these are the events and commands memsync owns.
+PULL_ARGS = "pull --hook"
+PUSH_ARGS = "push --hook"
+
+
+@dataclass(frozen=True)
+class HookSpec:
+    """One Claude Code hook event memsync registers a command for."""
+
+    event: str
+    args: str
+    timeout: int
+    # SessionStart supports matchers (startup, resume, clear, compact); "" matches all.
+    matcher: str | None
+
+
+HOOK_SPECS: tuple[HookSpec, ...] = (
+    HookSpec("SessionStart", PULL_ARGS, 15, ""),
+    HookSpec("SessionEnd", PUSH_ARGS, 30, None),
+)
+
+# A command is memsync's when it runs `memsync` (a path ending in it, `memsync.exe`, or
+# `python -m memsync`) with `pull --hook` / `push --hook`: this lets a re-install after the
+# executable moved update the old entry instead of adding a second one.
+_OWN_COMMAND = re.compile(r"memsync(?:\.exe)?['\"]?\s+(pull|push)\s+--hook\b")
+
+
+class HookState(str, Enum):
+    """Whether memsync's hook for one event is present and current."""
+
+    INSTALLED = "installed"
+    MISSING = "missing"
+    OUTDATED = "outdated"
+
+
+@dataclass(frozen=True)
+class HookChange:
+    """The planned new content of a settings file; `apply` writes it."""
+
+    settings_path: Path
+    before: str
+    after: str
+    existed: bool
+
+    @property
+    def changed(self) -> bool:
+        """True when applying would modify the file."""
+        return self.before != self.after
+
+    def diff(self) -> str:
+        """Unified diff from the current file to the planned one ("" when unchanged)."""
+        if not self.changed:
+            return ""
+        lines = difflib.unified_diff(
+            self.before.splitlines(keepends=True),
+            self.after.splitlines(keepends=True),
+            fromfile=str(self.settings_path) if self.existed else "/dev/null",
+            tofile=str(self.settings_path),
+        )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+# --- locations ---------------------------------------------------------------------------
+
+
+def user_settings_path() -> Path:
+    """Claude Code's user-scope settings file."""
+    return claude_config_dir() / "settings.json"
+
+
+def project_settings_path(project_root: Path) -> Path:
+    """Claude Code's per-project, not-committed settings file."""
+    return project_root / ".claude" / "settings.local.json"
+
+
+def memsync_command_prefix() -> str:
+    """The shell words that start memsync from a hook, independent of the hook's PATH."""
+    found = shutil.which("memsync")
+    if found:
+        return memsync_command_prefix_for(Path(found))
+    return f"{shlex.quote(sys.executable)} -m memsync"
+
+
+def memsync_command_prefix_for(executable: Path) -> str:
+    """The shell-quoted absolute path of a memsync executable."""
+    # Absolute but not symlink-resolved: pipx and uv put a stable shim in ~/.local/bin
+    # that survives upgrades, while the venv path behind it may not.
+    return shlex.quote(str(executable.absolute()))
+
+
+def hook_command(spec: HookSpec, command_prefix: str) -> str:
+    """The full command line of one hook."""
+    return f"{command_prefix} {spec.args}"
+
+
+# --- pure transformations ----------------------------------------------------------------
+
+
+def parse_settings(text: str, path: Path) -> dict[str, Any]:
+    """Parse settings text; an empty file is an empty object, anything else must be one."""
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserMessageError(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+            "memsync left it untouched.",
+            hint="Fix the file by hand, then run the command again.",
+        ) from exc
+    if not isinstance(data, dict):
+        raise UserMessageError(
+            f"{path}: the top level is not a JSON object; memsync left it untouched."
+        )
+    return data
+
+
+def detect_indent(text: str) -> int | str:
+    """The indentation unit of existing JSON text (2 when it cannot tell)."""
+    for line in text.splitlines()[1:]:
+        stripped = line.lstrip(" \t")
+        if stripped and len(stripped) < len(line):
+            lead = line[: len(line) - len(stripped)]
+            return "\t" if lead.startswith("\t") else len(lead)
+    return 2
+
+
+def render_settings(data: dict[str, Any], indent: int | str = 2) -> str:
+    """Serialize settings the way Claude Code writes them, with a trailing newline."""
+    return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+
+
+def _owned_by(entry: object, spec: HookSpec | None) -> bool:
+    """True when one inner hook entry is memsync's (for `spec`'s command, or any)."""
+    if not isinstance(entry, dict):
+        return False
+    command = entry.get("command")
+    if not isinstance(command, str):
+        return False
+    match = _OWN_COMMAND.search(command)
+    return match is not None and (spec is None or spec.args.startswith(match.group(1)))
+
+
+def _event_groups(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:
+    groups = hooks.get(event, [])
+    if not isinstance(groups, list):
+        raise UserMessageError(
+            f"{path}: hooks.{event} is not a list; memsync left the file untouched."
+        )
+    return groups
+
+
+def _hooks_table(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise UserMessageError(
+            f'{path}: the "hooks" setting is not an object; memsync left the file untouched.'
+        )
+    return hooks
+
+
+def _drop_owned(groups: list[Any], spec: HookSpec | None) -> list[Any]:
+    """Groups with memsync's entries removed; a group emptied by that removal goes too."""
+    kept: list[Any] = []
+    for group in groups:
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(inner, list) or not any(_owned_by(e, spec) for e in inner):
+            kept.append(group)
+            continue
+        rest = [e for e in inner if not _owned_by(e, spec)]
+        if rest:
+            kept.append({**group, "hooks": rest})
+    return kept
+
+
+def _with_hook(groups: list[Any], spec: HookSpec, command: str) -> list[Any]:
+    """Groups holding exactly one memsync entry for `spec`, updated in place when present."""
+    for gi, group in enumerate(groups):
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(inner, list):
+            continue
+        for hi, entry in enumerate(inner):
+            if _owned_by(entry, spec):
+                # Keep the user's own tweaks (a longer timeout, say); fix type and command.
+                updated = {**entry, "type": "command", "command": command}
+                updated.setdefault("timeout", spec.timeout)
+                new_inner = [*inner[:hi], updated, *inner[hi + 1 :]]
+                new_group = {**group, "hooks": new_inner}
+                # Later duplicates (an old path, say) go; this one stays where it was.
+                tail = _drop_owned(groups[gi + 1 :], spec)
+                return [*groups[:gi], new_group, *tail]
+    fresh: dict[str, Any] = {}
+    if spec.matcher is not None:
+        fresh["matcher"] = spec.matcher
+    fresh["hooks"] = [{"type": "command", "command": command, "timeout": spec.timeout}]
+    return [*groups, fresh]
+
+
+def install_text(text: str, path: Path, command_prefix: str) -> str:
+    """Settings text with memsync's hooks added or updated; unchanged text when current."""
+    data = parse_settings(text, path)
+    hooks = dict(_hooks_table(data, path))
+    for spec in HOOK_SPECS:
+        groups = _event_groups(hooks, spec.event, path)
+        hooks[spec.event] = _with_hook(groups, spec, hook_command(spec, command_prefix))
+    return _rendered_if_changed(text, data, {**data, "hooks": hooks})
+
+
+def uninstall_text(text: str, path: Path) -> str:
+    """Settings text without any memsync hook; unchanged text when there was none."""
+    data = parse_settings(text, path)
+    if "hooks" not in data:
+        return text
+    hooks = dict(_hooks_table(data, path))
+    for event in list(hooks):
+        groups = _event_groups(hooks, event, path)
+        kept = _drop_owned(groups, None)
+        if kept != groups:
+            if kept:
+                hooks[event] = kept
+            else:
+                del hooks[event]
+    new = dict(data)
+    if hooks:
+        new["hooks"] = hooks
+    elif data["hooks"]:
+        # The table only held memsync's hooks: leave no empty husk behind.
+        del new["hooks"]
+    return _rendered_if_changed(text, data, new)
+
+
+def _rendered_if_changed(text: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    # An unchanged document keeps its exact bytes, whatever its formatting.
+    if new == old and text.strip():
+        return text
+    return render_settings(new, detect_indent(text))
+
+
+def status_of(text: str, path: Path, command_prefix: str) -> dict[str, HookState]:
+    """Per event: memsync's hook installed as expected, missing, or outdated."""
+    data = parse_settings(text, path)
+    hooks = _hooks_table(data, path)
+    result: dict[str, HookState] = {}
+    for spec in HOOK_SPECS:
+        expected = hook_command(spec, command_prefix)
+        owned = [
+            entry
+            for group in _event_groups(hooks, spec.event, path)
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list)
+            for entry in group["hooks"]
+            if _owned_by(entry, spec)
+        ]
+        if not owned:
+            result[spec.event] = HookState.MISSING
+        elif len(owned) == 1 and owned[0].get("command") == expected:
+            result[spec.event] = HookState.INSTALLED
+        else:
+            result[spec.event] = HookState.OUTDATED
+    return result
+
+
+# --- file I/O ----------------------------------------------------------------------------
+
+
+def read_settings(settings_path: Path) -> tuple[str, bool]:
+    """The file's text and whether it exists (a missing file reads as "")."""
+    try:
+        return settings_path.read_text(encoding="utf-8"), True
+    except FileNotFoundError:
+        return "", False
+    except UnicodeDecodeError as exc:
+        raise UserMessageError(
+            f"{settings_path}: not UTF-8 text; memsync left it untouched."
+        ) from exc
+
+
+def plan_install(settings_path: Path, command_prefix: str | None = None) -> HookChange:
+    """What installing memsync's hooks would do to `settings_path`."""
+    before, existed = read_settings(settings_path)
+    prefix = command_prefix if command_prefix is not None else memsync_command_prefix()
+    return HookChange(settings_path, before, install_text(before, settings_path, prefix), existed)
+
+
+def plan_uninstall(settings_path: Path) -> HookChange:
+    """What removing memsync's hooks would do to `settings_path`."""
+    before, existed = read_settings(settings_path)
+    return HookChange(settings_path, before, uninstall_text(before, settings_path), existed)
+
+
+def hook_status(settings_path: Path, command_prefix: str | None = None) -> dict[str, HookState]:
+    """Per event, the state of memsync's hook in `settings_path`."""
+    text, _ = read_settings(settings_path)
+    prefix = command_prefix if command_prefix is not None else memsync_command_prefix()
+    return status_of(text, settings_path, prefix)
+
+
+def apply(change: HookChange) -> None:
+    """Write a planned change atomically; refuse when the file changed since planning."""
+    if not change.changed:
+        return
+    # Write through a symlink (dotfile managers link settings.json) instead of replacing it.
+    target = change.settings_path.resolve() if change.settings_path.is_symlink() else None
+    path = target or change.settings_path
+    current, existed = read_settings(path)
+    if current != change.before or existed != change.existed:
+        raise UserMessageError(
+            f"{change.settings_path}: changed while memsync was editing it; nothing written.",
+            hint="Run the command again.",
+        )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = path.stat().st_mode & 0o7777 if existed else None
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(change.after)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            tmp.chmod(mode)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

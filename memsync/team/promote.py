@@ -1,0 +1,110 @@
+"""`memsync promote FILE`: move a private memory into the team store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsync.config import load_config
+from memsync.errors import UsageError, UserMessageError
+from memsync.model.index import IndexLine, format_entry, parse_index, parse_index_text, render_index
+from memsync.model.limits import INDEX_NAME
+from memsync.model.memory import parse_memory
+from memsync.sync.binding import Binding, resolve_bindings
+from memsync.sync.engine import Deadline, StoreReport, run_stores
+from memsync.sync.livefiles import atomic_write
+
+
+@dataclass(frozen=True)
+class PromoteResult:
+    """Where the memory went and what the follow-up push did."""
+
+    source: Path
+    target: Path
+    reports: tuple[StoreReport, ...]
+
+
+def _relative_memory_path(file: str, private: Binding) -> str:
+    candidate = Path(file)
+    if candidate.is_absolute() or candidate.exists():
+        resolved = candidate.resolve()
+        try:
+            return resolved.relative_to(private.live_dir.resolve()).as_posix()
+        except ValueError:
+            raise UsageError(
+                f"{file} is not in this project's private memory directory {private.live_dir}"
+            ) from None
+    return candidate.as_posix()
+
+
+def _refuse_unsafe(relpath: str, data: bytes) -> None:
+    from memsync.check.secrets import scan_text
+
+    memory = parse_memory(data, relpath)
+    if memory.type == "user":
+        raise UserMessageError(
+            f"{relpath} is a `type: user` memory: user memories are always private",
+            hint="Change its type if it is really about the project, then promote it.",
+        )
+    findings = scan_text(memory.text, relpath)
+    if findings:
+        where = ", ".join(f"line {f.line} ({f.rule_id})" for f in findings)
+        raise UserMessageError(
+            f"{relpath} contains what looks like a secret: {where}",
+            hint="Remove it (or mark a false positive with `memsync:allow-secret`), then retry.",
+        )
+
+
+def _move_index_entry(private: Binding, team: Binding, relpath: str) -> None:
+    """Drop the memory's line from the private index and add it to the team index."""
+    source_index = private.live_dir / INDEX_NAME
+    entry_line: str | None = None
+    if source_index.is_file():
+        index = parse_index(source_index.read_bytes())
+        kept = [line for line in index.lines if not (line.entry and line.entry.target == relpath)]
+        moved = [line for line in index.lines if line.entry and line.entry.target == relpath]
+        if moved:
+            entry_line = moved[0].text
+            atomic_write(source_index, render_index(index.with_lines(kept)))
+    memory = parse_memory((team.live_dir / relpath).read_bytes(), relpath)
+    line = entry_line or format_entry(
+        memory.name or Path(relpath).stem, relpath, memory.description
+    )
+    target_index = team.live_dir / INDEX_NAME
+    team_index = (
+        parse_index(target_index.read_bytes()) if target_index.is_file() else parse_index_text("")
+    )
+    if relpath in team_index.targets:
+        return
+    lines = [entry for entry in team_index.lines if entry.text.strip() or entry.entry]
+    lines.append(IndexLine(line, parse_index_text(line + "\n").lines[0].entry))
+    atomic_write(target_index, render_index(team_index.with_lines(lines)))
+
+
+def promote(project_dir: Path, file: str) -> PromoteResult:
+    """Move FILE from private to team memory, then push both stores."""
+    config = load_config()
+    _, bindings = resolve_bindings(config, project_dir, ("private", "team"))
+    by_scope = {b.scope: b for b in bindings}
+    if "team" not in by_scope:
+        raise UsageError(
+            "this project has no team store", hint="Run `memsync init --team URL` first."
+        )
+    private, team = by_scope["private"], by_scope["team"]
+    relpath = _relative_memory_path(file, private)
+    source = private.live_dir / relpath
+    if not source.is_file() or relpath.split("/")[0] == "team" or source.name == INDEX_NAME:
+        raise UsageError(f"{source} is not a private memory file")
+    data = source.read_bytes()
+    _refuse_unsafe(relpath, data)
+    target = team.live_dir / relpath
+    if target.exists() and target.read_bytes() != data:
+        raise UserMessageError(
+            f"the team memory already has a different {relpath}",
+            hint="Rename your file first, or merge the two by hand.",
+        )
+    atomic_write(target, data)
+    source.unlink()
+    _move_index_entry(private, team, relpath)
+    reports = run_stores(bindings, config.settings, Deadline(), "push")
+    return PromoteResult(source, target, tuple(reports))

@@ -1,0 +1,160 @@
+"""`memsync push --review`: send the team store to a review branch and open its pull request."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsync import git as gitcmd
+from memsync.errors import UsageError, UserMessageError
+from memsync.sync import store
+from memsync.sync.binding import Binding, hostname
+from memsync.sync.engine import StoreReport
+from memsync.team.github import PullRequestResult
+
+BRANCH_PREFIX = "memsync"
+MAX_SLUG_CHARS = 40
+
+
+@dataclass(frozen=True)
+class PullRequestOutcome:
+    """What happened to the pull request of one team store's review branch."""
+
+    store: str
+    branch: str
+    base: str
+    title: str
+    changes: int
+    result: PullRequestResult | None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class ReviewPush:
+    """The push reports of a `push --review` and the pull requests it opened or updated."""
+
+    branch: str
+    reports: tuple[StoreReport, ...]
+    pulls: tuple[PullRequestOutcome, ...]
+
+
+def slug(text: str) -> str:
+    """A lowercase ASCII name fit for a branch: `Zoë O'Neil` -> `zoe-o-neil`."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    cleaned = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    return cleaned[:MAX_SLUG_CHARS].rstrip("-")
+
+
+def user_slug(project_dir: Path, env: Mapping[str, str] | None = None) -> str:
+    """Who is pushing, for the branch name: git `user.name`, else `$USER`, else `memsync`."""
+    env = os.environ if env is None else env
+    where = project_dir if project_dir.is_dir() else Path.cwd()
+    for candidate in (
+        gitcmd.config_value(where, "user.name"),
+        env.get("USER"),
+        env.get("USERNAME"),
+    ):
+        if candidate and slug(candidate):
+            return slug(candidate)
+    return BRANCH_PREFIX
+
+
+def review_branch(user: str, day: dt.date) -> str:
+    """`memsync/<user>/<YYYY-MM-DD>`: one branch, hence one pull request, per person per day."""
+    return f"{BRANCH_PREFIX}/{user}/{day.isoformat()}"
+
+
+def push_for_review(
+    project_dir: Path,
+    scopes: tuple[str, ...],
+    *,
+    message: str | None = None,
+    hook: bool = False,
+    today: dt.date | None = None,
+    env: Mapping[str, str] | None = None,
+) -> ReviewPush:
+    """Push (the team store to its review branch) and open or update the pull request."""
+    from memsync.config import load_config
+    from memsync.sync.binding import resolve_bindings
+    from memsync.sync.engine import RunOptions, sync_project
+
+    if "team" not in scopes:
+        raise UsageError(
+            "--review sends the team store to a pull request; it has no effect on --scope private",
+            hint="Use `memsync push --review` or `memsync push --review --scope team`.",
+        )
+    _, team = resolve_bindings(load_config(), project_dir, ("team",))
+    if not team:
+        raise UserMessageError(
+            "this project has no team store, so there is nothing to review",
+            hint="Add one with `memsync init --team URL`, or push without --review.",
+        )
+    user = user_slug(project_dir, env)
+    branch = review_branch(user, today or dt.date.today())
+    options = RunOptions(message=message, review_branch=branch)
+    reports = sync_project(project_dir, scopes, "push", hook=hook, options=options)
+    pulls = []
+    for report in reports:
+        binding = next((b for b in team if b.store.name == report.store), None)
+        if report.scope != "team" or binding is None:
+            continue
+        if report.pushed and report.review_branch:
+            pulls.append(open_pull_request(binding, report.review_branch, message, user, env))
+        elif not (report.error or report.offline or report.blocked):
+            base = store.branch_name(binding)
+            note = f"nothing to review: the team store has no commits beyond origin/{base}"
+            pulls.append(PullRequestOutcome(report.store, branch, base, "", 0, None, note))
+    return ReviewPush(branch, tuple(reports), tuple(pulls))
+
+
+def open_pull_request(
+    binding: Binding,
+    branch: str,
+    message: str | None,
+    user: str,
+    env: Mapping[str, str] | None = None,
+) -> PullRequestOutcome:
+    """Summarize what BRANCH brings over origin's default branch and open its pull request."""
+    from memsync.team.github import MAX_BODY_CHARS, open_or_update_pull_request
+    from memsync.team.review import review_commits
+    from memsync.team.reviewrender import render_markdown
+
+    repo = binding.clone_dir
+    heads = store.heads(binding)
+    # The push moved origin/<branch> to exactly what was sent; the local branch may have
+    # moved on since the lock was released.
+    (pushed,) = gitcmd.resolve_refs(repo, f"refs/remotes/origin/{branch}")
+    head = pushed or heads.local
+    if head is None:
+        raise UserMessageError(f"the review branch {branch} was not found in {repo}")
+    base = gitcmd.merge_base(repo, heads.remote, head) if heads.remote else None
+    review = review_commits(
+        repo,
+        base,
+        head,
+        scope="team",
+        base_label=f"origin/{heads.branch}",
+        head_label=branch,
+    )
+    if not review.changes and not review.other_files:
+        # E.g. only the merge of a squash-merged review: nothing for anyone to approve.
+        note = f"nothing to review: {branch} brings no memory changes over origin/{heads.branch}"
+        return PullRequestOutcome(binding.store.name, branch, heads.branch, "", 0, None, note)
+    intro = (
+        f"Memory changes sent with `memsync push --review` by {user} from {hostname()}. "
+        f"Merging this pull request shares them with everyone using the team store.\n\n"
+    )
+    body = intro + render_markdown(review, limit=MAX_BODY_CHARS - len(intro) - 100)
+    total = len(review.changes)
+    noun = "memory" if total == 1 else "memories"
+    title = (message or "").strip().splitlines()[0] if (message or "").strip() else ""
+    title = title or f"memsync({binding.project_key}): {total} {noun} from {user}"
+    result = open_or_update_pull_request(
+        binding.store.url, head=branch, base=heads.branch, title=title, body=body, env=env
+    )
+    return PullRequestOutcome(binding.store.name, branch, heads.branch, title, total, result)
