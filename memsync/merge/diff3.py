@@ -60,14 +60,21 @@ def diff_hunks(
         return []
     # autojunk off: its popularity heuristic would make the diff depend on file length.
     matcher = SequenceMatcher(None, base, side, autojunk=False)
+    changes = [op[1:] for op in matcher.get_opcodes() if op[0] != "equal"]
     spans: list[list[int]] = []  # [i1, i2, j1, j2] of each change
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag != "equal":
-            last = spans[-1] if spans else None
-            if last and glue and last[1] < i1 and all(glue(x) for x in base[last[1] : i1]):
-                last[1], last[3] = i2, j2
-            else:
-                spans.append([i1, i2, j1, j2])
+    for n, change in enumerate(changes):
+        i1, i2, j1, j2 = change
+        if i1 == i2:
+            # An insertion slides as far down as the equal run after it allows (" x" before
+            # "y" is "x " after the space): one place for it, whichever diff found it.
+            limit = changes[n + 1][0] if n + 1 < len(changes) else len(base)
+            while i1 < limit and j2 < len(side) and side[j1] == side[j2]:
+                i1, i2, j1, j2 = i1 + 1, i2 + 1, j1 + 1, j2 + 1
+        last = spans[-1] if spans else None
+        if last and glue and last[1] < i1 and all(glue(x) for x in base[last[1] : i1]):
+            last[1], last[3] = i2, j2
+        else:
+            spans.append([i1, i2, j1, j2])
     return [Hunk(i1, i2, tuple(side[j1:j2]), side_id) for i1, i2, j1, j2 in spans]
 
 
@@ -127,6 +134,42 @@ def keep_both(
     return union(first, second), "lines"
 
 
+def _absorbed(
+    base: Sequence[T], hunks: list[Hunk[T]], glue: Callable[[T], bool] | None
+) -> list[Hunk[T]]:
+    """HUNKS minus insertions the other side already has right there.
+
+    The diff of a merge result against the base can see one side's insertion and the other
+    side's replacement next to it as one change; merging the result again with that side
+    must not insert it twice. "Right there": the other side's change before the point ends
+    with the insertion, or its change after the point begins with it, with only GLUE items
+    of the base in between.
+    """
+    kept: list[Hunk[T]] = []
+    for h in hunks:
+        if h.is_insertion and any(
+            _holds(base, h, k, glue) for k in hunks if k.side != h.side and not k.is_insertion
+        ):
+            continue
+        kept.append(h)
+    return kept
+
+
+def _holds(base: Sequence[T], h: Hunk[T], k: Hunk[T], glue: Callable[[T], bool] | None) -> bool:
+    """Whether replacement K, read with the base between it and insertion H, holds H there."""
+    n = len(h.items)
+    if k.end <= h.start:
+        gap = tuple(base[k.end : h.start])
+        text = k.items + gap
+        found = text[len(text) - n :] == h.items
+    elif k.start >= h.start:
+        gap = tuple(base[h.start : k.start])
+        found = (gap + k.items)[:n] == h.items
+    else:
+        return False
+    return found and n > len(gap) and (not gap or (glue is not None and all(map(glue, gap))))
+
+
 def merge3(
     base: Sequence[T],
     a: Sequence[T],
@@ -140,7 +183,7 @@ def merge3(
 
     GLUE: see `diff_hunks`.
     """
-    hunks = diff_hunks(base, a, 0, glue) + diff_hunks(base, b, 1, glue)
+    hunks = _absorbed(base, diff_hunks(base, a, 0, glue) + diff_hunks(base, b, 1, glue), glue)
     out: list[T] = []
     conflicts: list[Conflict[T]] = []
     pos = 0

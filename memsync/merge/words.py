@@ -9,6 +9,7 @@ where the same words were changed differently are both versions of the line kept
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from memsync.merge.diff3 import Resolver, keep_both, merge3, union
@@ -44,23 +45,64 @@ def _contains(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
     return any(longer[i : i + n] == shorter for i in range(len(longer) - n + 1))
 
 
-def _insertions(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
-    """Two insertions at one point: the one that holds the other, else both, FIRST's first."""
+def _insertions(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Two insertions at one point: the one that holds the other, else both, FIRST's first.
+
+    Both only when a space or line break separates them (sentences appended to one line);
+    two words typed into one empty line ("run" and "Node") are two versions of that line,
+    not the word "runNode".
+    """
     if _contains(first, second):
         return first
     if _contains(second, first):
         return second
+    if not (first[-1][-1].isspace() or second[0][0].isspace()):
+        return None
     return first + second
 
 
-def _taking(which: int) -> Resolver[str]:
+def _subsequence(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    rest = iter(long)
+    return all(token in rest for token in short)
+
+
+def _held(
+    base: Sequence[str], first: tuple[str, ...], second: tuple[str, ...]
+) -> tuple[str, ...] | None:
+    """The version that already holds the other's change, when one does.
+
+    When one version is the other plus items: if those items are all from the base, the
+    shorter side deleted them and the longer one left them alone (shorter wins); if none
+    is, the longer side added them to the same change ("Monday" / "Monday morning").
+    """
+    for short, long in ((first, second), (second, first)):
+        if _subsequence(short, long):
+            extra = [item for item in Counter(long) - Counter(short) if not _is_space(item)]
+            from_base = [item for item in extra if item in base]
+            if extra and len(from_base) == len(extra):
+                return short
+            if extra and not from_base:
+                return long
+    return None
+
+
+def _taking(base: tuple[str, ...], which: int) -> Resolver[str]:
     """Token conflicts settled for one side (WHICH: 0 first, 1 second); insertions combine."""
 
     def resolve(
         start: int, end: int, first: tuple[str, ...], second: tuple[str, ...]
     ) -> tuple[tuple[str, ...], str | None]:
-        if start == end:
-            return _insertions(first, second), None
+        combined = _insertions(first, second) if start == end else None
+        if combined is not None:
+            return combined, None
+        # Word by word (spaces no longer tie changed words together), one version may
+        # already hold the other's change, as a merge result merged again with a side does.
+        fine = merge3(base[start:end], first, second, a_first=True)
+        if not fine.conflicts and fine.items in (first, second):
+            return fine.items, None
+        held = _held(base[start:end], first, second)
+        if held is not None:
+            return held, None
         return (first, second)[which], "words"
 
     return resolve
@@ -71,14 +113,16 @@ def merge_words(
 ) -> tuple[tuple[str, ...], str | None]:
     """Merge the lines of one region by words: (lines, None) or both versions ("words")."""
     tokens = [tokenize("\n".join(lines)) for lines in (base, first, second)]
-    one = merge3(tokens[0], tokens[1], tokens[2], a_first=True, resolve=_taking(0), glue=_is_space)
-    first_lines = tuple("".join(one.items).split("\n"))
-    if not one.conflicts:
-        return first_lines, None
+    streams = [
+        merge3(*tokens, a_first=True, resolve=_taking(tokens[0], which), glue=_is_space)
+        for which in (0, 1)
+    ]
+    lines = [tuple("".join(stream.items).split("\n")) for stream in streams]
+    if not streams[0].conflicts:
+        return lines[0], None
     # Where the same words were changed differently, each side's version of those lines is
     # kept whole, carrying the edits that did combine: older version first.
-    two = merge3(tokens[0], tokens[1], tokens[2], a_first=True, resolve=_taking(1), glue=_is_space)
-    return union(first_lines, tuple("".join(two.items).split("\n"))), "words"
+    return union(lines[0], lines[1]), "words"
 
 
 def prose_resolver(base: Sequence[str]) -> Resolver[str]:
@@ -96,6 +140,9 @@ def prose_resolver(base: Sequence[str]) -> Resolver[str]:
             or any(_FENCE.match(line) for line in (*first, *second))
         ):
             return keep_both(start, end, first, second)
+        held = _held(base[start:end], first, second)
+        if held is not None:
+            return held, None
         return merge_words(base[start:end], first, second)
 
     return resolve
