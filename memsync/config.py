@@ -151,10 +151,10 @@ def _parsed(text: str, path: Path) -> Any:
             hint="Fix it by hand, or move it away and run `memsync init` again.",
         ) from exc
     try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_name(f".config.json.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"sha256": digest, "data": data}), encoding="utf-8")
-        os.replace(tmp, cache)
+        from memsync.fsutil.atomic import atomic_write_text
+
+        # Not fsynced: a cache lost to a crash is rebuilt from the config file.
+        atomic_write_text(cache, json.dumps({"sha256": digest, "data": data}), durable=False)
     except (OSError, TypeError, ValueError):
         pass  # no cache (read-only data dir, values JSON cannot hold): parse every time
     return data
@@ -215,7 +215,7 @@ def save_config(config: Config, path: Path | None = None) -> Path:
     text = CONFIG_HEADER + yaml.safe_dump(
         config_to_data(config), sort_keys=False, default_flow_style=False, allow_unicode=True
     )
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    from memsync.fsutil.atomic import atomic_write_text
+
+    atomic_write_text(path, text)
     return path

@@ -25,7 +25,8 @@ from memsync.cli.app import _render_check, app, main
 from memsync.config import Config, StoreConfig, save_config
 from memsync.model.limits import MAX_MEMORY_BYTES
 from memsync.model.paths import locate_project
-from tests.conftest import git, write_memory
+from testing.gitrepo import git
+from testing.memories import write_memory
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-2.1.0.json"
@@ -46,7 +47,9 @@ def plant(root: Path) -> set[tuple[str, int, str]]:
         "good.md": memory("good", "Integration tests hit a real database.\n"),
         "long-hook.md": memory("long", "A memory with a long hook.\n"),
         "nofm.md": b"Plain text only.\n",
-        "badyaml.md": b"---\nname: [x\ntype: project\n---\nb\n",
+        # Indented: the client's quoting retry covers only top-level `key: value` lines.
+        "badyaml.md": b"---\nname: n\nmetadata:\n  type: [x\n---\nb\n",
+        "colon.md": b"---\nname: c\ndescription: use case: foo\ntype: project\n---\nquoting\n",
         "list.md": b"---\n- a\n- b\n---\nbody\n",
         "notype.md": b"---\nname: n\ndescription: d\n---\nno type here\n",
         "weird.md": memory("w", "weird type\n", type_="opinion"),
@@ -58,6 +61,7 @@ def plant(root: Path) -> set[tuple[str, int, str]]:
             "```\n<<<<<<< in a code block\n```\n",
         ),
         "big.md": b"x" * (MAX_MEMORY_BYTES + 1),
+        "large.md": memory("lg", "intro\n" + "recall stops here. " * 250 + "\n"),
         "latin1.md": b"---\nname: caf\xe9\n---\n",
         "dates.md": memory("dt", "Deployed yesterday.\n`today` and https://x.test/today\n"),
         "zz-copy.md": memory("copy", "Integration tests   hit a real\ndatabase.\n"),
@@ -87,7 +91,8 @@ def plant(root: Path) -> set[tuple[str, int, str]]:
         ("MEMORY.md", 4, "index-duplicate-line"),
         ("MEMORY.md", 5, "index-line-too-long"),
         ("nofm.md", 1, "frontmatter-missing"),
-        ("badyaml.md", 3, "frontmatter-invalid"),
+        ("badyaml.md", 5, "frontmatter-invalid"),
+        ("colon.md", 3, "frontmatter-lenient"),
         ("list.md", 2, "frontmatter-not-mapping"),
         ("notype.md", 1, "type-missing"),
         ("weird.md", 4, "type-unknown"),
@@ -95,6 +100,7 @@ def plant(root: Path) -> set[tuple[str, int, str]]:
         ("secret.md", 6, "secret"),
         ("conflict.md", 6, "conflict-marker"),
         ("big.md", 1, "file-too-large"),
+        ("large.md", 7, "memory-over-recall-size"),
         ("latin1.md", 2, "not-utf8"),
         ("dates.md", 6, "relative-date"),
         ("zz-copy.md", 6, "duplicate-memory"),
@@ -116,9 +122,8 @@ def test_every_rule_is_found_with_file_and_line(tmp_path: Path) -> None:
     expected = plant(tmp_path / "team")
     report = run_check(tmp_path / "team", cwd=tmp_path / "team")
     assert found(report) == expected
-    assert {rule for _, _, rule in expected} | {"index-too-many-lines", "index-too-many-chars"} == {
-        rule.id for rule in RULES
-    }
+    index_only = {"index-too-many-lines", "index-too-many-chars", "index-near-limit"}
+    assert {rule for _, _, rule in expected} | index_only == {rule.id for rule in RULES}
     assert report.has_errors
     by_rule = {f.rule: f for f in report.findings}
     assert by_rule["frontmatter-missing"].severity == "error"  # team scope
@@ -170,6 +175,31 @@ def test_index_over_the_limits_points_at_the_first_invisible_line(tmp_path: Path
     width = len(lines[0]) + 1
     assert by_rule["index-too-many-chars"].line == 2 + 25_000 // width + 1
     assert {f.rule for f in report.findings} == {"index-too-many-lines", "index-too-many-chars"}
+
+
+@pytest.mark.parametrize(
+    ("count", "width", "expected"),
+    [
+        (159, 20, set()),  # just under 80 % of 200 lines
+        (160, 20, {("index-near-limit", 160, "160 lines, 80 %")}),
+        (199, 20, {("index-near-limit", 160, "199 lines, 99 %")}),
+        (140, 143, {("index-near-limit", 140, "characters, 80 % of the 25,000")}),
+        (140, 142, set()),  # 19,880 characters
+    ],
+)
+def test_index_near_a_limit_is_a_warning(
+    tmp_path: Path, count: int, width: int, expected: set[tuple[str, int, str]]
+) -> None:
+    lines = [f"- [m{i:03}](m{i:03}.md) — ".ljust(width - 1, "h") for i in range(count)]
+    for i in range(count):
+        write_memory(tmp_path, f"m{i:03}.md", f"m{i}", f"memory number {i}\n")
+    (tmp_path / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = run_check(tmp_path, cwd=tmp_path)
+    got = {(f.rule, f.line, f.message) for f in report.findings}
+    assert {(rule, line) for rule, line, _ in got} == {(r, n) for r, n, _ in expected}
+    for rule, _, words in expected:
+        assert any(words in message for r, _, message in got if r == rule)
+    assert not report.has_errors
 
 
 def test_unindexed_memories_without_any_index(tmp_path: Path) -> None:

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Machine, git, make_bare_remote, write_memory
-from tests.test_sync import memory_dir, remote_files, setup_machine
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine, memory_dir, remote_files, setup_machine
+from testing.memories import write_memory
 
 
 @pytest.fixture

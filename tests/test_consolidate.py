@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from memsync.consolidate.engine import Options, apply_plan, make_plan
-from memsync.consolidate.indexfit import entry_line, repair_index
+from memsync.consolidate.indexfit import entry_line
 from memsync.consolidate.report import render_markdown
 from memsync.model.index import measure_index, parse_index
-from tests.conftest import git, write_memory
+from testing.gitrepo import git
+from testing.memories import write_memory
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
@@ -256,19 +257,6 @@ def test_team_folder_is_its_own_unit(tmp_path: Path) -> None:
     _consolidate(folder)
     assert _index_targets(folder) == ["a.md"]
     assert _index_targets(folder / "team") == ["t.md"]
-
-
-def test_repair_index_is_cheap_and_never_archives(tmp_path: Path) -> None:
-    folder = tmp_path / "memory"
-    _many(folder, {"project": 210})
-    (folder / "MEMORY.md").write_text("# Index\n- [x](gone.md)\n", encoding="utf-8")
-    preview = repair_index(folder, dry_run=True)
-    assert preview.changed and (folder / "MEMORY.md").read_text() == "# Index\n- [x](gone.md)\n"
-    repaired = repair_index(folder)
-    assert repaired.changed and repaired.rebuild.dangling == ("gone.md",)
-    assert len(_index_targets(folder)) == 210
-    assert not repair_index(folder).changed
-    assert not (folder / "archive").exists()
 
 
 def test_apply_refuses_when_a_file_changed_meanwhile(tmp_path: Path) -> None:

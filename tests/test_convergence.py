@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Machine, make_bare_remote, write_memory
-from tests.test_sync import memory_dir, setup_machine
+from testing.gitrepo import make_bare_remote
+from testing.machines import Machine, memory_dir, setup_machine
+from testing.memories import write_memory
 
 MARKERS = ("<<<<<<<", ">>>>>>>", "=======")
 

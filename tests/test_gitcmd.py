@@ -8,7 +8,7 @@ import pytest
 
 from memsync import git as gitcmd
 from memsync.errors import GitError, RemoteUnavailableError
-from tests.conftest import git, make_bare_remote
+from testing.gitrepo import git, make_bare_remote
 
 ME = gitcmd.Identity("Tester", "tester@example.invalid")
 

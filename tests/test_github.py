@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -16,10 +12,10 @@ import pytest
 
 from memsync.team import github
 from memsync.team.github import RepoRef
+from testing.fakegithub import TOKEN, FakeGitHub
 
 REMOTE = "git@github.com:acme/team-memory.git"
 HEAD = "memsync/alice/2026-03-05"
-TOKEN = "ghp_test-token-never-printed"
 
 
 # --- remote URLs ---------------------------------------------------------------------------
@@ -62,80 +58,6 @@ def test_long_bodies_are_shortened_to_githubs_limit() -> None:
 
 
 # --- a local stand-in for the GitHub REST API -----------------------------------------------
-
-
-@dataclass
-class FakeGitHub:
-    """The three endpoints memsync calls, with pull requests kept in memory."""
-
-    pulls: dict[int, dict[str, Any]] = field(default_factory=dict)
-    requests: list[tuple[str, str, dict[str, str], Any]] = field(default_factory=list)
-    status_override: int | None = None
-    url: str = ""
-
-    def handle(self, method: str, path: str, headers: dict[str, str], payload: Any) -> Any:
-        self.requests.append((method, path, headers, payload))
-        if self.status_override is not None:
-            return self.status_override, {"message": "Bad credentials"}
-        if headers.get("authorization") != f"Bearer {TOKEN}":
-            return 401, {"message": "Requires authentication"}
-        parts = urlsplit(path)
-        if not parts.path.startswith("/repos/acme/team-memory/pulls"):
-            return 404, {"message": "Not Found"}
-        rest = parts.path.removeprefix("/repos/acme/team-memory/pulls").strip("/")
-        if method == "GET" and not rest:
-            head = parse_qs(parts.query)["head"][0]
-            return 200, [
-                pr
-                for pr in self.pulls.values()
-                if f"acme:{pr['head']}" == head and pr["state"] == "open"
-            ]
-        if method == "POST" and not rest:
-            if any(pr["head"] == payload["head"] for pr in self.pulls.values()):
-                return 422, {
-                    "message": "Validation Failed",
-                    "errors": [{"message": "A pull request already exists"}],
-                }
-            number = len(self.pulls) + 1
-            pr = {**payload, "number": number, "state": "open"}
-            pr["html_url"] = f"https://github.com/acme/team-memory/pull/{number}"
-            self.pulls[number] = pr
-            return 201, pr
-        if method == "PATCH" and rest.isdigit():
-            self.pulls[int(rest)].update(payload)
-            return 200, self.pulls[int(rest)]
-        return 405, {"message": "unexpected"}
-
-
-@pytest.fixture
-def api() -> Iterator[FakeGitHub]:
-    fake = FakeGitHub()
-
-    class Handler(BaseHTTPRequestHandler):
-        def _serve(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            payload = json.loads(self.rfile.read(length)) if length else None
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            status, answer = fake.handle(self.command, self.path, headers, payload)
-            data = json.dumps(answer).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        do_GET = do_POST = do_PATCH = _serve
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
-    yield fake
-    server.shutdown()
-    server.server_close()
 
 
 def rest_env(tmp_path: Path, api: FakeGitHub, **extra: str) -> dict[str, str]:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from memsync.fsutil.atomic import atomic_write
 from memsync.git import blob_sha
-from memsync.sync.livefiles import atomic_write, contained, write_live
+from memsync.sync.livefiles import contained, write_live
 
 
 def test_write_live_writes_deletes_and_keeps(tmp_path: Path) -> None:

@@ -15,8 +15,11 @@ from memsync.model.memory import (
     decode,
     encode,
     join_fields,
+    key_line,
+    memory_type,
     new_memory_text,
     parse_memory,
+    quote_problematic_values,
     render_memory,
     split_fields,
     split_frontmatter,
@@ -175,7 +178,7 @@ def test_mixed_newline_fences_still_delimit_frontmatter() -> None:
         (b"Just a body\n", FrontmatterProblem.MISSING, 1),
         (b"", FrontmatterProblem.MISSING, 1),
         (b"---\nname: a\nbody without end\n", FrontmatterProblem.UNTERMINATED, 1),
-        (b"---\nname: [unclosed\n---\nbody\n", FrontmatterProblem.UNPARSABLE, 3),
+        (b"---\nname: n\nmeta:\n  k: [unclosed\n---\nbody\n", FrontmatterProblem.UNPARSABLE, 5),
         (b"---\nname: a\n  bad: indent\n---\n", FrontmatterProblem.UNPARSABLE, 3),
         (b"---\n- a\n- b\n---\nbody\n", FrontmatterProblem.NOT_MAPPING, 2),
         (b"---\njust a string\n---\n", FrontmatterProblem.NOT_MAPPING, 2),
@@ -216,7 +219,98 @@ def test_unknown_type_loads_and_is_not_valid() -> None:
 def test_non_string_fields_are_not_reported_as_strings() -> None:
     memory = parse_memory(b"---\nname: 12\ndescription: [a]\ntype: null\ndate: 2026-03-05\n---\n")
     assert memory.name is None and memory.description is None and memory.type is None
-    assert memory.fields["date"] == datetime.date(2026, 3, 5)
+    assert memory.fields["date"] == "2026-03-05"  # YAML 1.2, as the client reads it
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2026-03-05", "2026-03-05"),
+        ("2026-03-04T10:12:44.120Z", "2026-03-04T10:12:44.120Z"),
+        ("2026-03-04 10:12:44", "2026-03-04 10:12:44"),
+        ("yes", "yes"),
+        ("no", "no"),
+        ("on", "on"),
+        ("off", "off"),
+        ("y", "y"),
+        ("true", True),
+        ("False", False),
+        ("null", None),
+        ("~", None),
+        ("12", 12),
+        ("0o17", 15),
+        ("0x1f", 31),
+        ("017", 17),  # YAML 1.1 read this as octal 15
+        ("1_000", "1_000"),
+        ("1.5", 1.5),
+        ("!!timestamp 2026-03-05", "2026-03-05"),
+    ],
+)
+def test_frontmatter_is_yaml_1_2_like_the_client(value: str, expected: object) -> None:
+    memory = parse_memory(f"---\nname: n\nv: {value}\n---\n".encode())
+    assert memory.problem is None
+    assert memory.fields["v"] == expected
+    assert type(memory.fields["v"]) is type(expected)
+    assert not any(isinstance(v, datetime.date) for v in memory.fields.values())
+
+
+def test_nested_type_wins_and_top_level_is_the_fallback() -> None:
+    nested = (
+        b"---\nname: n\ntype: user\nmetadata:\n  type: project\n"
+        b"  modified: 2026-03-04T10:12:44.120Z\n---\n"
+    )
+    memory = parse_memory(nested)
+    assert memory.type == "project" and memory.type_is_valid
+    assert memory.modified == "2026-03-04T10:12:44.120Z"
+    assert memory_type(memory.fields) == ("project", ("metadata", "type"))
+    assert key_line(memory.frontmatter_text, ("metadata", "type")) == 5
+    assert key_line(memory.frontmatter_text, ("type",)) == 3
+    old = parse_memory(b"---\nname: n\ntype: user\nmodified: 2026-01-01\n---\n")
+    assert old.type == "user" and old.modified == "2026-01-01"
+    assert memory_type(old.fields) == ("user", ("type",))
+    # `metadata: ` with a trailing space and nothing else, as real files have it
+    empty = parse_memory(b"---\nname: n\nmetadata: \ntype: feedback\n---\n")
+    assert empty.type == "feedback"
+    assert memory_type({"metadata": {"type": None}, "type": "x"}) == ("x", ("type",))
+    assert memory_type({}) == (None, None)
+    assert key_line("a: 1\nmetadata:\n  b: 2\nc:\n  type: x\n", ("metadata", "type")) is None
+
+
+@pytest.mark.parametrize(
+    ("frontmatter", "words"),
+    [
+        ("x:\n  - " + "[" * 30_000, "nested more than 64 levels"),
+        ("x:\n  k: " + "{a: " * 100, "nested more than 64 levels"),
+        (
+            # indented, so the client's quoting retry does not turn it into plain strings
+            "x:\n  a: &a [x, x, x, x, x, x, x, x, x]\n"
+            + "".join(
+                f"  {n}: &{n} [{', '.join(['*' + p] * 9)}]\n"
+                for p, n in zip("abcdefg", "bcdefgh", strict=True)
+            ),
+            "more than 10,000 values once aliases are expanded",
+        ),
+        ("x: " + "y" * 70_000, "over 65,536 characters"),
+    ],
+)
+def test_hostile_frontmatter_is_invalid_never_a_crash(frontmatter: str, words: str) -> None:
+    raw = f"---\n{frontmatter}\n---\nbody\n".encode()
+    memory = parse_memory(raw, "evil.md")
+    assert memory.problem is FrontmatterProblem.UNPARSABLE
+    assert words in (memory.problem_detail or "")
+    assert memory.raw == raw and memory.body == "body\n"
+
+
+def test_the_clients_quoting_retry_reads_an_unquoted_colon() -> None:
+    memory = parse_memory(b"---\nname: n\ndescription: use case: foo # not a comment\n---\n")
+    assert memory.problem is None
+    assert memory.lenient_line == 3
+    assert memory.description == "use case: foo # not a comment"
+    assert parse_memory(b"---\nname: n\ndescription: plain\n---\n").lenient_line is None
+    # already quoted values and indented lines are left alone, as the client does
+    assert quote_problematic_values('a: "x: y"\n  b: c: d\nc: \\"q\\" [z')[0] == (
+        'a: "x: y"\n  b: c: d\nc: "\\\\\\"q\\\\\\" [z"'
+    )
 
 
 def test_non_utf8_loads_flagged_and_keeps_its_bytes() -> None:

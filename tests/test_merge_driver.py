@@ -12,7 +12,7 @@ import pytest
 
 from memsync.model.index import parse_index
 from memsync.model.memory import parse_memory
-from tests.conftest import git
+from testing.gitrepo import git
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -20,7 +20,7 @@ from memsync.model.paths import (
     project_root,
     sanitize_path,
 )
-from tests.conftest import git
+from testing.gitrepo import git
 
 # Claude Code's sanitizer, as JavaScript, to check the port against the real semantics
 # (UTF-16 code units, 32-bit overflow, Math.abs, toString(36)).

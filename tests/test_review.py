@@ -11,11 +11,12 @@ import pytest
 
 from memsync import git as gitcmd
 from memsync.cli.app import main
+from memsync.git import objects as gitobjects
 from memsync.git import run as gitrun
 from memsync.team.review import review_commits, review_refs
 from memsync.team.reviewrender import render_markdown, review_data
 from memsync.team.reviewtree import is_memory_path
-from tests.conftest import git
+from testing.gitrepo import git
 
 SECRET = "ghp_" + "Zq8XrT2vLm9KpW4sNb7YcD1fGh6JkA3eUo5i"  # assembled: no scanner trips here
 
@@ -261,7 +262,9 @@ def test_one_ls_tree_per_ref_and_one_cat_file(
         calls.append(args[0])
         return real(args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(gitrun, "run_git", counting)
+    # Every module of the git boundary that the review reaches calls run_git by name.
+    for module in (gitrun, gitobjects):
+        monkeypatch.setattr(module, "run_git", counting)
     review_commits(store.repo, store.base, store.head, scope="team")
     assert calls == ["ls-tree", "ls-tree", "cat-file"]
     calls.clear()

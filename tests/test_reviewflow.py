@@ -17,10 +17,10 @@ from memsync.errors import UsageError
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
 from memsync.team import reviewflow
-from tests.conftest import Machine, git, make_bare_remote, write_memory
-from tests.test_github import TOKEN, FakeGitHub, api
-
-__all__ = ["api"]  # the fixture, shared with test_github
+from testing.fakegithub import TOKEN, FakeGitHub
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine
+from testing.memories import write_memory
 
 TEAM_URL = "git@github.com:acme/team-memory.git"
 ORIGIN = "git@github.com:Acme/API.git"

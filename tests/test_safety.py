@@ -15,7 +15,7 @@ from memsync.model.safety import (
     TreeScan,
     filter_files,
     fold_key,
-    is_synced_name,
+    is_memory_file,
     scan_directory,
     unsafe_path_reason,
 )
@@ -67,10 +67,32 @@ def test_unsafe_path_reason(path: str, reason: str | None) -> None:
         ("team.md", "private", True),
         (".consolidate-lock", "private", False),
         ("archive/old.md", "team", True),
+        # The client's own files (CLAUDE-CODE.md 3): never synced, deleted or reported.
+        (".memory-sync", "private", False),
+        (".memory-sync-basis.md", "private", False),
+        (".memory-sync.1234.stage", "private", False),
+        (".a.md.tmp", "private", False),
+        ("a.md.tmp.1a2b3c4d", "private", False),
+        (".hidden.md", "private", False),
+        (".drafts/x.md", "team", False),
+        ("sub/.cache/x.md", "private", False),
+        ("logs/2026/11/23.md", "private", False),
+        ("sessions/s.md", "private", False),
+        ("proposals/p.md", "private", False),
+        ("logs/x.md", "team", True),  # the team scope's root is `team/`, not the client's
+        ("notes/logs/x.md", "private", True),
+        ("logs.md", "private", True),
     ],
 )
-def test_is_synced_name(path: str, scope: str, synced: bool) -> None:
-    assert is_synced_name(path, scope) is synced  # type: ignore[arg-type]
+def test_is_memory_file(path: str, scope: str, synced: bool) -> None:
+    assert is_memory_file(path, scope) is synced  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["README.md", "CONTRIBUTING.md", "CODE_OF_CONDUCT.md"])
+def test_repository_files_are_memory_only_below_a_repository_root(name: str) -> None:
+    assert is_memory_file(name, "team")
+    assert not is_memory_file(name, "team", repository_root=True)
+    assert is_memory_file(f"proj/{name}", "team", repository_root=True)
 
 
 def test_fold_key_joins_case_and_unicode_forms() -> None:

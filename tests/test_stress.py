@@ -15,7 +15,9 @@ import pytest
 
 from memsync.git import blob_sha
 from memsync.sync.livefiles import write_live
-from tests.conftest import Machine, git, make_bare_remote, write_memory
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine
+from testing.memories import write_memory
 
 ORIGIN = "git@github.com:Acme/API.git"
 

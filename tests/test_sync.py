@@ -8,34 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Machine, git, git_bytes, make_bare_remote, write_memory
-
-ORIGIN = "git@github.com:Acme/API.git"
-
-
-def memory_dir(machine: Machine, project: Path) -> Path:
-    """The Claude Code memory directory of PROJECT on MACHINE."""
-    out = machine.memsync("status", "--json", cwd=project)
-    data = json.loads(out.stdout)
-    return Path(next(s["live_dir"] for s in data if s["scope"] == "private"))
-
-
-def setup_machine(machine: Machine, private: Path, team: Path | None, relpath: str) -> Path:
-    """Check the project out at RELPATH and run `memsync init` against the remotes."""
-    project = machine.checkout_project(ORIGIN, relpath)
-    args = ["init", "--private", str(private), "--no-hooks"]
-    if team is not None:
-        args += ["--team", str(team)]
-    machine.memsync(*args, cwd=project)
-    return project
+from testing.gitrepo import git, git_bytes, make_bare_remote
+from testing.machines import ORIGIN, Machine, memory_dir, remote_files, setup_machine
+from testing.memories import write_memory
 
 
 def remote_head(remote: Path) -> str:
     return git("rev-parse", "refs/heads/main", cwd=remote).strip()
-
-
-def remote_files(remote: Path) -> list[str]:
-    return git("ls-tree", "-r", "--name-only", "main", cwd=remote).split()
 
 
 @pytest.fixture
@@ -174,8 +153,12 @@ def test_hook_mode_reads_cwd_from_stdin_and_summarizes(
     payload = json.dumps({"session_id": "x", "cwd": str(p2), "hook_event_name": "SessionStart"})
     result = desktop.memsync("pull", "--hook", cwd=desktop.home, stdin=payload)
     assert result.returncode == 0
-    assert "1 team memory updated (testing-policy.md)" in result.stdout
-    assert len(result.stdout.splitlines()) <= 3
+    output = json.loads(result.stdout)
+    context = output["hookSpecificOutput"]["additionalContext"]
+    assert output["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert f"Team memory: {memory_dir(desktop, p2) / 'team'}" in context
+    assert 'New or changed by this pull: "testing-policy.md"' in context
+    assert "systemMessage" not in output  # nothing needs the person
 
 
 def test_team_push_blocks_secrets_and_user_memories(

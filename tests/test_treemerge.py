@@ -20,7 +20,7 @@ from memsync.merge.tree import (
 )
 from memsync.model.index import parse_index
 from memsync.model.memory import parse_memory
-from tests.conftest import git
+from testing.gitrepo import git
 
 EXAMPLES = 1000 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 100
 

@@ -35,6 +35,10 @@ RULES: tuple[Rule, ...] = (
     Rule("frontmatter-invalid", "error", "Frontmatter is not valid YAML",
          "Fix the YAML between the `---` lines (quote values that contain `: ` or start with "
          "a special character) and close it with `---` within the first 30 lines."),
+    Rule("frontmatter-lenient", "warning", "Frontmatter YAML only the client's retry reads",
+         "The YAML does not parse as written (typically an unquoted `: ` inside a value); "
+         "Claude Code reads it after quoting the value, other tools do not: put the value in "
+         "double quotes."),
     Rule("frontmatter-not-mapping", "error", "Frontmatter is not a mapping",
          "The frontmatter must be `key: value` lines, not a list or a plain string."),
     Rule("type-missing", "error", "Memory without a type",
@@ -81,6 +85,13 @@ RULES: tuple[Rule, ...] = (
     Rule("duplicate-memory", "warning", "Duplicate memory",
          "Two memories have the same body: delete one (and its index line), or run "
          "`memsync consolidate`."),
+    Rule("memory-over-recall-size", "warning", "Memory over 4,096 bytes",
+         "Claude Code's recall shows only the first 4,096 bytes of a memory: split it into "
+         "smaller memories or move detail elsewhere."),
+    Rule("index-near-limit", "warning", "Index at 80 % of a limit",
+         "MEMORY.md has 160 or more of its 200 lines, or 20,000 or more of its 25,000 "
+         "characters (Claude Code then asks the model to compact it): run `memsync "
+         "consolidate` or shorten the index."),
     Rule("empty-description", "warning", "Empty description",
          "Give the memory a one-line `description:`: Claude Code uses it to decide when the "
          "memory is relevant."),

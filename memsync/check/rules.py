@@ -17,8 +17,18 @@ from memsync.model.limits import (
     MAX_INDEX_LINES,
     MAX_MEMORY_BYTES,
     MEMORY_TYPES,
+    NEAR_LIMIT_RATIO,
+    RECALL_MAX_BYTES,
 )
-from memsync.model.memory import FrontmatterProblem, Memory, decode, parse_memory, top_level_key
+from memsync.model.memory import (
+    FrontmatterProblem,
+    Memory,
+    decode,
+    key_line,
+    memory_type,
+    parse_memory,
+    top_level_key,
+)
 from memsync.model.safety import Skipped, size_reason, unsafe_path_reason
 
 _TYPES = ", ".join(MEMORY_TYPES)
@@ -31,8 +41,7 @@ _MARKER_TEXTS = ("<" * 7, "=" * 7, ">" * 7, "|" * 7)
 _CODE_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 # Every expression of the relative-date grammar (memsync.consolidate.dates) contains one of
 # these words; tests/test_checks.py holds the corpus of that grammar to this. (`in` on
-# lowered text is
-# several times faster than a case-insensitive regex alternation.)
+# lowered text is several times faster than a case-insensitive regex alternation.)
 DATE_WORDS: tuple[str, ...] = ("day", "week", "month", "year", "fortnight", "tomorrow")
 DATE_WORDS += ("night", "morning", "afternoon", "evening")
 _REASON_LINE = re.compile(r"\(line (\d+)")
@@ -96,7 +105,18 @@ def check_memory(memory: Memory, scope: str) -> list[Finding]:
     found.extend(conflict_markers(path, memory.text))
     found.extend(secret_findings(path, memory.text))
     found.extend(relative_dates(path, memory.text))
+    if len(memory.raw) > RECALL_MAX_BYTES:
+        message = (
+            f"{len(memory.raw):,} bytes: Claude Code's recall shows only the first "
+            f"{RECALL_MAX_BYTES:,}; split it or move detail out"
+        )
+        found.append(finding("memory-over-recall-size", path, _line_at(memory.raw), message))
     return found
+
+
+def _line_at(raw: bytes) -> int:
+    """The line holding the first byte recall no longer shows."""
+    return raw.count(b"\n", 0, RECALL_MAX_BYTES) + 1
 
 
 def _frontmatter_findings(memory: Memory, scope: str) -> list[Finding]:
@@ -115,16 +135,25 @@ def _frontmatter_findings(memory: Memory, scope: str) -> list[Finding]:
         message = f"frontmatter must be `key: value` fields ({memory.problem_detail})"
         return [finding("frontmatter-not-mapping", path, 2, message)]
     found: list[Finding] = []
+    if memory.lenient_line is not None:
+        message = (
+            "frontmatter is not valid YAML; Claude Code still reads it after quoting the value: "
+            "put the value in double quotes"
+        )
+        found.append(finding("frontmatter-lenient", path, memory.lenient_line, message))
     fields = memory.fields
-    value = fields.get("type")
+    value, where = memory_type(fields)
+    label = ".".join(where or ("metadata", "type"))
+    line = key_line(memory.frontmatter_text, where) or 1 if where else 1
     if value is None or value == "":
-        found.append(finding("type-missing", path, 1, f"no `type`: use one of {_TYPES}"))
+        message = f"no `type`: add `type:` under `metadata:` with one of {_TYPES}"
+        found.append(finding("type-missing", path, line, message))
     elif value not in MEMORY_TYPES:
-        message = f"unknown type {value!r}: use one of {_TYPES}"
-        found.append(finding("type-unknown", path, field_line(memory, "type"), message))
+        message = f"unknown `{label}` {_shown(value)}: use one of {_TYPES}"
+        found.append(finding("type-unknown", path, line, message))
     elif value == "user" and scope == "team":
-        message = "`type: user` memories are personal: keep them in your private memory"
-        found.append(finding("user-in-team", path, field_line(memory, "type"), message))
+        message = f"`{label}: user` memories are personal: keep them in your private memory"
+        found.append(finding("user-in-team", path, line, message))
     description = fields.get("description")
     if "description" not in fields:
         found.append(finding("empty-description", path, 1, "no `description`"))
@@ -132,6 +161,14 @@ def _frontmatter_findings(memory: Memory, scope: str) -> list[Finding]:
         line = field_line(memory, "description")
         found.append(finding("empty-description", path, line, "`description` is empty"))
     return found
+
+
+def _shown(value: object) -> str:
+    """A frontmatter value in a message: short, and never a Python repr of a date or a list."""
+    import json
+
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return repr(text if len(text) <= 40 else text[:39] + "…")
 
 
 def field_line(memory: Memory, key: str) -> int:
@@ -278,6 +315,22 @@ def _index_size(path: str, text: str) -> list[Finding]:
             f"{MAX_INDEX_CHARS:,}, so the text from here on is invisible"
         )
         found.append(finding("index-too-many-chars", path, line, message))
+    near_lines = int(MAX_INDEX_LINES * NEAR_LIMIT_RATIO)
+    near_chars = int(MAX_INDEX_CHARS * NEAR_LIMIT_RATIO)
+    if not size.over_lines and size.lines >= near_lines:
+        message = (
+            f"index has {size.lines} lines, {size.lines * 100 // MAX_INDEX_LINES} % of the "
+            f"{MAX_INDEX_LINES} Claude Code loads: run `memsync consolidate` before it overflows"
+        )
+        line = text.count("\n", 0, lead) + near_lines
+        found.append(finding("index-near-limit", path, line, message))
+    if not size.over_chars and size.chars >= near_chars:
+        message = (
+            f"index has {size.chars:,} characters, {size.chars * 100 // MAX_INDEX_CHARS} % of "
+            f"the {MAX_INDEX_CHARS:,} Claude Code loads: shorten lines or run `memsync consolidate`"
+        )
+        line = text.count("\n", 0, lead + near_chars) + 1
+        found.append(finding("index-near-limit", path, line, message))
     return found
 
 

@@ -10,7 +10,7 @@ from memsync.check.findings import CheckedTree, CheckReport, Finding, sort_findi
 from memsync.check.rules import check_file, check_files
 from memsync.errors import UsageError
 from memsync.model.limits import INDEX_NAME, TEAM_DIR
-from memsync.model.safety import MEMORY_SUFFIX, ScopeName, scan_directory
+from memsync.model.safety import MEMORY_SUFFIX, ScopeName, is_memory_file, scan_directory
 
 SCOPE_NAMES: tuple[ScopeName, ...] = ("private", "team")
 
@@ -47,11 +47,8 @@ def run_check(
     files = 0
     for tree in trees:
         prefix = _prefix(tree.root, base)
-        scan = scan_directory(tree.root, tree.scope)
-        content = scan.files
-        if tree.store_root:
-            content = {p: d for p, d in content.items() if _is_store_memory(p)}
-        skipped = [s for s in scan.skipped if not tree.store_root or _is_store_memory(s.path)]
+        scan = scan_directory(tree.root, tree.scope, repository_root=tree.store_root)
+        content, skipped = scan.files, scan.skipped
         findings.extend(check_files(content, tree.scope, skipped, prefix=prefix))
         files += len(content) + len(skipped)
         checked.append(CheckedTree(str(tree.root), prefix, tree.scope))
@@ -114,7 +111,11 @@ def directory_trees(root: Path, scope: ScopeName | None) -> list[Tree]:
 def store_trees(root: Path, scope: ScopeName | None) -> list[Tree]:
     """Every project folder of a store checkout (or its root, for a one-project store)."""
     scope = scope or store_scope(root)
-    top = [e for e in _entries(root) if e.is_file() and _is_store_memory(e.name)]
+    top = [
+        e
+        for e in _entries(root)
+        if e.is_file() and is_memory_file(e.name, scope, repository_root=True)
+    ]
     if top:
         return [Tree(root, scope, store_root=True)]
     folders = [
@@ -179,13 +180,6 @@ def _has_memory(directory: str) -> bool:
             return True
         dirs[:] = [d for d in dirs if d != ".git"]
     return False
-
-
-def _is_store_memory(relpath: str) -> bool:
-    """At the root of a one-project store, people's files and dot-folders are not memory."""
-    from memsync.sync.store import REPOSITORY_FILES  # the sync engine's own list
-
-    return relpath not in REPOSITORY_FILES and not relpath.startswith(".")
 
 
 def _is_within(path: Path, base: Path) -> bool:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from memsync import __version__
 from memsync.errors import MemsyncError
+
+if TYPE_CHECKING:
+    from memsync.sync.engine import StoreReport
 
 app = typer.Typer(
     name="memsync",
@@ -120,8 +124,24 @@ def _run_sync_command(
         raise typer.Exit(exit_code(reports))
     from memsync.sync.hookmode import run_hook
 
-    run_hook(command, project, _scopes(scope), message=message, review=review)
+    run_hook(
+        command,
+        project,
+        _scopes(scope),
+        message=message,
+        review=_hook_review_push if review else None,
+    )
     raise typer.Exit(0)
+
+
+def _hook_review_push(
+    project: Path, scopes: tuple[str, ...], message: str | None
+) -> tuple[Sequence[StoreReport], Sequence[Any]]:
+    """`push --review --hook`: the team layer's review flow, run inside the hook's limits."""
+    from memsync.team.reviewflow import push_for_review
+
+    pushed = push_for_review(project, scopes, message=message, hook=True)
+    return pushed.reports, pushed.pulls
 
 
 def _report_data(report: Any, pushed: Any = None) -> dict[str, Any]:

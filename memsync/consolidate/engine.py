@@ -404,7 +404,7 @@ def make_plan(
 
 def apply_plan(plan: Plan) -> None:
     """Write the plan to disk; refuse when a file changed since it was planned."""
-    from memsync.sync.livefiles import atomic_write
+    from memsync.fsutil.atomic import atomic_write
 
     for folder in plan.folders:
         for rel, expected in folder.originals.items():

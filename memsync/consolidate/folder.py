@@ -16,14 +16,9 @@ from memsync import git as gitcmd
 from memsync.consolidate.dedupe import Fingerprint, fingerprint
 from memsync.consolidate.indexfit import IndexMemory
 from memsync.errors import UsageError
-from memsync.model.limits import (
-    ARCHIVE_DIR,
-    CONSOLIDATE_LOCK,
-    INDEX_NAME,
-    MAX_MEMORY_BYTES,
-    TEAM_DIR,
-)
+from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
 from memsync.model.memory import Memory, parse_memory
+from memsync.model.safety import ScopeName
 
 # Frontmatter fields that say when a memory was written, most specific first.
 DATE_FIELDS = (
@@ -114,9 +109,10 @@ def memory_folders(path: Path, *, all_projects: bool) -> list[Path]:
 def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], list[str]]:
     """(memory files as (relative path, full path, mtime), other .md files links may point
     to, skipped files) under ROOT; one directory read and one stat per file."""
-    from memsync.sync.store import REPOSITORY_FILES
+    from memsync.model.safety import REPOSITORY_FILES, is_client_owned, is_memory_file
 
     is_repo_root = (root / ".git").exists()
+    scope: ScopeName = "team" if root.name == TEAM_DIR else "private"
     memories: list[tuple[str, str, float]] = []
     others: list[str] = []
     skipped: list[str] = []
@@ -130,10 +126,12 @@ def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], li
             if name.startswith("."):
                 continue
             if entry.is_dir(follow_symlinks=False):
-                if prefix or name not in (ARCHIVE_DIR, TEAM_DIR):
+                if (prefix or name not in (ARCHIVE_DIR, TEAM_DIR)) and not is_client_owned(
+                    rel + "/", scope
+                ):
                     pending.append((entry.path, rel + "/"))
                 continue
-            if not name.endswith(".md") or name == CONSOLIDATE_LOCK:
+            if not is_memory_file(rel, scope):
                 continue
             if name == INDEX_NAME or (is_repo_root and not prefix and name in REPOSITORY_FILES):
                 others.append(rel)

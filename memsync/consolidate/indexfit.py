@@ -1,8 +1,7 @@
 """Rebuilding MEMORY.md: one line per memory, headings and prose kept, within Claude's limits.
 
-`rebuild_index` is pure. `repair_index` is the cheap on-disk repair `memsync push` may run:
-dangling and duplicate lines out, missing memories in, long lines shortened; it never moves a
-file (archiving is the full consolidation pass).
+`rebuild_index` is pure: dangling and duplicate lines out, missing memories in, long lines
+shortened, and (when allowed) the least recently updated memories archived until it fits.
 """
 
 from __future__ import annotations
@@ -17,12 +16,10 @@ from memsync.model.index import (
     IndexSize,
     measure_index,
     parse_entry,
-    parse_index,
     parse_index_text,
-    render_index,
     shorten,
 )
-from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME, MAX_INDEX_LINE_CHARS
+from memsync.model.limits import ARCHIVE_DIR, MAX_INDEX_LINE_CHARS
 
 # Which memory types may leave the index, in the order they go, per `--allow-archive` value.
 ARCHIVE_ORDER: dict[str, tuple[str, ...]] = {
@@ -62,15 +59,6 @@ class IndexRebuild:
     def fits(self) -> bool:
         """Whether Claude Code loads the whole new index."""
         return self.after.fits
-
-
-@dataclass(frozen=True)
-class IndexRepair:
-    """What `repair_index` did to one folder's MEMORY.md."""
-
-    path: Path
-    changed: bool
-    rebuild: IndexRebuild
 
 
 def entry_line(title: str, target: str, hook: str | None) -> str:
@@ -206,30 +194,3 @@ def _fit(
 
 def _links(line: IndexLine, path: str) -> bool:
     return line.entry is not None and line.entry.target == path
-
-
-def repair_index(
-    folder: Path, memories: Sequence[IndexMemory] | None = None, *, dry_run: bool = False
-) -> IndexRepair:
-    """Repair FOLDER/MEMORY.md in place (no archiving): for `memsync push` and `consolidate`."""
-    if memories is None:
-        from memsync.consolidate.folder import index_memories
-
-        memories, others = index_memories(folder)
-    else:
-        others = []
-    path = folder / INDEX_NAME
-    existing = parse_index(path.read_bytes()) if path.is_file() else None
-    rebuild = rebuild_index(existing, memories, exists=others, allow_archive="none")
-    new_index = parse_index_text(rebuild.text)
-    if existing is not None:
-        new_index = existing.with_lines(list(new_index.lines))
-        new_index = Index(new_index.lines, existing.bom, existing.crlf, new_index.final_newline)
-    data = render_index(new_index)
-    old = path.read_bytes() if path.is_file() else None
-    changed = data != old and not (old is None and not memories)
-    if changed and not dry_run:
-        from memsync.sync.livefiles import atomic_write
-
-        atomic_write(path, data)
-    return IndexRepair(path, changed, rebuild)

@@ -359,8 +359,9 @@ def merge_file(
 
 def is_memory_path(path: str) -> bool:
     """Whether PATH names a memory file (a `.md` other than the index)."""
-    name = posixpath.basename(path)
-    return name.lower().endswith(".md") and name != INDEX_NAME
+    from memsync.model.safety import is_index_path, is_memory_file
+
+    return is_memory_file(path, "team", repository_root=True) and not is_index_path(path)
 
 
 def is_index_path(path: str) -> bool:

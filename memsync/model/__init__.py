@@ -2,5 +2,5 @@
 
 Owns the one definition of a memory and of a file that may be synced (`safety`),
 Claude Code's limits and directory layout. Pure: imports only the standard library,
-third-party parsers, and `memsync.errors`/`memsync.config`; never fsutil, git or anything above.
+third-party parsers, and `memsync.errors`; never config, fsutil, git or anything above.
 """

@@ -17,6 +17,11 @@ _FENCE = re.compile(r"---[ \t]*\r?")
 _TOP_LEVEL_KEY = re.compile(
     r"""(?:'((?:[^']|'')*)'|"((?:[^"\\]|\\.)*)"|([^\s#'"][^:#]*?))[ \t]*:(?:[ \t]|$)"""
 )
+# The client's retry after a YAML error (frontmatterParser's quoteProblematicValues): a plain
+# `key: value` line whose value holds a YAML indicator is read as one double-quoted string.
+_SIMPLE_LINE = re.compile(r"([a-zA-Z_-]+):\s+(.+)")
+_YAML_SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+METADATA = "metadata"
 
 
 class FrontmatterProblem(Enum):
@@ -44,6 +49,8 @@ class Memory:
     problem_detail: str | None = None
     problem_line: int | None = None
     decode_error: str | None = None
+    # Set when the YAML is invalid but the client still reads it after quoting values.
+    lenient_line: int | None = None
 
     @property
     def name(self) -> str | None:
@@ -57,8 +64,14 @@ class Memory:
 
     @property
     def type(self) -> str | None:
-        """The `type` field when it is a string."""
-        return _string_field(self.fields, "type")
+        """`metadata.type`, else the top-level `type`, when it is a string."""
+        value = memory_type(self.fields)[0]
+        return value if isinstance(value, str) else None
+
+    @property
+    def modified(self) -> str | None:
+        """`metadata.modified`, else a top-level `modified`, as the text the file holds."""
+        return memory_modified(self.fields)
 
     @property
     def type_is_valid(self) -> bool:
@@ -84,6 +97,58 @@ class FieldBlock:
 def _string_field(fields: Mapping[str, Any], key: str) -> str | None:
     value = fields.get(key)
     return value if isinstance(value, str) else None
+
+
+def metadata_of(fields: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The `metadata` mapping of a frontmatter (empty when absent or not a mapping)."""
+    value = fields.get(METADATA)
+    return value if isinstance(value, Mapping) else {}
+
+
+def nested_field(fields: Mapping[str, Any], key: str) -> tuple[Any, tuple[str, ...] | None]:
+    """(value, where) of KEY: `metadata.KEY` wins over a top-level KEY, as in the client."""
+    nested = metadata_of(fields).get(key)
+    if nested is not None:
+        return nested, (METADATA, key)
+    value = fields.get(key)
+    return (value, (key,)) if value is not None else (None, None)
+
+
+def memory_type(fields: Mapping[str, Any]) -> tuple[Any, tuple[str, ...] | None]:
+    """The raw `type` value of a frontmatter and the key path it came from."""
+    return nested_field(fields, "type")
+
+
+def memory_modified(fields: Mapping[str, Any]) -> str | None:
+    """`metadata.modified` (else top-level) when it is text, as the client stamps it."""
+    value = nested_field(fields, "modified")[0]
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def key_line(frontmatter_text: str | None, path: tuple[str, ...]) -> int | None:
+    """1-based file line of the key at PATH (`("metadata", "type")`) in frontmatter text."""
+    lines = (frontmatter_text or "").split("\n")
+    start, parent_indent = 0, -1
+    for depth, key in enumerate(path):
+        child_indent: int | None = None
+        found: int | None = None
+        for number in range(start, len(lines)):
+            stripped = lines[number].lstrip(" ")
+            if not stripped.strip() or stripped.startswith("#"):
+                continue
+            indent = len(lines[number]) - len(stripped)
+            if indent <= parent_indent:
+                break  # past the end of the parent mapping
+            child_indent = indent if child_indent is None else child_indent
+            if indent == child_indent and top_level_key(stripped) == key:
+                found = number
+                break
+        if found is None:
+            return None
+        if depth == len(path) - 1:
+            return found + 2  # line 1 is the opening fence
+        start, parent_indent = found + 1, child_indent if child_indent is not None else 0
+    return None
 
 
 def decode(raw: bytes) -> tuple[str, bool, bool, str | None]:
@@ -132,25 +197,84 @@ def split_frontmatter(text: str) -> tuple[str | None, str, FrontmatterProblem | 
     return None, text, FrontmatterProblem.UNTERMINATED
 
 
+@dataclass(frozen=True)
+class ParsedFrontmatter:
+    """Frontmatter YAML as the client reads it, and what was wrong with it."""
+
+    fields: dict[str, Any]
+    problem: FrontmatterProblem | None = None
+    detail: str | None = None
+    line: int | None = None  # 1-based line in the file
+    lenient_line: int | None = None  # invalid YAML the client reads after its quoting retry
+
+
+def quote_problematic_values(frontmatter_text: str) -> tuple[str, int | None]:
+    """The client's retry text: plain values with YAML indicators double-quoted (first line)."""
+    out: list[str] = []
+    first: int | None = None
+    for number, line in enumerate(frontmatter_text.split("\n")):
+        match = _SIMPLE_LINE.fullmatch(line)
+        if match:
+            key, value = match.groups()
+            quoted = any(value.startswith(q) and value.endswith(q) for q in "\"'")
+            if not quoted and _YAML_SPECIAL.search(value):
+                escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+                out.append(f'{key}: "{escaped}"')
+                first = number if first is None else first
+                continue
+        out.append(line)
+    return "\n".join(out), first
+
+
+def _load(text: str) -> Any:
+    from memsync.model.yaml12 import load
+
+    return load(text)
+
+
+def parse_frontmatter_text(frontmatter_text: str) -> ParsedFrontmatter:
+    """Parse frontmatter as the client does: YAML 1.2, bounded, its quoting retry on errors."""
+    import yaml
+
+    try:
+        data = _load(frontmatter_text)
+    except yaml.YAMLError as exc:
+        retry, first = quote_problematic_values(frontmatter_text)
+        if first is not None:
+            try:
+                data = _load(retry)
+            except yaml.YAMLError:
+                pass
+            else:
+                if isinstance(data, dict):
+                    return ParsedFrontmatter(_string_keys(data), lenient_line=first + 2)
+        return ParsedFrontmatter({}, FrontmatterProblem.UNPARSABLE, *_error_where(exc))
+    if data is None:
+        return ParsedFrontmatter({})
+    if not isinstance(data, dict):
+        what = f"frontmatter is a {type(data).__name__}"
+        return ParsedFrontmatter({}, FrontmatterProblem.NOT_MAPPING, what, 2)
+    return ParsedFrontmatter(_string_keys(data))
+
+
+def _string_keys(data: dict[Any, Any]) -> dict[str, Any]:
+    return {str(k): v for k, v in data.items()}
+
+
+def _error_where(exc: Exception) -> tuple[str, int | None]:
+    """(problem, 1-based file line) of a YAML error, bounds included."""
+    mark = getattr(exc, "problem_mark", None)
+    line = getattr(exc, "line", None) if mark is None else mark.line
+    problem = getattr(exc, "problem", None) or (str(exc).splitlines() or ["invalid YAML"])[0]
+    return str(problem), None if line is None else line + 2
+
+
 def parse_yaml_mapping(
     frontmatter_text: str,
 ) -> tuple[dict[str, Any], FrontmatterProblem | None, str | None, int | None]:
     """Parse frontmatter YAML: (fields, problem, detail, 1-based line in the file)."""
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        data = yaml.load(frontmatter_text, Loader=loader)  # a safe loader (C if available)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = None if mark is None else mark.line + 2
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        return {}, FrontmatterProblem.UNPARSABLE, str(problem), line
-    if data is None:
-        return {}, None, None, None
-    if not isinstance(data, dict):
-        return {}, FrontmatterProblem.NOT_MAPPING, f"frontmatter is a {type(data).__name__}", 2
-    return {str(k): v for k, v in data.items()}, None, None, None
+    parsed = parse_frontmatter_text(frontmatter_text)
+    return parsed.fields, parsed.problem, parsed.detail, parsed.line
 
 
 def parse_memory(raw: bytes, path: str = "") -> Memory:
@@ -160,12 +284,15 @@ def parse_memory(raw: bytes, path: str = "") -> Memory:
     fields: dict[str, Any] = {}
     detail: str | None = None
     line: int | None = None
+    lenient: int | None = None
     if problem is FrontmatterProblem.MISSING:
         line = 1
     elif problem is FrontmatterProblem.UNTERMINATED:
         detail, line = "no closing `---` within the first 30 lines", 1
     elif frontmatter_text is not None:
-        fields, problem, detail, line = parse_yaml_mapping(frontmatter_text)
+        parsed = parse_frontmatter_text(frontmatter_text)
+        fields, problem, detail = parsed.fields, parsed.problem, parsed.detail
+        line, lenient = parsed.line, parsed.lenient_line
     return Memory(
         path=path,
         raw=raw,
@@ -179,6 +306,7 @@ def parse_memory(raw: bytes, path: str = "") -> Memory:
         problem_detail=detail,
         problem_line=line,
         decode_error=decode_error,
+        lenient_line=lenient,
     )
 
 

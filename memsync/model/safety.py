@@ -1,4 +1,8 @@
-"""Which files may be synced and materialized (SPEC 2): one filter for `check` and for sync."""
+"""Which files are memories and may be synced (SPEC 1, 2): THE one rule, for every command.
+
+`is_memory_file` is the only definition of "this path is memory memsync syncs"; the scans
+below, the sync engine, status, check, review, consolidation and the merge driver all ask it.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +15,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memsync.model.limits import CONSOLIDATE_LOCK, MAX_MEMORY_BYTES, TEAM_DIR
+from memsync.model.limits import INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
 
 ScopeName = Literal["private", "team"]
 
 MEMORY_SUFFIX = ".md"
+# Folders the client keeps at the top of a memory directory for itself (CLAUDE-CODE.md 3).
+CLIENT_DIRS = frozenset({"logs", "sessions", "proposals"})
+# Files a repository keeps at its root for people, not for Claude: never memories when a
+# store is dedicated to one project (`--subdir .`).
+REPOSITORY_FILES = frozenset(
+    {"README.md", "CONTRIBUTING.md", "CHANGELOG.md", "LICENSE.md", "SECURITY.md"}
+    | {"CODE_OF_CONDUCT.md"}
+)
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _UNDECODABLE = re.compile("[\udc80-\udcff]")
@@ -71,15 +83,37 @@ def unsafe_path_reason(relpath: str) -> str | None:
     return None
 
 
-def is_synced_name(relpath: str, scope: ScopeName) -> bool:
-    """Whether a (safe) relative path is memory content of SCOPE: `*.md`, not `team/` in private."""
-    if not relpath.endswith(MEMORY_SUFFIX):
-        return False
+def is_client_owned(relpath: str, scope: ScopeName) -> bool:
+    """Whether RELPATH is the client's own (a dot-segment, or its top-level folders).
+
+    `.consolidate-lock`, `.memory-sync*`, `.*.tmp` are dot-names; `x.md.tmp.1a2b3c4d` is not a
+    `.md` name; `logs/`, `sessions/`, `proposals/` sit at the top of the memory directory,
+    which is the private scope's root (the team scope's root is its `team/` folder).
+    """
     parts = relpath.split("/")
-    if parts[-1] == CONSOLIDATE_LOCK:
+    if any(part.startswith(".") for part in parts):
+        return True
+    return scope == "private" and len(parts) > 1 and parts[0] in CLIENT_DIRS
+
+
+def is_memory_file(relpath: str, scope: ScopeName, *, repository_root: bool = False) -> bool:
+    """Whether RELPATH (relative to a memory folder of SCOPE) is memory content memsync syncs.
+
+    `*.md` (the index included), not the client's own files, not `team/` in the private
+    scope, and, when the folder is a repository's root, not its README.md and the like.
+    """
+    if not relpath.endswith(MEMORY_SUFFIX) or is_client_owned(relpath, scope):
+        return False
+    if repository_root and relpath in REPOSITORY_FILES:
         return False
     # `Team/` is `team/` on macOS and Windows: it would land in Claude Code's team directory.
+    parts = relpath.split("/", 1)
     return not (scope == "private" and len(parts) > 1 and parts[0].casefold() == TEAM_DIR)
+
+
+def is_index_path(relpath: str) -> bool:
+    """Whether RELPATH names a MEMORY.md index (at any depth)."""
+    return relpath.rsplit("/", 1)[-1] == INDEX_NAME
 
 
 def fold_key(relpath: str) -> str:
@@ -133,17 +167,26 @@ def _finish(files: dict[str, bytes], skipped: list[Skipped]) -> TreeScan:
     return TreeScan(files=kept, skipped=tuple(sorted(shown, key=lambda s: s.path)))
 
 
-def filter_files(files: Mapping[str, bytes], scope: ScopeName) -> TreeScan:
+def needs_verdict(relpath: str, scope: ScopeName, repository_root: bool = False) -> bool:
+    """Whether to sync or report RELPATH: a memory, or an unsafe `.md` name (reported)."""
+    if not relpath.endswith(MEMORY_SUFFIX):
+        return False
+    return unsafe_path_reason(relpath) is not None or is_memory_file(
+        relpath, scope, repository_root=repository_root
+    )
+
+
+def filter_files(
+    files: Mapping[str, bytes], scope: ScopeName, *, repository_root: bool = False
+) -> TreeScan:
     """Apply the SPEC 2 rules to content from a git tree (the caller reports symlinks)."""
     good: dict[str, bytes] = {}
     skipped: list[Skipped] = []
     for path, data in files.items():
-        if not path.endswith(MEMORY_SUFFIX):
+        if not needs_verdict(path, scope, repository_root):
             continue
         reason = unsafe_path_reason(path)
         if reason is None:
-            if not is_synced_name(path, scope):
-                continue
             reason = _content_reason(data)
         if reason is None:
             good[path] = data
@@ -188,10 +231,12 @@ def _walk(
         return
     for entry in entries:
         relpath = prefix + entry.name
-        if entry.name == ".git" or (
-            not prefix and scope == "private" and entry.name.casefold() == TEAM_DIR
+        if entry.name.startswith(".") or (
+            not prefix
+            and scope == "private"
+            and (entry.name in CLIENT_DIRS or entry.name.casefold() == TEAM_DIR)
         ):
-            continue  # the store's own git data; Claude Code's team directory
+            continue  # git's and the client's own files; Claude Code's team directory
         if entry.is_symlink():
             if not follow:
                 if _could_hold_memory(relpath, entry.path, scope):
@@ -228,11 +273,13 @@ def _walk(
 def _could_hold_memory(relpath: str, abspath: str, scope: ScopeName) -> bool:
     """A symlink is worth reporting when it stands for a memory file or a folder."""
     if relpath.endswith(MEMORY_SUFFIX):
-        return unsafe_path_reason(relpath) is not None or is_synced_name(relpath, scope)
+        return needs_verdict(relpath, scope, repository_root=False)
     return Path(abspath).is_dir()
 
 
-def scan_directory(root: Path, scope: ScopeName, *, follow: bool = False) -> TreeScan:
+def scan_directory(
+    root: Path, scope: ScopeName, *, follow: bool = False, repository_root: bool = False
+) -> TreeScan:
     """Read the synced files below ROOT without following symlinks; report every skip."""
     good: dict[str, bytes] = {}
     skipped: list[Skipped] = []
@@ -242,9 +289,9 @@ def scan_directory(root: Path, scope: ScopeName, *, follow: bool = False) -> Tre
         return TreeScan(files={}, skipped=())
     seen = {(root_info.st_dev, root_info.st_ino)}
     for relpath, abspath, early in _walk(os.fspath(root), "", scope, follow, seen):
+        if relpath.endswith(MEMORY_SUFFIX) and not needs_verdict(relpath, scope, repository_root):
+            continue  # README.md at a repository's root: not ours, so never reported
         reason = early or unsafe_path_reason(relpath)
-        if reason is None and not is_synced_name(relpath, scope):
-            continue
         data: bytes | None = None
         if reason is None:
             data, reason = _read_limited(abspath, follow)

@@ -15,34 +15,13 @@ from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageErro
 from memsync.model.safety import Skipped
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
+from memsync.sync.deadline import Deadline
+from memsync.sync.filetimes import WriteTimes
 from memsync.sync.lock import store_lock
 from memsync.sync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
-
-
-@dataclass(frozen=True)
-class Deadline:
-    """An absolute time limit for network and lock waits (None = only git's defaults)."""
-
-    at: float | None = None
-
-    @classmethod
-    def after(cls, seconds: float | None) -> Deadline:
-        """A deadline SECONDS from now."""
-        return cls(None if seconds is None else time.monotonic() + seconds)
-
-    def remaining(self, cap: float = gitcmd.DEFAULT_TIMEOUT) -> float:
-        """Seconds left, at most CAP; raises when the time is up."""
-        if self.at is None:
-            return cap
-        left = self.at - time.monotonic()
-        if left <= 0:
-            raise RemoteUnavailableError(
-                "memsync ran out of time", hint="Local work is kept; the next run finishes it."
-            )
-        return min(cap, left)
 
 
 @dataclass(frozen=True)
@@ -65,6 +44,8 @@ class StoreReport:
     review_branch: str | None = None
     error: str | None = None
     error_code: int = 0
+    live_dir: str = ""  # the live directory this binding writes
+    unreachable_since: float | None = None  # offline: when the remote last answered a fetch
 
     @property
     def changed_live(self) -> tuple[str, ...]:
@@ -103,7 +84,7 @@ def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
 def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
     manifest, path = binding_manifest(binding)
     run = _Run(binding, settings, deadline, manifest, path)
-    run.report = StoreReport(scope=binding.scope, store=binding.store.name)
+    run.report = StoreReport(binding.scope, binding.store.name, live_dir=str(binding.live_dir))
     return run
 
 
@@ -113,7 +94,9 @@ def _scan_live(run: _Run) -> None:
     if not run.binding.live_dir.is_dir():
         run.live = {}
         return
-    scan = scan_directory(run.binding.live_dir, run.binding.scope)
+    scan = scan_directory(
+        run.binding.live_dir, run.binding.scope, repository_root=not run.binding.prefix
+    )
     run.live = {p: d for p, d in scan.files.items() if store.is_memory_file(run.binding, p)}
     if scan.skipped:
         run.note(skipped=run.report.skipped + scan.skipped)
@@ -236,8 +219,12 @@ def _materialize(run: _Run, head: str | None) -> None:
         save_manifest(run.manifest_file, run.manifest)
         return
     entries = store.store_files(binding, head)
-    skipped = [Skipped(p, "not a regular file") for p, e in entries.items() if not _regular(e)]
-    wanted = {p: e for p, e in entries.items() if _regular(e) and store.is_memory_file(binding, p)}
+    skipped = [
+        Skipped(p, "not a regular file")
+        for p, e in entries.items()
+        if not _regular(e) and store.needs_verdict(binding, p)
+    ]
+    wanted = {p: e for p, e in entries.items() if _regular(e) and store.needs_verdict(binding, p)}
     live_shas = hashes(run.live)
     # Files the live directory already has need no blob read.
     files = {p: run.live[p] for p, e in wanted.items() if live_shas.get(p) == e.sha}
@@ -249,7 +236,9 @@ def _materialize(run: _Run, head: str | None) -> None:
     # Only edits that were not merged (blocked by validation) stay pending; an edit the
     # store already had would otherwise keep its live file from ever updating again.
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
-    outcome = write_live(binding.live_dir, scan.files, run.live, run.manifest.files, pending)
+    times = WriteTimes(binding.clone_dir, head, binding.prefix)
+    live = (binding.live_dir, scan.files, run.live, run.manifest.files, pending)
+    outcome = write_live(*live, time_of=times)
     clean = not (skipped or outcome.kept or outcome.failed or pending)
     run.manifest = replace(
         run.manifest, files=outcome.manifest, commit=head, last_sync=time.time(), clean=clean
@@ -286,7 +275,7 @@ def _pull_body(run: _Run) -> None:
         _fetch(run)
         head = _integrate_remote(run)
     except RemoteUnavailableError as exc:
-        run.note(offline=exc.message)
+        run.note(offline=exc.message, unreachable_since=store.last_fetch(run.binding))
     _materialize(run, head)
 
 
@@ -326,7 +315,7 @@ def _push_body(run: _Run) -> None:
             # Another machine won the race: back off, then fetch and merge again.
             time.sleep(min(run.deadline.remaining(), backoff(attempts, time.monotonic() - began)))
     except RemoteUnavailableError as exc:
-        run.note(offline=exc.message)
+        run.note(offline=exc.message, unreachable_since=store.last_fetch(binding))
     finally:
         run.note(push_attempts=attempts)
         _materialize(run, head)

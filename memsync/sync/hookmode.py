@@ -6,12 +6,20 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from memsync.sync.hookoutput import HookOutput, Section, clean_line, quote_name
+
 if TYPE_CHECKING:
+    from memsync.check.findings import Finding
     from memsync.sync.engine import StoreReport
+
+# `push --review --hook`: (project, scopes, message) -> (store reports, pull requests).
+ReviewPush = Callable[
+    [Path, tuple[str, ...], "str | None"], tuple[Sequence["StoreReport"], Sequence[Any]]
+]
 
 MAX_NAMES = 4
 
@@ -63,32 +71,144 @@ def start_watchdog(seconds: float, what: str) -> threading.Timer:
     return timer
 
 
-def _names(paths: Sequence[str]) -> str:
-    shown = [Path(p).name for p in paths[:MAX_NAMES]]
+def _read_index(path: Path, limit: int = 256_000) -> list[str]:
+    """The lines of an index file, read only when it is a regular file, at most LIMIT bytes."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return []
+    try:
+        import stat
+
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return []  # a FIFO or device named MEMORY.md must not hang a session start
+        data = os.read(fd, limit)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
+    return data.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
+
+
+def _memory_paths(paths: Sequence[str]) -> list[str]:
+    return [p for p in paths if p.endswith(".md") and p.rsplit("/", 1)[-1] != "MEMORY.md"]
+
+
+def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
+    """Index lines of the memories REPORT wrote, then the changes no index line names."""
+    from memsync.model.index import parse_entry
+
+    updated = set(_memory_paths(report.updated))
+    lines: list[str] = []
+    named: set[str] = set()
+    for line in index:
+        entry = parse_entry(line)
+        if entry is not None and entry.target in updated:
+            lines.append(clean_line(line))
+            named.add(entry.target)
+    lines.extend(f"- {quote_name(p)} (no index line)" for p in sorted(updated - named))
+    lines.extend(f"- removed: {quote_name(p)}" for p in _memory_paths(report.deleted))
+    return lines
+
+
+TEAM_GUIDANCE = (
+    "It is shared through git with everyone who works on this project (memsync syncs it at "
+    "session start and end); Claude Code does not load it by itself, so its index follows.\n"
+    "Save a memory there (a file in that folder plus a line in its MEMORY.md, in the same "
+    "format as your own memory) when it is a convention or fact every contributor should "
+    "follow: build and test commands, code conventions, decisions and their reasons, where "
+    "things are.\n"
+    "Never save `user` memories (about one person) or anything secret (tokens, passwords, "
+    "keys, personal data) there: those stay in your private memory."
+)
+
+
+def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
+    """Model context after a pull: changed index lines, then the team memory."""
+    sections: list[Section] = []
+    for report in reports:
+        if not report.live_dir:
+            continue
+        live = Path(report.live_dir)
+        index_file = live / "MEMORY.md"
+        if report.scope == "team":
+            index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
+            lines = []
+            updated, deleted = _memory_paths(report.updated), _memory_paths(report.deleted)
+            if updated:
+                lines.append(f"New or changed by this pull: {_names(updated, most=20)}")
+            if deleted:
+                lines.append(f"Removed by this pull: {_names(deleted, most=20)}")
+            lines += index or ["(no team memories yet)"]
+            heading = f"Team memory: {live}\n{TEAM_GUIDANCE}\nTeam index ({index_file}):"
+            sections.append(Section(heading, tuple(lines), str(index_file)))
+        elif _memory_paths(report.changed_live):
+            heading = (
+                "memsync brought memory changes from other machines after this session loaded "
+                f"MEMORY.md. Index lines of the new or changed memories in {live} "
+                "(Read a file for its content):"
+            )
+            lines = _changed_lines(report, _read_index(index_file))
+            sections.append(Section(heading, tuple(lines), str(index_file)))
+    return sections
+
+
+def _names(paths: Sequence[str], quote: bool = True, most: int = MAX_NAMES) -> str:
+    shown = [quote_name(p) if quote else Path(p).name for p in paths[:most]]
     more = len(paths) - len(shown)
     return ", ".join(shown) + (f", +{more} more" if more > 0 else "")
 
 
-def summary_lines(reports: Sequence[StoreReport], verb: str) -> list[str]:
-    """A few lines saying what changed, for Claude to read as session context."""
+DAY = 86_400.0
+
+
+def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> list[str]:
+    """One line per problem that needs the person, each with what fixes it (SPEC §3)."""
+    import time
+
+    now = time.time() if now is None else now
     lines: list[str] = []
     for report in reports:
-        changed = [
-            p for p in report.changed_live if p.endswith(".md") and Path(p).name != "MEMORY.md"
-        ]
-        if verb == "pull" and changed:
-            noun = "memory" if len(changed) == 1 else "memories"
+        scope = report.scope
+        if report.error:
+            message, _, hint = report.error.partition("\n")
+            lines.append(f"memsync: {scope}: {message}" + (f" ({hint.strip()})" if hint else ""))
+        since = report.unreachable_since
+        if report.offline and since is not None and now - since > DAY:
+            days = int((now - since) // DAY)
             lines.append(
-                f"memsync: {len(changed)} {report.scope} {noun} updated ({_names(changed)})"
+                f"memsync: {scope}: the remote has been unreachable for {days} day(s); "
+                "memory is kept locally: check the network or the store URL (`memsync status`)"
             )
-        if verb == "push" and report.pushed and report.committed:
-            noun = "memory" if len(report.committed) == 1 else "memories"
-            lines.append(f"memsync: pushed {len(report.committed)} {report.scope} {noun}")
+        for finding in report.blocked:
+            lines.append(f"memsync: {scope}: not synced: {finding.describe()}; {_fix(finding)}")
+        if report.skipped:
+            names = _names([skipped.path for skipped in report.skipped])
+            lines.append(
+                f"memsync: {scope}: skipped {len(report.skipped)} unsafe file(s): {names}; "
+                "fix or remove them in the store (`memsync status` names the reason)"
+            )
+        lines.extend(
+            f"memsync: {scope}: merge: {decision} (`memsync log` has both versions)"
+            for decision in report.decisions
+        )
     return lines
 
 
+def _fix(finding: Finding) -> str:
+    """The first sentence of the rule's own help: one definition of what fixes it."""
+    from memsync.check.findings import RULES_BY_ID
+
+    rule = RULES_BY_ID.get(finding.rule)
+    if rule is None:
+        return "fix the file; the next sync sends it"
+    first, dot, _ = rule.help.partition(". ")
+    return first + ("." if dot else "")
+
+
 def problem_lines(reports: Sequence[StoreReport]) -> list[str]:
-    """One line per problem, for stderr."""
+    """One line per problem, for stderr (a terminal or a log)."""
     lines: list[str] = []
     for report in reports:
         if report.error:
@@ -97,7 +217,7 @@ def problem_lines(reports: Sequence[StoreReport]) -> list[str]:
             lines.append(f"memsync: {report.scope}: {report.offline} (kept locally)")
         lines.extend(f"memsync: {report.scope}: not synced: {p.describe()}" for p in report.blocked)
         if report.skipped:
-            names = _names([skipped.path for skipped in report.skipped])
+            names = _names([skipped.path for skipped in report.skipped], quote=False)
             lines.append(f"memsync: {report.scope}: skipped {len(report.skipped)} file(s): {names}")
     return lines
 
@@ -108,12 +228,17 @@ def run_hook(
     scopes: tuple[str, ...],
     *,
     message: str | None = None,
-    review: bool = False,
+    review: ReviewPush | None = None,
 ) -> None:
-    """Run pull or push as a Claude Code hook: never raises, never blocks past the limit."""
+    """Run pull or push as a Claude Code hook: never raises, never blocks past the limit.
+
+    REVIEW, given by the caller for `push --review --hook`, pushes for review instead (the
+    team layer owns that flow; sync does not import it)."""
     from memsync.errors import MemsyncError, ProjectNotConfiguredError
 
     pulls: tuple[Any, ...] = ()
+    event = "SessionStart" if command == "pull" else "SessionEnd"
+    output = HookOutput(event)
     try:
         from memsync.config import load_config
         from memsync.sync.engine import RunOptions, sync_project
@@ -124,11 +249,10 @@ def run_hook(
         # Armed before stdin is read: even a caller that never closes stdin is let go.
         start_watchdog(limit + 2, f"memsync {command}")
         project = hook_project_dir(read_hook_input(), project)
-        if review:
-            from memsync.team.reviewflow import push_for_review
-
-            pushed = push_for_review(project, scopes, message=message, hook=True)
-            reports, pulls = list(pushed.reports), tuple(pushed.pulls)
+        if review is not None:
+            pushed_reports, pushed_pulls = review(project, scopes, message)
+            pulls = tuple(pushed_pulls)
+            reports = list(pushed_reports)
         else:
             options = RunOptions(message)
             reports = sync_project(
@@ -138,17 +262,30 @@ def run_hook(
         return  # The SessionStart hook runs in every project; most are not memsync's.
     except MemsyncError as error:
         sys.stderr.write(f"memsync: {error.message}\n")
+        hint = f" ({error.hint})" if error.hint else ""
+        _emit(output.with_person(f"memsync: {error.message}{hint}"))
         return
     except Exception as error:  # a hook must never block or break a session
         sys.stderr.write(f"memsync: {command} failed: {error!r}\n")
+        _emit(output.with_person(f"memsync: {command} failed: {error!r}; run `memsync {command}`"))
         return
-    for line in summary_lines(reports, command):
-        sys.stdout.write(line + "\n")
+    if command == "pull":
+        for section in pull_sections(reports):
+            output = output.with_section(section)
+    output = output.with_person(*person_lines(reports))
     for pull in pulls:
         if pull.result is not None and pull.result.url:
-            sys.stdout.write(f"memsync: review pull request {pull.result.url}\n")
+            output = output.with_person(f"memsync: review pull request {pull.result.url}")
     for line in problem_lines(reports):
         sys.stderr.write(line + "\n")
+    _emit(output)
+
+
+def _emit(output: HookOutput) -> None:
+    text = output.render()
+    if text is not None:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
 
 
 _FAST_FLAGS = {"--scope", "--project"}

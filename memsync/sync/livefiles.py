@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
-from collections.abc import Mapping, Set
+import time
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.fsutil.atomic import TEMPORARY_NAME, stage
 from memsync.git import blob_sha
 
 
@@ -52,7 +53,6 @@ def contained(root: Path, relpath: str) -> Path | None:
 # Present in a live directory while memsync writes there: a run killed meanwhile leaves it,
 # and the next run then sweeps the temporary files it left (they would litter for good).
 WRITING_MARK = ".memsync-writing"
-_TEMPORARY = re.compile(r"^\..+\.memsync-(\d+)\.tmp$")
 
 
 def _sweep_temporary_files(live_dir: Path) -> None:
@@ -62,38 +62,11 @@ def _sweep_temporary_files(live_dir: Path) -> None:
     for current, dirs, files in os.walk(live_dir):
         dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(current, d))]
         for name in files:
-            match = _TEMPORARY.match(name)
+            match = TEMPORARY_NAME.match(name)
             pid = int(match.group(1)) if match else 0
             if match and pid != os.getpid() and not pid_alive(pid):
                 with contextlib.suppress(OSError):
                     os.unlink(os.path.join(current, name))
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace PATH with DATA so readers see the old or the new file, never half of one."""
-    tmp = _stage(path, data, durable=True)
-    try:
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-
-
-def _stage(path: Path, data: bytes, *, durable: bool) -> Path:
-    """Write DATA to a temporary file beside PATH (fsynced when DURABLE); returns it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.memsync-{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    return tmp
 
 
 # Above this many files one `sync()` flushes them all: an fsync per file costs a journal
@@ -101,7 +74,13 @@ def _stage(path: Path, data: bytes, *, durable: bool) -> Path:
 _BATCH = 8
 
 
-def _write_all(writes: list[tuple[str, Path, bytes]]) -> tuple[list[str], list[tuple[str, str]]]:
+# When a file was written, for its modification time: (relative path, content) -> unix time.
+TimeOf = Callable[[str, bytes], "float | None"]
+
+
+def _write_all(
+    writes: list[tuple[str, Path, bytes]], time_of: TimeOf | None = None
+) -> tuple[list[str], list[tuple[str, str]]]:
     """Atomically replace every file of WRITES: stage all, flush once, then rename each."""
     batch = len(writes) > _BATCH and hasattr(os, "sync")
     staged: list[tuple[str, Path, Path]] = []
@@ -110,7 +89,12 @@ def _write_all(writes: list[tuple[str, Path, bytes]]) -> tuple[list[str], list[t
         try:
             if location.is_dir() and not location.is_symlink():
                 raise IsADirectoryError(21, "a folder of that name is in the way")
-            staged.append((path, location, _stage(location, data, durable=not batch)))
+            tmp = stage(location, data, durable=not batch)
+            staged.append((path, location, tmp))
+            when = time_of(path, data) if time_of else None
+            if when is not None:
+                # Dated before the rename: no reader ever sees the file with the pull's time.
+                os.utime(tmp, (time.time(), when))
         except OSError as exc:
             # One file the file system will not take must not stop the others (or every
             # later run): report it and leave it out of the manifest so it is tried again.
@@ -145,8 +129,13 @@ def write_live(
     snapshot: Mapping[str, bytes],
     base: Mapping[str, str],
     pending: Set[str],
+    *,
+    time_of: TimeOf | None = None,
 ) -> LiveOutcome:
-    """Make LIVE_DIR hold TARGET, except for PENDING edits and files changed since SNAPSHOT."""
+    """Make LIVE_DIR hold TARGET, except for PENDING edits and files changed since SNAPSHOT.
+
+    TIME_OF gives each written file its modification time (None: the time of writing).
+    """
     written: list[str] = []
     deleted: list[str] = []
     kept: list[str] = []
@@ -190,7 +179,7 @@ def write_live(
         mark.write_text(str(os.getpid()), encoding="ascii")
     # Deletions first: a folder `x.md/` the store replaced by a file `x.md` must be gone
     # before the file is written.
-    done, failures = _write_all(writes)
+    done, failures = _write_all(writes, time_of)
     failed.extend(failures)
     contents = {path: data for path, _, data in writes}
     for path in done:

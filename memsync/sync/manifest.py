@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memsync.fsutil.atomic import atomic_write_text
 from memsync.git import blob_sha
 
 
@@ -69,9 +69,7 @@ def save_manifest(path: Path, manifest: Manifest) -> None:
         "clean": manifest.clean,
         "files": dict(sorted(manifest.files.items())),
     }
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(data, indent=1))
 
 
 def hashes(files: Mapping[str, bytes]) -> dict[str, str]:

@@ -11,6 +11,7 @@ from memsync.config import Config, Scope, load_config
 from memsync.errors import GitError, RemoteUnavailableError
 from memsync.model.index import IndexSize, measure_index
 from memsync.model.limits import INDEX_NAME
+from memsync.model.safety import TreeScan
 from memsync.model.semdiff import MemoryChange, diff_memories
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
@@ -68,16 +69,21 @@ def _bindings(project_dir: Path, scopes: tuple[Scope, ...]) -> tuple[Config, lis
 
 
 def _live_files(binding: Binding) -> dict[str, bytes]:
-    from memsync.model.safety import scan_directory
 
     if not binding.live_dir.is_dir():
         return {}
-    return dict(scan_directory(binding.live_dir, binding.scope).files)
+    return dict(_scan(binding).files)
+
+
+def _scan(binding: Binding) -> TreeScan:
+    """The live files sync would send: the one memory rule, README.md at a root excluded."""
+    from memsync.model.safety import scan_directory
+
+    return scan_directory(binding.live_dir, binding.scope, repository_root=not binding.prefix)
 
 
 def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStatus]:
     """Status of each store of the project, from local state only (no network)."""
-    from memsync.model.safety import scan_directory
 
     _, bindings = _bindings(project_dir, scopes)
     statuses = []
@@ -93,9 +99,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
             elif heads.local:
                 ahead = gitcmd.count_commits(binding.clone_dir, heads.local)
         manifest, _ = binding_manifest(binding)
-        scan = (
-            scan_directory(binding.live_dir, binding.scope) if binding.live_dir.is_dir() else None
-        )
+        scan = _scan(binding) if binding.live_dir.is_dir() else None
         live = dict(scan.files) if scan else {}
         index = live.get(INDEX_NAME)
         problems = [f"{s.path}: {s.reason}" for s in scan.skipped] if scan else []

@@ -11,12 +11,6 @@ from memsync import git as gitcmd
 from memsync.errors import UnsafeStateError
 from memsync.sync.binding import Binding
 
-# Files a repository keeps at its root for people, not for Claude: never memories when a
-# team store is dedicated to one project (`--subdir .`).
-REPOSITORY_FILES = frozenset(
-    {"README.md", "CONTRIBUTING.md", "CHANGELOG.md", "LICENSE.md", "SECURITY.md"}
-    | {"CODE_OF_CONDUCT.md"}
-)
 # State files git leaves when a merge, rebase or similar was interrupted by hand.
 _FOREIGN_STATE = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply")
 
@@ -110,13 +104,16 @@ def store_files(binding: Binding, commit: str | None) -> dict[str, gitcmd.TreeEn
 
 def is_memory_file(binding: Binding, relpath: str) -> bool:
     """Whether RELPATH (relative to the binding's folder) is memory that this binding syncs."""
-    from memsync.model.safety import is_synced_name
+    from memsync.model.safety import is_memory_file as rule
 
-    if not is_synced_name(relpath, binding.scope):
-        return False
-    if binding.prefix:
-        return True
-    return relpath not in REPOSITORY_FILES and not relpath.startswith(".")
+    return rule(relpath, binding.scope, repository_root=not binding.prefix)
+
+
+def needs_verdict(binding: Binding, relpath: str) -> bool:
+    """Whether RELPATH is synced or reported as skipped: a memory, or an unsafe `.md` name."""
+    from memsync.model.safety import needs_verdict as rule
+
+    return rule(relpath, binding.scope, repository_root=not binding.prefix)
 
 
 def store_path(binding: Binding, relpath: str) -> str:
@@ -154,3 +151,11 @@ def read_folder(binding: Binding, commit: str | None) -> dict[str, bytes]:
     }
     blobs = gitcmd.read_blobs(binding.clone_dir, [e.sha for e in entries.values()])
     return {path: blobs[e.sha] for path, e in entries.items() if e.sha in blobs}
+
+
+def last_fetch(binding: Binding) -> float | None:
+    """When the remote last answered a fetch (git rewrites FETCH_HEAD on each), or None."""
+    try:
+        return (binding.clone_dir / "FETCH_HEAD").stat().st_mtime
+    except OSError:
+        return None

@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import re
 import shlex
 import shutil
 import sys
-import tempfile
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from memsync.errors import UserMessageError
+from memsync.fsutil.atomic import atomic_write
 from memsync.model.paths import claude_config_dir
 
 # Claude Code runs hooks through a shell; these are the events and commands memsync owns.
@@ -331,18 +330,4 @@ def apply(change: HookChange) -> None:
             f"{change.settings_path}: changed while memsync was editing it; nothing written.",
             hint="Run the command again.",
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o7777 if existed else None
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(change.after)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            tmp.chmod(mode)
-        tmp.replace(path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    atomic_write(path, change.after.encode("utf-8"), keep_mode=True)

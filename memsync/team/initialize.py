@@ -174,7 +174,8 @@ def run_init(
     """Configure, clone, scaffold an empty team store, then sync (local memories kept)."""
     from memsync.sync import store
     from memsync.sync.binding import resolve_bindings
-    from memsync.sync.engine import Deadline, run_stores
+    from memsync.sync.deadline import Deadline
+    from memsync.sync.engine import run_stores
     from memsync.sync.lock import store_lock
 
     plan = plan_init(project_dir, private_url=private_url, team_url=team_url, subdir=subdir)

@@ -7,12 +7,13 @@ from pathlib import Path
 
 from memsync.config import load_config
 from memsync.errors import UsageError, UserMessageError
+from memsync.fsutil.atomic import atomic_write
 from memsync.model.index import IndexLine, format_entry, parse_index, parse_index_text, render_index
 from memsync.model.limits import INDEX_NAME
 from memsync.model.memory import parse_memory
 from memsync.sync.binding import Binding, resolve_bindings
-from memsync.sync.engine import Deadline, StoreReport, run_stores
-from memsync.sync.livefiles import atomic_write
+from memsync.sync.deadline import Deadline
+from memsync.sync.engine import StoreReport, run_stores
 
 
 @dataclass(frozen=True)

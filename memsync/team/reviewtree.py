@@ -8,7 +8,7 @@ from pathlib import Path
 
 from memsync import git as gitcmd
 from memsync.model.limits import INDEX_NAME
-from memsync.sync.store import REPOSITORY_FILES
+from memsync.model.safety import is_memory_file
 
 # What `memsync scaffold` writes into a team repository: its presence names the scope.
 _SCAFFOLD_WORKFLOW = ".github/workflows/memsync-check.yml"
@@ -28,9 +28,7 @@ class CheckNote:
 
 def is_memory_path(path: str) -> bool:
     """Memory content of a store: `*.md` outside dot-directories, not the repository's own files."""
-    if not path.endswith(".md") or path in REPOSITORY_FILES or path.startswith("."):
-        return False
-    return not any(part.startswith(".") for part in path.split("/")[:-1])
+    return is_memory_file(path, "team", repository_root=True)
 
 
 @dataclass(frozen=True)
@@ -93,7 +91,9 @@ def check_folders(
     for folder in sorted({layout.folder(p) for p in files}):
         prefix = f"{folder}/" if folder else ""
         tree = {p[len(prefix) :]: d for p, d in files.items() if layout.folder(p) == folder}
-        scan = filter_files(tree, "team" if scope == "team" else "private")
+        scan = filter_files(
+            tree, "team" if scope == "team" else "private", repository_root=not folder
+        )
         index = layout.index(folder)
         index_touched = index in changed or any(layout.folder(p) == folder for p in removed)
         for found in check_files(scan.files, scope, scan.skipped, prefix=prefix):

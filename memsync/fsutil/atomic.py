@@ -1,0 +1,66 @@
+"""The one atomic file writer: readers see the old file or the new one, never half of one.
+
+Every file memsync writes (live memories, indexes, the manifest, the config file and its
+cache, Claude Code's settings.json) goes through `atomic_write` or, for many files at once,
+`stage` + `commit_staged`. The temporary file sits beside its target (a rename is atomic
+only within one file system) and is named `.<name>.memsync-<pid>.tmp`: a dot name that
+Claude Code's own scan skips, and whose PID lets a later run sweep what a killed process
+left (`TEMPORARY_NAME`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from pathlib import Path
+
+# `.<target name>.memsync-<pid>.tmp`; group 1 is the PID of the writer.
+TEMPORARY_NAME = re.compile(r"^\..+\.memsync-(\d+)\.tmp$")
+
+
+def temporary_path(path: Path) -> Path:
+    """The staging file beside PATH that this process uses."""
+    return path.with_name(f".{path.name}.memsync-{os.getpid()}.tmp")
+
+
+def stage(path: Path, data: bytes, *, durable: bool = True, mode: int | None = None) -> Path:
+    """Write DATA to PATH's staging file (fsynced when DURABLE, chmod MODE); returns it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temporary_path(path)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    return tmp
+
+
+def commit_staged(tmp: Path, path: Path) -> None:
+    """Rename a staged file over PATH; the staging file is gone either way."""
+    try:
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def atomic_write(path: Path, data: bytes, *, durable: bool = True, keep_mode: bool = False) -> None:
+    """Replace PATH with DATA atomically (KEEP_MODE: keep an existing file's permissions)."""
+    mode = None
+    if keep_mode:
+        with contextlib.suppress(FileNotFoundError):
+            mode = path.stat().st_mode & 0o7777
+    commit_staged(stage(path, data, durable=durable, mode=mode), path)
+
+
+def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
+    """`atomic_write` of TEXT as UTF-8, newlines kept as given."""
+    atomic_write(path, text.encode("utf-8"), durable=durable)

@@ -1,0 +1,160 @@
+"""History: commit times, per-path change times, log entries and blame."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsync.git.run import run_git
+
+
+def commit_time(repo: Path, commit: str) -> int:
+    """Committer time of COMMIT in unix seconds."""
+    return int(run_git(["show", "-s", "--format=%ct", commit], cwd=repo).text.strip() or 0)
+
+
+def path_times(
+    repo: Path,
+    commit: str,
+    prefix: str = "",
+    since: str | None = None,
+    *,
+    author_dates: bool = False,
+) -> dict[str, int]:
+    """Time of the newest commit touching each path (relative to PREFIX); {} without history.
+
+    Commit time by default; AUTHOR_DATES gives when each change's author dated it.
+    """
+    date = "%at" if author_dates else "%ct"
+    args = ["log", f"--format=%x00{date}", "--name-only", "--no-renames", "-z", commit]
+    if since:
+        args.append(f"^{since}")
+    if prefix:
+        args += ["--", prefix.rstrip("/") + "/"]
+    result = run_git(args, cwd=repo, check=False)
+    if not result.ok:
+        return {}
+    strip = len(prefix.rstrip("/")) + 1 if prefix else 0
+    times: dict[str, int] = {}
+    current = 0
+    for raw_token in result.text.split("\0"):
+        token = raw_token.strip("\n")
+        if not token:
+            continue
+        if token.isdigit() and len(token) >= 9:
+            current = int(token)
+            continue
+        times.setdefault(token[strip:], current)
+    return times
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One commit touching memory files."""
+
+    sha: str
+    when: int
+    author: str
+    subject: str
+    files: tuple[tuple[str, str], ...]  # (status letter, path)
+
+
+def log_entries(repo: Path, ref: str, paths: Sequence[str], limit: int = 50) -> list[LogEntry]:
+    """Commits of REF touching PATHS, newest first, with the files each changed."""
+    args = ["log", f"-{limit}", "--format=%x1e%H%x1f%at%x1f%an%x1f%s", "--name-status", "-z", ref]
+    result = run_git([*args, "--", *paths] if paths else args, cwd=repo)
+    entries: list[LogEntry] = []
+    for record in result.text.split("\x1e"):
+        if not record.strip("\0\n"):
+            continue
+        # With -z the header ends in NUL (a newline when the commit lists no file).
+        ends = [i for i in (record.find("\0"), record.find("\n")) if i >= 0]
+        cut = min(ends, default=len(record))
+        header, rest = record[:cut], record[cut + 1 :]
+        sha, when, author, subject = header.split("\x1f", 3)
+        tokens = [t for t in rest.strip("\n").split("\0") if t]
+        files: list[tuple[str, str]] = []
+        i = 0
+        while i + 1 < len(tokens):
+            status = tokens[i].strip()
+            # Renames and copies carry two paths: keep the new one.
+            step = 3 if status[:1] in ("R", "C") else 2
+            files.append((status[:1], tokens[i + step - 1]))
+            i += step
+        entries.append(LogEntry(sha, int(when), author, subject, tuple(files)))
+    return entries
+
+
+def renamed_paths(repo: Path, old: str | None, new: str) -> dict[str, str]:
+    """Files git sees as renamed between two commits (similarity rename detection): old -> new."""
+    if old is None:
+        return {}
+    args = ["diff-tree", "-r", "-z", "-M", "--diff-filter=R", old, new]
+    fields = run_git(args, cwd=repo).stdout.split(b"\0")
+    renames: dict[str, str] = {}
+    i = 0
+    while i + 2 < len(fields):
+        if fields[i].startswith(b":"):
+            old_path, new_path = fields[i + 1 : i + 3]
+            renames[old_path.decode("utf-8", "surrogateescape")] = new_path.decode(
+                "utf-8", "surrogateescape"
+            )
+            i += 3
+        else:
+            i += 1
+    return renames
+
+
+def change_times(repo: Path, base: str | None, tip: str) -> dict[str, int]:
+    """Per path, the commit time of the newest commit in BASE..TIP touching it (one `git log`)."""
+    span = tip if base is None else f"{base}..{tip}"
+    args = ["log", "-z", "--no-renames", "--name-only", "--format=%x01%ct", span]
+    out = run_git(args, cwd=repo).stdout.decode("utf-8", "surrogateescape")
+    times: dict[str, int] = {}
+    when: int | None = None
+    # Tokens are NUL-separated: `\x01<time>` opens a commit, its first name follows after
+    # a newline. A name may hold any other byte, `\x01` included (a teammate's `ctl\x01.md`
+    # once made every merge crash), so only whole tokens are taken for times.
+    for token in out.split("\0"):
+        if token.startswith("\x01") and token[1:].isdigit():
+            when = int(token[1:])
+            continue
+        path = token[1:] if token.startswith("\n") else token
+        if when is not None and path and when > times.get(path, -1):
+            times[path] = when
+    return times
+
+
+def changed_between(repo: Path, old: str, new: str) -> list[str]:
+    """Paths whose content or presence differs between two commits."""
+    out = run_git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new], cwd=repo)
+    return [p.decode("utf-8", "surrogateescape") for p in out.stdout.split(b"\0") if p]
+
+
+@dataclass(frozen=True)
+class BlameLine:
+    """When one line of a file was written, as `git blame` sees it."""
+
+    author_time: int  # unix seconds
+    author_tz: str  # `+0100`
+    committed: bool  # False for lines not committed yet (their time is not meaningful)
+
+
+def blame_lines(repo: Path, relpath: str) -> list[BlameLine] | None:
+    """Author time of every line of the work-tree file RELPATH (one blame); None if untracked."""
+    result = run_git(["blame", "--line-porcelain", "--", relpath], cwd=repo, check=False)
+    if not result.ok:
+        return None
+    lines: list[BlameLine] = []
+    sha, when, tz = "", 0, "+0000"
+    for raw in result.stdout.split(b"\n"):
+        if raw.startswith(b"\t"):
+            lines.append(BlameLine(when, tz, committed=set(sha) != {"0"}))
+        elif raw.startswith(b"author-time "):
+            when = int(raw[12:])
+        elif raw.startswith(b"author-tz "):
+            tz = raw[10:].decode("ascii", "replace")
+        elif len(raw) >= 40 and raw[:40].isalnum() and b" " in raw:
+            sha = raw[:40].decode("ascii", "replace")
+    return lines

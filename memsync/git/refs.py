@@ -1,0 +1,118 @@
+"""Refs: resolving, updating and comparing branches and commits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memsync.errors import GitError
+from memsync.git.objects import ZERO_SHA
+from memsync.git.run import error_for, run_git
+
+
+def _is_sha(text: str) -> bool:
+    return len(text) == 40 and all(c in "0123456789abcdef" for c in text)
+
+
+def _files_backend(repo: Path) -> bool:
+    # Reading refs from files is only right for the classic `files` ref store.
+    return (repo / "refs").is_dir() and not (repo / "reftable").exists()
+
+
+def _read_ref_file(repo: Path, ref: str, depth: int = 0) -> str | None:
+    try:
+        text = (repo / ref).read_text(encoding="utf-8").strip()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        text = ""
+    if text.startswith("ref: ") and depth < 5:
+        return _read_ref_file(repo, text[len("ref: ") :], depth + 1)
+    if _is_sha(text):
+        return text
+    try:
+        packed = (repo / "packed-refs").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    for line in packed.splitlines():
+        sha, _, name = line.partition(" ")
+        if name == ref and _is_sha(sha):
+            return sha
+    return None
+
+
+def resolve_refs(repo: Path, *refs: str) -> list[str | None]:
+    """Commit ids of full REFS (None when missing); read from the ref files, no git process."""
+    if _files_backend(repo) and all(r.startswith(("refs/heads/", "refs/remotes/")) for r in refs):
+        return [_read_ref_file(repo, ref) for ref in refs]
+    out: list[str | None] = []
+    for ref in refs:
+        single = run_git(
+            ["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd=repo, check=False
+        )
+        out.append(single.text.strip() if single.ok else None)
+    return out
+
+
+def symbolic_head(repo: Path) -> str | None:
+    """The branch HEAD points to, or None when HEAD is detached."""
+    if _files_backend(repo):
+        try:
+            head = (repo / "HEAD").read_text(encoding="utf-8").strip()
+        except OSError:
+            head = ""
+        if head.startswith("ref: "):
+            ref = head[len("ref: ") :]
+            return ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None
+        if _is_sha(head):
+            return None
+    result = run_git(["symbolic-ref", "-q", "HEAD"], cwd=repo, check=False)
+    ref = result.text.strip()
+    return ref.removeprefix("refs/heads/") if result.ok and ref.startswith("refs/heads/") else None
+
+
+def merge_base(repo: Path, one: str, two: str) -> str | None:
+    """The best common ancestor of two commits, None for unrelated histories."""
+    result = run_git(["merge-base", one, two], cwd=repo, check=False)
+    if result.returncode == 1:
+        return None
+    if not result.ok:
+        raise error_for(result, repo)
+    return result.text.split()[0]
+
+
+def ahead_behind(repo: Path, local: str, upstream: str) -> tuple[int, int]:
+    """(commits only in LOCAL, commits only in UPSTREAM)."""
+    result = run_git(["rev-list", "--left-right", "--count", f"{local}...{upstream}"], cwd=repo)
+    ahead, behind = result.text.split()
+    return int(ahead), int(behind)
+
+
+def count_commits(repo: Path, ref: str) -> int:
+    """How many commits REF has."""
+    return int(run_git(["rev-list", "--count", ref], cwd=repo).text.strip())
+
+
+def update_branch(repo: Path, branch: str, new: str, old: str | None, message: str) -> None:
+    """Move BRANCH from OLD to NEW atomically; fails if someone else moved it meanwhile."""
+    run_git(["update-ref", "-m", message, f"refs/heads/{branch}", new, old or ZERO_SHA], cwd=repo)
+
+
+def resolve_commit(repo: Path, rev: str) -> str:
+    """The commit id REV names; GitError when it names none."""
+    result = run_git(["rev-parse", "--verify", "-q", f"{rev}^{{commit}}"], cwd=repo, check=False)
+    if not result.ok:
+        raise GitError(f"{rev!r} is not a commit in {repo}", hint="Check the branch name.")
+    return result.text.strip()
+
+
+def full_ref_name(repo: Path, rev: str) -> str | None:
+    """`refs/heads/x` when REV names a branch (HEAD: the checked-out one), else None."""
+    if rev == "HEAD":
+        head = run_git(["symbolic-ref", "-q", "HEAD"], cwd=repo, check=False)
+        return head.text.strip() if head.ok else None
+    result = run_git(["rev-parse", "--symbolic-full-name", rev], cwd=repo, check=False)
+    name = result.text.strip()
+    return name if result.ok and name.startswith("refs/heads/") else None
+
+
+def update_ref(repo: Path, ref: str, new: str, old: str, message: str) -> None:
+    """Move REF to NEW only if it still points at OLD (GitError otherwise)."""
+    run_git(["update-ref", "-m", message, ref, new, old], cwd=repo)

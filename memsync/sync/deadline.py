@@ -1,0 +1,32 @@
+"""An absolute time limit for the network and lock waits of one command or hook run."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from memsync import git as gitcmd
+from memsync.errors import RemoteUnavailableError
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """An absolute time limit for network and lock waits (None = only git's defaults)."""
+
+    at: float | None = None
+
+    @classmethod
+    def after(cls, seconds: float | None) -> Deadline:
+        """A deadline SECONDS from now."""
+        return cls(None if seconds is None else time.monotonic() + seconds)
+
+    def remaining(self, cap: float = gitcmd.DEFAULT_TIMEOUT) -> float:
+        """Seconds left, at most CAP; raises when the time is up."""
+        if self.at is None:
+            return cap
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise RemoteUnavailableError(
+                "memsync ran out of time", hint="Local work is kept; the next run finishes it."
+            )
+        return min(cap, left)

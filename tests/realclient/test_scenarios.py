@@ -1,0 +1,207 @@
+"""The real Claude Code 2.1.330, its own hooks running memsync, on machines sharing remotes.
+
+Each machine has its own HOME, CLAUDE_CONFIG_DIR and memsync directories, the project at a
+different path, and `memsync init` against file:// remotes (which installs the hooks). The
+model is a loopback stand-in that makes scripted Write/Edit calls; what it records is
+exactly what the model was given.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from testing.claude_sites import Site, first_context, hook_json, memory_text
+from testing.messages_api import edit, read, write
+from tests.conftest import git
+
+pytestmark = pytest.mark.realclient
+
+
+def remote_file(bare: Path, path: str) -> str | None:
+    """A file on a remote's main branch, or None."""
+    listed = git("ls-tree", "-r", "--name-only", "main", cwd=bare).split()
+    return git("show", f"main:{path}", cwd=bare) if path in listed else None
+
+
+def remote_paths(bare: Path) -> list[str]:
+    """Every file on a remote's main branch."""
+    return git("ls-tree", "-r", "--name-only", "main", cwd=bare).split()
+
+
+def write_team_memory(a: Site, filename: str, type_: str, index_line: str) -> None:
+    """A session on A in which the model saves one team memory and its index line."""
+    a.session(
+        [
+            write(
+                str(a.team / filename),
+                memory_text(
+                    filename.removesuffix(".md"),
+                    "Integration tests hit a real database",
+                    type_,
+                    "Never mock the database in integration tests.",
+                ),
+            ),
+            write(str(a.team / "MEMORY.md"), index_line + "\n"),
+        ]
+    )
+
+
+def test_a_memory_written_on_a_is_in_the_models_context_in_bs_next_session(site) -> None:
+    a, b = site("alice-laptop"), site("alice-desktop")
+    line = "- [Package manager](package-manager.md) — pnpm workspaces, never npm"
+    a.session(
+        [
+            write(
+                str(a.memory / "package-manager.md"),
+                memory_text("package-manager", "This project uses pnpm", "project", "Use pnpm."),
+            ),
+            write(str(a.memory / "MEMORY.md"), line + "\n"),
+        ]
+    )
+    run, requests = b.session()
+    context = first_context(requests)
+    # The client read B's (empty) MEMORY.md before the hook pulled: the index line must come
+    # through the hook's additionalContext, in this very session.
+    assert "SessionStart hook additional context:" in context
+    assert line in context
+    assert str(b.memory) in context
+    [output] = hook_json(run)
+    assert output["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert "systemMessage" not in output
+    assert (b.memory / "package-manager.md").read_text(encoding="utf-8").startswith("---\nname:")
+
+
+def test_a_team_memory_written_on_a_is_seen_on_b_with_where_to_save(site, remotes) -> None:
+    a, b = site("alice-laptop"), site("bob-laptop")
+    line = "- [Testing policy](testing-policy.md) — integration tests use a real database"
+    write_team_memory(a, "testing-policy.md", "feedback", line)
+    _, requests = b.session()
+    context = first_context(requests)
+    assert line in context
+    assert f"Team memory: {b.team}" in context
+    assert "Never save `user` memories" in context
+    assert "secret" in context
+    # B's client neither loads team/MEMORY.md nor mentions team/ itself: only the hook did.
+    assert context.count(str(b.team / "MEMORY.md")) >= 1
+    assert (b.team / "testing-policy.md").is_file()
+
+
+def test_a_nested_format_team_memory_reaches_the_team_remote(site, remotes) -> None:
+    _, team_remote = remotes
+    a = site("alice-laptop")
+    write_team_memory(a, "testing-policy.md", "feedback", "- [Testing](testing-policy.md) — db")
+    pushed = remote_file(team_remote, "acme-api/testing-policy.md")
+    assert pushed is not None, remote_paths(team_remote)
+    # What the client wrote, stamp included: type nested under metadata, `modified` added.
+    assert "metadata:\n  type: feedback\n" in pushed
+    assert "  modified: " in pushed
+    assert pushed == (a.team / "testing-policy.md").read_text(encoding="utf-8")
+
+
+def test_a_nested_user_memory_never_reaches_the_team_remote(site, remotes) -> None:
+    _, team_remote = remotes
+    a = site("alice-laptop")
+    write_team_memory(a, "about-alice.md", "user", "- [About Alice](about-alice.md) — prefs")
+    assert "acme-api/about-alice.md" not in remote_paths(team_remote)
+    # The next session start tells the person, with the fix; the file is kept locally.
+    run, _ = a.session()
+    [output] = hook_json(run)
+    message = output["systemMessage"]
+    assert "not synced" in message and "about-alice.md" in message
+    assert "[user-in-team]" in message and "move the file to your private memory" in message
+    assert (a.team / "about-alice.md").is_file()
+    assert "acme-api/about-alice.md" not in remote_paths(team_remote)
+
+
+def test_concurrent_client_edits_of_one_memory_on_two_machines_converge(site) -> None:
+    a, b = site("alice-laptop"), site("alice-desktop")
+    body = "Deploys go through the staging cluster first.\n\nRollbacks use the deploy tool."
+    path_a = a.memory / "deploys.md"
+    a.session(
+        [
+            write(str(path_a), memory_text("deploys", "How we deploy", "project", body)),
+            write(str(a.memory / "MEMORY.md"), "- [Deploys](deploys.md) — staging first\n"),
+        ]
+    )
+    b.machine.memsync("pull", cwd=b.project)
+    path_b = b.memory / "deploys.md"
+    assert path_b.read_text(encoding="utf-8") == path_a.read_text(encoding="utf-8")
+    # Both sessions start (and pull) before either model edits: a real concurrent edit.
+    barrier = threading.Barrier(2, timeout=60)
+    a.api.gate = b.api.gate = barrier.wait
+    first = "Deploys go through the staging cluster first."
+    last = "Rollbacks use the deploy tool."
+    runs = {
+        "a": lambda: a.session(
+            [read(str(path_a))], [edit(str(path_a), first, first + " Staging deploys need QA.")]
+        ),
+        "b": lambda: b.session(
+            [read(str(path_b))], [edit(str(path_b), last, last + " It keeps 5 releases.")]
+        ),
+    }
+    errors: list[BaseException] = []
+
+    def run(name: str) -> None:
+        try:
+            runs[name]()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in runs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    # One more round on each machine brings the other side's push in.
+    for site_ in (a, b, a):
+        site_.machine.memsync("sync", cwd=site_.project)
+    text_a, text_b = (p.read_text(encoding="utf-8") for p in (path_a, path_b))
+    assert text_a == text_b
+    assert "Staging deploys need QA." in text_a and "It keeps 5 releases." in text_a
+    assert "<<<<<<<" not in text_a and ">>>>>>>" not in text_a
+    assert text_a.count("modified:") == 1
+
+
+def _modified(text: str) -> float:
+    stamp = next(line for line in text.splitlines() if line.strip().startswith("modified:"))
+    value = stamp.split(":", 1)[1].strip().strip("'\"").replace("Z", "+00:00")
+    return datetime.fromisoformat(value).timestamp()
+
+
+def test_pulled_files_keep_their_write_times(site, remotes) -> None:
+    bare, _ = remotes
+    a, b = site("alice-laptop"), site("alice-desktop")
+    a.session(
+        [
+            write(
+                str(a.memory / "ci.md"),
+                memory_text("ci", "CI runs on self-hosted runners", "reference", "Runners: x."),
+            ),
+            write(str(a.memory / "MEMORY.md"), "- [CI](ci.md) — self-hosted runners\n"),
+        ]
+    )
+    # A file an editor (not the client) wrote ten days ago: no `modified` stamp at all.
+    old = a.memory / "legacy.md"
+    old.write_text("---\nname: legacy\ndescription: old\ntype: project\n---\nOld.\n")
+    ten_days_ago = time.time() - 10 * 86_400
+    os.utime(old, (ten_days_ago, ten_days_ago))
+    a.machine.memsync("push", cwd=a.project)
+    time.sleep(1.1)  # a pull-time mtime would now differ from both by more than a second
+    before_pull = time.time()
+    b.session()
+    stamped = b.memory / "ci.md"
+    assert abs(stamped.stat().st_mtime - _modified(stamped.read_text(encoding="utf-8"))) < 0.01
+    assert stamped.stat().st_mtime < before_pull
+    # No stamp: the author time of the commit that last changed it (the edit's own time).
+    authored = int(git("log", "-1", "--format=%at", "main", "--", "acme-api/legacy.md", cwd=bare))
+    assert authored < before_pull - 1
+    assert abs((b.memory / "legacy.md").stat().st_mtime - authored) < 1
+    index_time = int(git("log", "-1", "--format=%at", "main", "--", "acme-api/MEMORY.md", cwd=bare))
+    assert abs((b.memory / "MEMORY.md").stat().st_mtime - index_time) < 1
