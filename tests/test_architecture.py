@@ -41,7 +41,6 @@ OVERSIZED: dict[str, int] = {
     "memsync/consolidate/dedupe.py": 466,
     "memsync/consolidate/engine.py": 448,
     "memsync/consolidate/grammar.py": 436,
-    "memsync/merge/tree.py": 596,
     "memsync/sync/engine.py": 462,
 }
 

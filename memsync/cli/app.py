@@ -424,6 +424,8 @@ def log(
         out.print(f"    {entry.subject}", markup=False)
         for status_letter, path in entry.files:
             out.print(f"      {status_letter} {path}", markup=False)
+        for decision in entry.decisions:
+            out.print(f"      merge: {decision}", markup=False)
     if not entries:
         out.print("no memory changes recorded yet")
 

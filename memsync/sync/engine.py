@@ -140,7 +140,7 @@ def _commit_local(run: _Run) -> str | None:
     run.note(blocked=tuple(blocked), warnings=run.report.warnings + tuple(warnings))
     if not allowed:
         return heads.local
-    from memsync.sync.merging import merge_local_edits
+    from memsync.sync.merging import describe, merge_local_edits, trailers
 
     current = store.store_files(binding, heads.local)
     merged, decisions = merge_local_edits(binding, run.manifest, allowed, current, heads.local)
@@ -149,11 +149,13 @@ def _commit_local(run: _Run) -> str | None:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
     message = commit_message(binding.project_key, merged, current, run.message)
+    message += trailers(decisions)
     new = store.commit_files(
         binding, parent=heads.local, changes=merged, message=message, author=author
     )
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
-    run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + decisions)
+    lines = tuple(describe(d) for d in decisions)
+    run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + lines)
     return new
 
 
@@ -199,11 +201,12 @@ def _integrate_remote(run: _Run) -> str | None:
             binding.clone_dir, heads.branch, heads.remote, heads.local, "memsync: fast-forward"
         )
         return heads.remote
-    from memsync.sync.merging import merge_heads
+    from memsync.sync.merging import describe, merge_heads
 
     new, decisions = merge_heads(binding, heads.local, heads.remote, base)
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: merge")
-    run.note(decisions=run.report.decisions + decisions)
+    lines = tuple(describe(d, binding.prefix) for d in decisions)
+    run.note(decisions=run.report.decisions + lines)
     return new
 
 
