@@ -15,7 +15,7 @@ from memsync.merge.memory import MergeDecision
 from memsync.merge.tree import merge_trees
 from memsync.model.index import parse_index
 from memsync.model.memory import parse_memory
-from memsync.sync.merging import StoreMerge, describe, merge_in_store, trailers
+from memsync.sync.merging import StoreMerge, describe, merge_in_store, riding, trailers
 from testing.gitrepo import git, git_bytes
 
 ANN = gitcmd.Identity("Ann", "ann@example.invalid")
@@ -204,3 +204,14 @@ def test_the_in_store_merge_equals_the_pure_merge_of_whole_trees(
         theirs_times=dict.fromkeys(theirs_changes, 3_000),
     )
     assert tree(repo, merge(repo).commit) == dict(expected.files)
+
+
+def test_trailers_of_local_edit_commits_name_store_paths_and_ride_with_their_file() -> None:
+    mine = MergeDecision("a.md", "body-conflict", None, "x", None, "kept both")
+    index = MergeDecision("MEMORY.md", "index-lines-combined", None, "x", None, "kept both")
+    block = trailers([mine], "acme-api")
+    assert block == "\nMemsync-Decision: acme-api/a.md: kept both\n"
+    merged = {"a.md", "b.md"}
+    assert riding([mine, index], {"b.md"}, merged, last=False) == []
+    assert riding([mine, index], {"a.md"}, merged, last=False) == [mine]
+    assert riding([mine, index], {"b.md"}, merged, last=True) == [index]

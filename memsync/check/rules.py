@@ -243,10 +243,10 @@ def relative_date_positions(text: str) -> list[tuple[int, int, str]]:
     lowered = text.lower()
     if not any(word in lowered for word in DATE_WORDS):
         return []  # the grammar is costly (about 1 ms a memory) and most text has no date word
-    from memsync.consolidate.dates import find_relative_dates
+    from memsync.consolidate.dates import convertible_dates
 
     positions: list[tuple[int, int, str]] = []
-    for match in find_relative_dates(text):
+    for match in convertible_dates(text):
         line_start = text.rfind("\n", 0, match.start) + 1
         positions.append(
             (text.count("\n", 0, match.start), match.start - line_start, match.expression)

@@ -11,13 +11,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from memsync.consolidate.grammar import WEEKDAYS, DateMatch, find_relative_dates, parse_number
+from memsync.consolidate.grammar import DateMatch, find_relative_dates, parse_number
+from memsync.consolidate.weekdays import WEEKDAYS
 
 __all__ = [
     "WEEKDAYS",
     "DateMatch",
     "Replacement",
     "apply_replacements",
+    "convertible_dates",
     "find_relative_dates",
     "parse_number",
     "render",
@@ -123,7 +125,7 @@ def resolve_relative_dates(
     WRITTEN is a date, or a function from a 0-based line number to the date that line was
     written (git blame). Returns the new text and the replacements, in text order.
     """
-    matches = find_relative_dates(text)
+    matches = convertible_dates(text)
     if not matches:
         return text, []
     line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
@@ -142,6 +144,12 @@ def resolve_relative_dates(
         for m, line, when, value, first in resolved
     ]
     return apply_replacements(text, replacements), replacements
+
+
+def convertible_dates(text: str) -> list[DateMatch]:
+    """The relative dates in TEXT consolidation rewrites (and `check` flags): the grammar's
+    matches but those an explicit date next to them already pins (`tomorrow (Apr 27)`)."""
+    return [match for match in find_relative_dates(text) if not match.pinned]
 
 
 def apply_replacements(text: str, replacements: list[Replacement]) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memsync.consolidate.dates import Replacement, resolve_relative_dates
+from memsync.consolidate.dates import Replacement, convertible_dates, resolve_relative_dates
 from memsync.consolidate.dedupe import DEFAULT_THRESHOLD, group_duplicates, merge_bodies
 from memsync.consolidate.folder import (
     MemoryFile,
@@ -202,11 +202,12 @@ def _rewrite_dates(
     memory: Memory, mtime: float, repo: Path | None, prefix: str
 ) -> tuple[Memory, list[DateChange]]:
     """MEMORY with its relative dates made absolute; blame only when it has one."""
-    from memsync.consolidate.dates import find_relative_dates
-
-    if not find_relative_dates(memory.text):
+    if not convertible_dates(memory.text):
         return memory, []
-    when, source = written_dates(memory.path, mtime, frontmatter_date(memory), repo, prefix)
+    lines = memory.text.split("\n")
+    when, source = written_dates(
+        memory.path, mtime, frontmatter_date(memory), repo, prefix, lines=lines
+    )
     new_text, replacements = resolve_relative_dates(memory.text, when)
     new_text, replacements = _keep_frontmatter_valid(memory, new_text, replacements)
     if not replacements:
@@ -221,15 +222,13 @@ def _index_prose_dates(
 ) -> tuple[Index, list[DateChange]]:
     """The index with relative dates in its headings and prose made absolute (entry lines are
     rebuilt from the memories' frontmatter, so their dates come from there)."""
-    from memsync.consolidate.dates import find_relative_dates
-
     index = parse_index(raw)
     # Entry lines are left out of the scan (blank, so line numbers stay), which also keeps a
     # large index from being scanned line by line for nothing.
     prose = "\n".join("" if line.entry else line.text for line in index.lines)
-    if not find_relative_dates(prose):
+    if not convertible_dates(prose):
         return index, []
-    when, source = written_dates(INDEX_NAME, mtime, None, repo, prefix)
+    when, source = written_dates(INDEX_NAME, mtime, None, repo, prefix, lines=prose.split("\n"))
     new_prose, replacements = resolve_relative_dates(prose, when)
     rewritten = new_prose.split("\n")
     lines = [
@@ -293,9 +292,7 @@ def _plan_merges(
     changed: set[str] | None = None  # None: the first search looks at every pair
     for _ in range(_MERGE_ROUNDS):
         prints = {rel: f.fingerprint for rel, f in files.items()}
-        groups = group_duplicates(
-            prints, lambda rel: files[rel].load(root).body, threshold=threshold, focus=changed
-        )
+        groups = group_duplicates(prints, threshold=threshold, focus=changed)
         changed = set()
         if not groups:
             break

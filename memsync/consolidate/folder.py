@@ -14,6 +14,7 @@ from pathlib import Path
 
 from memsync import git as gitcmd
 from memsync.consolidate.dedupe import Fingerprint, fingerprint
+from memsync.consolidate.evidence import stated_dates
 from memsync.consolidate.indexfit import IndexMemory
 from memsync.errors import UsageError
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
@@ -63,7 +64,7 @@ class MemoryFile:
             None,
             False,
             0,
-            Fingerprint(None, None),
+            Fingerprint(None),
         )
         record.update(memory)
         return record
@@ -182,18 +183,37 @@ def git_times(root: Path) -> tuple[Path | None, str, dict[str, int]]:
 
 
 def frontmatter_date(memory: Memory) -> tuple[date, str] | None:
-    """The first date among the frontmatter's DATE_FIELDS, with the field's name."""
+    """When the frontmatter says the memory was last written: `metadata.modified` (the client's
+    stamp), else the first of the top-level DATE_FIELDS; with the field's name."""
+    nested = memory.fields.get("metadata")
+    if isinstance(nested, dict):
+        found = _as_date(nested.get("modified"))
+        if found is not None:
+            return found, "metadata.modified"
     for key in DATE_FIELDS:
-        value = memory.fields.get(key)
-        if isinstance(value, datetime):
-            return value.date(), key
-        if isinstance(value, date):
-            return value, key
-        if isinstance(value, str):
+        found = _as_date(memory.fields.get(key))
+        if found is not None:
+            return found, key
+    return None
+
+
+def _as_date(value: object) -> date | None:
+    """A frontmatter value as a local calendar day: a date, a timestamp or an ISO string."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
             try:
-                return date.fromisoformat(value.strip()[:10]), key
+                return date.fromisoformat(text[:10])
             except ValueError:
-                continue
+                return None
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            return local_date(value.timestamp())
+        return value.date()
+    if isinstance(value, date):
+        return value
     return None
 
 
@@ -211,29 +231,38 @@ def blame_date(line: gitcmd.BlameLine) -> date:
 
 
 def written_dates(
-    path: str, mtime: float, fallback: tuple[date, str] | None, repo: Path | None, prefix: str
+    path: str,
+    mtime: float,
+    fallback: tuple[date, str] | None,
+    repo: Path | None,
+    prefix: str,
+    *,
+    lines: list[str] | None = None,
 ) -> tuple[Callable[[int], date], Callable[[int], str]]:
-    """(0-based line -> date written, line -> how that was found) for the file PATH."""
+    """(0-based line -> date written, line -> how that was found) for the file PATH.
+
+    Evidence, strongest first (SPEC section 5): a date the line starts with or the dated
+    heading it sits under (LINES, the file's text), the line's blame author date, the
+    frontmatter's date (FALLBACK: `metadata.modified`), the file's modification time."""
     mtime_day = local_date(mtime)
     blame: list[gitcmd.BlameLine] | None = None
     if repo is not None:
         blame = gitcmd.blame_lines(repo, f"{prefix}/{path}" if prefix else path)
 
-    def when(line: int) -> date:
+    def recorded(line: int) -> tuple[date, str]:
         if blame is not None and line < len(blame) and blame[line].committed:
-            return blame_date(blame[line])
-        if blame is None and fallback is not None:
-            return fallback[0]
-        return mtime_day
+            return blame_date(blame[line]), "git blame"
+        if fallback is not None:
+            return fallback[0], f"frontmatter `{fallback[1]}`"
+        return mtime_day, "file modification time"
 
-    def source(line: int) -> str:
-        if blame is not None and line < len(blame) and blame[line].committed:
-            return "git blame"
-        if blame is None and fallback is not None:
-            return f"frontmatter `{fallback[1]}`"
-        return "file modification time"
+    stated = stated_dates(lines, lambda n: recorded(n)[0]) if lines else None
 
-    return when, source
+    def best(line: int) -> tuple[date, str]:
+        found = stated(line) if stated is not None else None
+        return found if found is not None else recorded(line)
+
+    return (lambda line: best(line)[0]), (lambda line: best(line)[1])
 
 
 def updated_key(item: MemoryFile) -> tuple[float, ...]:

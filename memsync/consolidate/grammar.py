@@ -9,9 +9,12 @@ expressions are recognised, and only outside code, URLs, link targets and frontm
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 
+from memsync.consolidate import lookalike
+from memsync.consolidate.weekdays import WEEKDAYS, bare_weekday, chained_to
 from memsync.model.mdspans import protected_spans
 
 
@@ -19,10 +22,8 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-_TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"]
-_TEENS += ["seventeen", "eighteen", "nineteen"]
+_TEENS = _words("ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen")
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _TENS |= {"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 
@@ -35,8 +36,7 @@ _NUM = (
 )
 _UNIT = r"(?:days?|weeks?|fortnights?|months?|years?)"
 
-_PATTERN = re.compile(
-    rf"""(?<![\w])(?:
+_PATTERN_SOURCE = rf"""(?<![\w])(?:
       (?P<dby>(?:the\s+)?day\s+before\s+yesterday)
     | (?P<dat>(?:the\s+)?day\s+after\s+tomorrow)
     | (?P<wan>the\s+week\s+after\s+next)
@@ -50,9 +50,13 @@ _PATTERN = re.compile(
               |this\s+(?P<pod_t>morning|afternoon|evening)|(?P<pod_n>tonight)|last\s+(?P<pod_l>night))
     | (?P<word>yesterday|today|tomorrow)
     | (?P<bare>(?P<bare_d>{_WD})(?:\s+(?P<bare_p>{_POD}))?)
-    )(?![\w])""",
-    re.IGNORECASE | re.VERBOSE,
-)
+    )(?![\w])"""
+
+
+@functools.cache  # compiled on first use: importing the grammar compiles nothing
+def _pattern() -> re.Pattern[str]:
+    return re.compile(_PATTERN_SOURCE, re.IGNORECASE | re.VERBOSE)
+
 
 # Every expression of the grammar contains one of these: a cheap test before the full scan.
 _KEYWORDS = (
@@ -81,7 +85,6 @@ _SUBJECT_VERBS = frozenset(
         "starts ends begins works"
     )
 )
-_BARE_WEEKDAY_PREPS = frozenset(_words("on by until till since before after from for to"))
 _ARTICLE_LIKE = frozenset(_words("the a an every each per any that same"))
 _NOT_A_POINT = frozenset(_words("over under nearly almost within"))
 _DURATION_VERBS = frozenset(
@@ -93,26 +96,13 @@ _DURATION_VERBS = frozenset(
 )
 _VAGUE_AFTER = re.compile(r"\s+or\s+(?:so|two|three|more|less|later|earlier)\b", re.IGNORECASE)
 _DATE_AFTER = re.compile(
-    r",?\s+(?:\d{1,4}\b|\d{1,2}(?:st|nd|rd|th)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct"
+    r",?\s+(?:\d{1,4}\b(?![:.]\d|\s*[ap]\.?m\b)|\d{1,2}(?:st|nd|rd|th)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct"
     r"|nov|dec)[a-z]*\b)",
     re.IGNORECASE,
 )
 _WORD_BEFORE = re.compile(r"([A-Za-z~]+)\W*$")
 _TWO_WORDS_BEFORE = re.compile(r"([A-Za-z]+)\s+([A-Za-z]+)\s*$")
 _WORD_AFTER = re.compile(r"^\s+([A-Za-z']+)")
-_FUTURE_CUES = re.compile(
-    r"\b(?:will|shall|going\s+to|gonna|scheduled|planned|plans?|due|upcoming|expect(?:ed|s)?"
-    r"|should|must|needs?\s+to|ha(?:s|ve)\s+to|is|are|am|starts?|begins?|ends?"
-    r"|tomorrow|next)\b|'ll\b",
-    re.IGNORECASE,
-)
-_PAST_CUES = re.compile(
-    r"\b(?:was|were|did|had|ago|yesterday|last|since|went|came|saw|made|broke|ran|took|found"
-    r"|got|left|sent|built|began|wrote|said|told|knew|thought|met|lost|held|kept|brought|fell"
-    r"|gave|spoke|chose|drove|won|paid|led|felt|heard|meant|spent|stood|forgot"
-    r"|[a-z]{2,}(?<!e)(?<!schedul)(?<!plann)(?<!expect)(?<!suppos)(?<!requir)(?<!need)ed)\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -129,6 +119,7 @@ class DateMatch:
     mode: str = "adverb"  # how it reads in its sentence: adverb | noun | noun-in
     chained_range: bool = False
     capital: bool = False  # starts a sentence: the replacement starts with a capital too
+    pinned: bool = False  # an explicit date next to it already says the day: left as it is
 
 
 def parse_number(text: str) -> int:
@@ -158,7 +149,7 @@ def find_relative_dates(text: str) -> list[DateMatch]:
     starts: list[int] = []
     found: list[DateMatch] = []
     for window_start, window_end in _windows(lowered):
-        for match in _PATTERN.finditer(text, window_start, window_end):
+        for match in _pattern().finditer(text, window_start, window_end):
             if spans is None:
                 spans = protected_spans(text)
                 starts = [s for s, _ in spans]
@@ -204,12 +195,12 @@ def _line_bounds(text: str, pos: int) -> tuple[int, int]:
 
 def _sentence_start(before: str) -> bool:
     """Whether the text before a match (on its line) ends where a sentence starts."""
-    stripped = re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+|>)\s+", "", before).rstrip()
+    stripped = re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+|>)\s+", "", before).rstrip().rstrip("*_")
     return not stripped or stripped[-1] in ".!?:;(\"'“‘—"
 
 
 @dataclass(frozen=True)
-class _Context:
+class Context:
     """What surrounds one grammar match on its line."""
 
     text: str
@@ -234,13 +225,18 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     start, end = match.span()
     line_start, line_end = _line_bounds(text, start)
     before, after = text[line_start:start], text[end:line_end]
-    if before and (before[-1].isalnum() or before[-1] in "-/_=.@#$\\&"):
+    if before and (before[-1].isalnum() or before[-1] in "-_=.@#$\\&·" or _slash(before, True)):
+        return None
+    line = text[line_start:line_end]
+    if lookalike.not_english(line) or lookalike.names_identifier(line, match.group()):
         return None
     possessive = after[:2] in ("'s", "’s") and not after[2:3].isalnum()
     if possessive:
         end, after = end + 2, after[2:]
-    if after and (after[0].isalnum() or after[0] in "-/_=@\\" or re.match(r"[.:]\w", after)):
+    if after and (after[0].isalnum() or after[0] in "-_=@\\·" or re.match(r"[.:]\w", after)):
         return None
+    if _slash(after, False) or re.match(r"\s*[=<>]", after):
+        return None  # `today = today_date - start`: a formula's variable
     if before[-1:] in "\"'“‘`" and before[-1:] and after[:1] in "\"'”’`" and after[:1]:
         return None  # a quoted mention of the words, not a use
     if _inside_double_quotes(before, after):
@@ -253,20 +249,32 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     if _VAGUE_AFTER.match(after):
         return None
     expression = text[start:end]
-    ctx = _Context(text, start, before, after, prev, nxt, at_start, found)
+    ctx = Context(text, start, before, after, prev, nxt, at_start, found)
     kind_and_recipe = _recipe(match, ctx)
     if kind_and_recipe is None:
         return None
     kind, recipe, part, chained_range = kind_and_recipe
     mode = _mode(kind, ctx)
     capital = expression[:1].isupper() and at_start
+    pin = lookalike.pinned(before, after)
     return DateMatch(
-        start, end, expression, kind, recipe, part, possessive, mode, chained_range, capital
+        start, end, expression, kind, recipe, part, possessive, mode, chained_range, capital, pin
     )
 
 
+_DAY_WORD = re.compile(r"(?:today|tomorrow|yesterday|tonight)", re.IGNORECASE)
+
+
+def _slash(side: str, before: bool) -> bool:
+    """A `/` joining the match to something other than another day word (`today/tomorrow`)."""
+    if not side.endswith("/") if before else not side.startswith("/"):
+        return False
+    other = re.search(r"(\w+)/$", side) if before else re.match(r"/(\w+)", side)
+    return other is None or not _DAY_WORD.fullmatch(other.group(1))
+
+
 def _recipe(
-    match: re.Match[str], ctx: _Context
+    match: re.Match[str], ctx: Context
 ) -> tuple[str, tuple[str, int, int], str | None, bool] | None:
     """(kind, recipe, part of day, chained range) for a grammar match, or None to skip it."""
     before, after, prev, nxt = ctx.before, ctx.after, ctx.prev, ctx.nxt
@@ -285,6 +293,8 @@ def _recipe(
         if _NUMBER_RANGE_BEFORE.search(before):
             return None  # "two or three days ago": a range, not a day
         if group == "inn" and (prev in _DURATION_VERBS or prev in ("every", "once")):
+            return None
+        if group == "inn" and lookalike.counted_period(before):
             return None
         count = parse_number(g(f"{prefix}_n"))
         unit = g(f"{prefix}_u").lower().rstrip("s")
@@ -334,9 +344,21 @@ def _recipe(
         word = g("word")
         if word[0].isupper() and not ctx.at_start and _capitalized(nxt):
             return None  # a title such as "the Today Show"
+        if lookalike.idiom(before):
+            return None
+        possessive = ctx.text[match.end() : match.end() + 2] in ("'s", "’s")
+        if possessive and lookalike.recurring_day(_line(ctx)):
+            return None  # `summary of today's brief` in a daily job: every day's
         offset = {"yesterday": -1, "today": 0, "tomorrow": 1}[word.lower()]
         return "day", ("days", offset, 0), None, False
-    return _bare_weekday(match, ctx)
+    if _DATE_AFTER.match(ctx.after) or _capitalized(ctx.nxt):
+        return None
+    decided = bare_weekday(g("bare_d"), ctx, match.end())
+    if decided is None:
+        return None
+    day = WEEKDAYS.index(g("bare_d").lower())
+    part = g("bare_p").lower() if g("bare_p") else None
+    return ("part-of-day" if part else "day"), ("bare", day, decided[0]), part, decided[1]
 
 
 _NUMBER_RANGE_BEFORE = re.compile(rf"(?<![\w]){_NUM}\s+(?:or|to)\s+$", re.IGNORECASE)
@@ -348,76 +370,18 @@ def _two_words(before: str) -> str | None:
     return f"{found.group(1).lower()} {found.group(2).lower()}" if found else None
 
 
+def _line(ctx: Context) -> str:
+    start, end = _line_bounds(ctx.text, ctx.start)
+    return ctx.text[start:end]
+
+
 def _capitalized(word: str | None) -> bool:
     return bool(word) and word is not None and word[0].isupper() and word != "I"
 
 
-def _bare_weekday(
-    match: re.Match[str], ctx: _Context
-) -> tuple[str, tuple[str, int, int], str | None, bool] | None:
-    """A weekday with no last/this/next: only after a preposition, never in a proper name."""
-    text, prev = ctx.text, ctx.prev
-    if _DATE_AFTER.match(ctx.after) or _capitalized(ctx.nxt):
-        return None
-    day = WEEKDAYS.index(match.group("bare_d").lower())
-    part = match.group("bare_p").lower() if match.group("bare_p") else None
-    kind = "part-of-day" if part else "day"
-    chained = _chained_to(ctx.found, text, match.start())
-    if chained is not None and chained.recipe[0] == "bare":
-        connector = text[chained.end : match.start()].strip().lower()
-        is_range = connector in ("to", "through", "thru", "until", "till", "-", "–")
-        return kind, ("bare", day, chained.recipe[2]), part, is_range
-    if prev not in _BARE_WEEKDAY_PREPS:
-        return None
-    direction = -1 if prev == "since" else _tense(text, match.start(), match.end())
-    return kind, ("bare", day, direction), part, False
-
-
-def _chained_to(found: list[DateMatch], text: str, start: int) -> DateMatch | None:
-    """The previous match when only a connector (`and`, `to`, a dash...) separates them."""
-    if not found:
-        return None
-    last = found[-1]
-    between = text[last.end : start]
-    if re.fullmatch(r"\s+(?:and|or|to|through|thru|until|till)\s+|\s*[-–]\s*", between, re.I):
-        return last
-    return None
-
-
-def _tense(text: str, start: int, end: int) -> int:
-    """+1 when the sentence around a bare weekday speaks of the future, -1 for the past."""
-    line_start, line_end = _line_bounds(text, start)
-    left = text[line_start:start]
-    cut = max(left.rfind(". "), left.rfind("! "), left.rfind("? "))
-    sentence_start = line_start + cut + 2 if cut >= 0 else line_start
-    right = text[end:line_end]
-    stop = re.search(r"[.!?](?:\s|$)", right)
-    sentence_end = end + stop.start() if stop else line_end
-    best: tuple[int, int] | None = None
-    for cues, direction in ((_FUTURE_CUES, 1), (_PAST_CUES, -1)):
-        for cue in cues.finditer(text, sentence_start, sentence_end):
-            if start <= cue.start() < end or _is_participle(text, sentence_start, cue, direction):
-                continue
-            distance = start - cue.end() if cue.end() <= start else cue.start() - end
-            if best is None or distance < best[0] or (distance == best[0] and direction > 0):
-                best = (distance, direction)
-    return 1 if best is None else best[1]
-
-
-def _is_participle(text: str, sentence_start: int, cue: re.Match[str], direction: int) -> bool:
-    """`is closed`, `gets merged`: an -ed word after a present copula is no past tense."""
-    if direction > 0 or not cue.group().lower().endswith("ed"):
-        return False
-    before = _WORD_BEFORE.search(text[sentence_start : cue.start()])
-    return before is not None and before.group(1).lower() in _PRESENT_AUX
-
-
-_PRESENT_AUX = frozenset(_words("is are am be being get gets will"))
-
-
-def _mode(kind: str, ctx: _Context) -> str:
+def _mode(kind: str, ctx: Context) -> str:
     """How the replacement must read: a noun (after a preposition) or an adverbial phrase."""
-    chained = _chained_to(ctx.found, ctx.text, ctx.start)
+    chained = chained_to(ctx.found, ctx.text, ctx.start)
     if chained is not None:
         connector = ctx.text[chained.end : ctx.start].strip().lower()
         if connector in ("and", "or"):

@@ -46,6 +46,7 @@ from memsync.git.remote import (
     push,
     push_ref,
     remote_default_branch,
+    remote_ref_names,
     set_remote_url,
 )
 from memsync.git.run import (
@@ -95,6 +96,7 @@ __all__ = [
     "push_ref",
     "read_blobs",
     "remote_default_branch",
+    "remote_ref_names",
     "resolve_refs",
     "run_git",
     "set_remote_url",

@@ -98,23 +98,24 @@ def write_commit(
     message: str,
     author: Identity,
     when: int,
+    authored: int | None = None,
     entries: Mapping[str, ModeOid] | None = None,
     modes: Mapping[str, str] | None = None,
 ) -> str:
     """A commit on PARENTS[0] applying CHANGES (path -> new bytes, or None to delete).
 
+    WHEN is the committer date (the sync); AUTHORED, when given, the author date (when the
+    edit was made), so `git blame` tells when each line was written (SPEC section 4).
     ENTRIES put objects the repository already has at their paths (mode, id); MODES give
     a new content another mode than 100644. One `git fast-import` writes blobs, trees and
     the commit, reading only the trees of the folders it touches.
     """
     staging = f"refs/memsync/staging-{os.getpid()}"
     ident = f"{author.name} <{author.email}> {when} +0000"
+    author_ident = f"{author.name} <{author.email}> {when if authored is None else authored} +0000"
     msg = message.encode("utf-8")
-    chunks: list[bytes] = [
-        f"commit {staging}\nmark :1\nauthor {ident}\ncommitter {ident}\ndata {len(msg)}\n".encode()
-        + msg
-        + b"\n"
-    ]
+    head = f"commit {staging}\nmark :1\nauthor {author_ident}\ncommitter {ident}\n"
+    chunks: list[bytes] = [f"{head}data {len(msg)}\n".encode() + msg + b"\n"]
     if parents:
         chunks.append(f"from {parents[0]}\n".encode())
         chunks.extend(f"merge {p}\n".encode() for p in parents[1:])

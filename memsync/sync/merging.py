@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memsync import git as gitcmd
@@ -54,10 +54,22 @@ def describe(decision: MergeDecision, prefix: str = "") -> str:
     return line
 
 
-def trailers(decisions: Iterable[MergeDecision]) -> str:
-    """The `Memsync-Decision:` trailer block for a commit message ("" when none)."""
-    lines = [f"{TRAILER}: {describe(d)}" for d in decisions]
+def trailers(decisions: Iterable[MergeDecision], folder: str = "") -> str:
+    """The `Memsync-Decision:` trailer block for a commit message ("" when none).
+
+    Paths are store paths: FOLDER (a project folder) is put before paths relative to it.
+    """
+    folder = folder.rstrip("/")
+    moved = (replace(d, path=f"{folder}/{d.path}") if folder else d for d in decisions)
+    lines = [f"{TRAILER}: {describe(d)}" for d in moved]
     return "\n" + "\n".join(lines) + "\n" if lines else ""
+
+
+def riding(
+    decisions: Iterable[MergeDecision], group: Collection[str], merged: Collection[str], last: bool
+) -> list[MergeDecision]:
+    """The decisions a commit of the files GROUP carries: its own (the LAST also any other)."""
+    return [d for d in decisions if d.path in group or (last and d.path not in merged)]
 
 
 def _read(binding: Binding, entries: Mapping[str, TreeEntry | None]) -> dict[str, bytes]:
@@ -200,8 +212,9 @@ def merge_in_store(
 
 def merge_heads(
     binding: Binding, local: str, remote: str, base: str | None
-) -> tuple[str, tuple[MergeDecision, ...]]:
-    """A merge commit of LOCAL and REMOTE over the whole store tree, built in-process."""
+) -> tuple[str, tuple[str, ...]]:
+    """A merge commit of LOCAL and REMOTE over the whole store tree, built in-process, and a
+    line for each decision (paths relative to the binding's folder)."""
     from memsync.sync.binding import hostname
 
     repo = binding.clone_dir
@@ -214,4 +227,4 @@ def merge_heads(
         message=f"memsync: merge {binding.store.name} changes on {host}\n",
         author=gitcmd.identity(repo, host),
     )
-    return merged.commit, merged.decisions
+    return merged.commit, tuple(describe(d, binding.prefix) for d in merged.decisions)

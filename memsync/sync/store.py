@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
 
 from memsync import git as gitcmd
 from memsync.errors import UnsafeStateError
@@ -129,8 +132,10 @@ def commit_files(
     message: str,
     author: gitcmd.Identity,
     extra_parents: tuple[str, ...] = (),
+    authored: int | None = None,
 ) -> str:
-    """Write a commit applying CHANGES (relative to the binding's folder) on PARENT."""
+    """Write a commit applying CHANGES (relative to the binding's folder) on PARENT; AUTHORED
+    is when the edits were made (the author date), the commit time is now."""
     parents = ([parent] if parent else []) + list(extra_parents)
     return gitcmd.write_commit(
         binding.clone_dir,
@@ -139,7 +144,39 @@ def commit_files(
         message=message,
         author=author,
         when=int(time.time()),
+        authored=authored,
     )
+
+
+_MODIFIED = re.compile(
+    rb"^[ \t]*modified:[ \t]*['\"]?(\d{4}-\d\d-\d\d[T ][0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)"
+)
+
+
+def write_time(path: Path, data: bytes | None) -> float | None:
+    """When the memory at PATH was last edited: its modification time, or its frontmatter's
+    `modified` (the client's stamp, nested under `metadata:` or top-level) when that is later.
+    A regular expression, not a YAML parse: this runs on every changed file of every sync."""
+    try:
+        when: float | None = path.stat().st_mtime
+    except OSError:
+        when = None
+    if data is None or not data.startswith(b"---"):
+        return when
+    end = data.find(b"\n---", 3)
+    for line in data[: end if end > 0 else 4096].splitlines():
+        found = _MODIFIED.match(line)
+        if found is None:
+            continue
+        text = found.group(1).decode().replace("Z", "+00:00").replace(" ", "T")
+        try:
+            stamp = datetime.fromisoformat(text)
+        except ValueError:
+            return when
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=timezone.utc)
+        return max(when or 0.0, stamp.timestamp())
+    return when
 
 
 def read_folder(binding: Binding, commit: str | None) -> dict[str, bytes]:
@@ -159,3 +196,30 @@ def last_fetch(binding: Binding) -> float | None:
         return (binding.clone_dir / "FETCH_HEAD").stat().st_mtime
     except OSError:
         return None
+
+
+def by_write_day(
+    live_dir: Path, changes: Mapping[str, bytes | None]
+) -> list[tuple[int | None, dict[str, bytes | None]]]:
+    """CHANGES in commits by the local day each file was edited, oldest first, each dated
+    (author date) by its latest edit: an import of memories written over weeks keeps, in
+    `git blame`, when each was written. Deletions go with the newest edits."""
+    days: dict[tuple[int, int, int], list[tuple[float, str]]] = {}
+    undated: list[str] = []
+    for path, data in changes.items():
+        when = write_time(live_dir / path, data) if data is not None else None
+        if when is None:
+            undated.append(path)
+        else:
+            year, month, day = time.localtime(when)[:3]
+            days.setdefault((year, month, day), []).append((when, path))
+    groups: list[tuple[int | None, dict[str, bytes | None]]] = [
+        (int(max(w for w, _ in days[day])), {p: changes[p] for _, p in sorted(days[day])})
+        for day in sorted(days)
+    ]
+    if undated:
+        if groups:
+            groups[-1][1].update({p: changes[p] for p in sorted(undated)})
+        else:
+            groups.append((None, {p: changes[p] for p in sorted(undated)}))
+    return groups

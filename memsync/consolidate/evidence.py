@@ -1,0 +1,107 @@
+"""Dates a memory states itself: the one a line starts with, or the dated heading it sits under.
+
+A log kept for days and committed in one batch, or a file imported long after it was written,
+carries the day each entry was written in its own text (`## 2026-03-24 (Tuesday)`,
+`### Pending (carried into Apr 14)`, `- 2026-04-21: ...`). That is stronger evidence than git
+blame (SPEC section 5), as long as it is not after the day the line was committed: a heading
+dated later than its line was written names a plan, not the day of writing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE = re.compile(
+    r"(?<![\w-])(?:(?P<y>20\d\d)-(?P<m>[01]\d)-(?P<d>[0-3]\d)(?![\d])"
+    rf"|{_MONTH}\s+(?P<md>[0-3]?\d)(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<my>20\d\d))?"
+    rf"|(?P<dm>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<mon2>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
+    r"|dec)[a-z]*\.?(?:,?\s+(?P<dy>20\d\d))?)(?![\w])",
+    re.IGNORECASE,
+)
+_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$")
+_BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_].*?)(?:\*\*|__)\s*:?\s*$")
+_LINE_START = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?\s*\[?\s*(?=\S)")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_PSEUDO_LEVEL = 7  # a bold line standing alone: below every Markdown heading
+
+
+def find_date(text: str, near: date) -> date | None:
+    """The first calendar date in TEXT; a missing year is the one closest to NEAR."""
+    for match in _DATE.finditer(text):
+        found = _to_date(match, near)
+        if found is not None:
+            return found
+    return None
+
+
+def _to_date(match: re.Match[str], near: date) -> date | None:
+    g = match.group
+    try:
+        if g("y"):
+            return date(int(g("y")), int(g("m")), int(g("d")))
+        month = _MONTHS.index((g("mon") or g("mon2")).lower()[:3]) + 1
+        day = int(g("md") or g("dm"))
+        year = g("my") or g("dy")
+        if year:
+            return date(int(year), month, day)
+        candidates = [date(near.year + k, month, day) for k in (-1, 0, 1)]
+    except ValueError:
+        return None
+    return min(candidates, key=lambda c: abs((c - near).days))
+
+
+def stated_dates(
+    lines: list[str], fallback: Callable[[int], date], first: int = 0
+) -> Callable[[int], tuple[date, str] | None]:
+    """line -> (date, where it was stated) for the lines of a memory body starting at FIRST.
+
+    FALLBACK gives the day each line was otherwise known to be written (blame, mtime); it
+    fills in a year a heading leaves out and bounds what a heading may claim."""
+    stack: list[tuple[int, str, int]] = []  # (level, heading text, its line)
+    owners: dict[int, list[tuple[int, str, int]]] = {}
+    fence: str | None = None
+    for number in range(first, len(lines)):
+        line = lines[number]
+        opened = _FENCE.match(line)
+        if fence is not None:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        heading = _HEADING.match(line)
+        bold = None if heading else _BOLD_HEADING.match(line)
+        if heading or bold:
+            level = len(heading.group(1)) if heading else _PSEUDO_LEVEL
+            text = heading.group(2) if heading else bold.group("t") if bold else ""
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            owners[number] = list(stack)  # a heading is dated by the headings above it
+            stack.append((level, text, number))
+            continue
+        owners[number] = list(stack)
+
+    def stated(line: int) -> tuple[date, str] | None:
+        if line not in owners:
+            return None
+        latest = fallback(line)  # a line is not written after the day it was recorded
+        start = _LINE_START.match(lines[line])
+        own = _DATE.match(lines[line], start.end()) if start is not None else None
+        found = _to_date(own, latest) if own else None
+        if found is not None and found <= latest:
+            return found, "the date the line starts with"
+        # The latest day a heading above names that is not after the line was recorded: a
+        # log's `## 2026-04-25`, or its `### Pending (carried into Apr 26)` once that came.
+        best: tuple[date, str] | None = None
+        for _, text, _ in owners[line]:
+            found = find_date(text, latest)
+            if found is not None and found <= latest and (best is None or found >= best[0]):
+                best = found, f"heading `{' '.join(text.split())[:60]}`"
+        return best
+
+    return stated

@@ -1,0 +1,176 @@
+"""Bare weekdays (`Monday`, no last/this/next): converted only when the direction is certain.
+
+A weekday alone names a day before or after the day it was written, and nothing in the word
+says which. Only a preposition that points one way (`for Monday`, `until Friday`, `since
+Monday`) or a tense in the clause (`landed Sunday`, `will ship on Friday`) decides it; a
+weekday in a recurring slot (`Mon=jobs`, a cadence, `every Monday`) or used as an adjective
+(`in Monday planning`) is a name, not a date, and is left alone (SPEC section 5).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memsync.consolidate.grammar import Context, DateMatch
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_AHEAD_PREPS = frozenset(["for", "until", "till", "by", "before", "past", "starting", "beginning"])
+_TENSE_PREPS = frozenset(["on", "from", "after", "to"])
+# Words that may follow a weekday used as a day (not as an adjective before a noun).
+_AFTER_A_DAY = frozenset(
+    [
+        "via",
+        "at",
+        "in",
+        "and",
+        "or",
+        "with",
+        "to",
+        "for",
+        "by",
+        "on",
+        "so",
+        "but",
+        "when",
+        "after",
+        "before",
+        "morning",
+        "afternoon",
+        "evening",
+        "night",
+        "we",
+        "i",
+        "they",
+        "he",
+        "she",
+        "it",
+        "is",
+        "was",
+        "will",
+    ]
+)
+_CLOCK_AFTER = re.compile(r"^\s+(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?\b", re.I)
+_CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\]—–]|\s-\s|\*)")
+_RECURRING = re.compile(
+    r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\s*[=:/]|\bevery\b|\beach\b|\bweekly\b"
+    r"|\bcadence\b|\brhythm\b|\broutine\b|\brecurring\b|\bonly\s+on\b|\bbi-?weekly\b"
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\bonly\s+(?:on|day)\b",
+    re.IGNORECASE,
+)
+_PROPER_BEFORE = re.compile(r"(?<![.!?:]\s)\b[A-Z][a-z]+\s+$")
+_HEADING_LINE = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$)")
+FUTURE_CUES = re.compile(
+    r"(?<!-)\b(?:will|shall|going\s+to|gonna|scheduled|planned|plans?|due|upcoming|expect(?:ed|s)?"
+    r"|should|must|needs?\s+to|ha(?:s|ve)\s+to|is|are|am|starts?|begins?|ends?|pending|queued"
+    r"|tomorrow|next)\b(?!-)|'ll\b",
+    re.IGNORECASE,
+)
+PAST_CUES = re.compile(
+    r"(?<!-)\b(?:was|were|did|had|ago|yesterday|last|since|went|came|saw|made|broke|ran|took|found"
+    r"|got|left|sent|built|began|wrote|said|told|knew|thought|met|lost|held|kept|brought|fell"
+    r"|gave|spoke|chose|drove|won|paid|led|felt|heard|meant|spent|stood|forgot|shipped|landed"
+    r"|[a-z]{2,}(?<!e)(?<!schedul)(?<!plann)(?<!expect)(?<!suppos)(?<!requir)(?<!need)"
+    r"(?<!queu)(?<!block)ed)\b(?!-)",
+    re.IGNORECASE,
+)
+_PAST_AUX = re.compile(r"\b(?:was|were|had|did)\b", re.IGNORECASE)
+_PRESENT_AUX = frozenset(["is", "are", "am", "be", "being", "get", "gets", "will"])
+_WORD_BEFORE = re.compile(r"([A-Za-z~]+)\W*$")
+
+
+def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | None:
+    """(direction, chained range) of a bare weekday at CTX, or None to leave it alone."""
+    text, prev = ctx.text, ctx.prev
+    chained = chained_to(ctx.found, text, ctx.start)
+    if chained is not None and chained.recipe[0] == "bare":
+        connector = text[chained.end : ctx.start].strip().lower()
+        is_range = connector in ("to", "through", "thru", "until", "till", "-", "–")
+        return chained.recipe[2], is_range
+    if _recurring(text, ctx.start) or _PROPER_BEFORE.search(ctx.before):
+        return None  # a recurring slot, or a name (`Good Friday`, `Cyber Monday`)
+    before = ctx.before.rstrip().lower()
+    if prev == "since":
+        return -1, False
+    if prev in _AHEAD_PREPS or before.endswith(("ahead of", "in time for")):
+        # `until Friday` points ahead, unless the sentence is told in the past tense
+        # (`was green until Tuesday`); a past verb elsewhere (`replied; route before
+        # Monday`) is another clause's.
+        return (-1 if _PAST_AUX.search(_sentence(ctx.before)) else 1), False
+    nxt = (ctx.nxt or "").lower()
+    clock = bool(_CLOCK_AFTER.match(ctx.after))
+    as_day = clock or _CLAUSE_END.match(ctx.after) is not None or nxt in _AFTER_A_DAY
+    if not as_day:
+        return None  # `Monday planning`: an adjective naming a meeting, not a day
+    if prev in _TENSE_PREPS:
+        direction = tense(text, ctx.start, end, clause=False)
+    else:
+        direction = tense(text, ctx.start, end, clause=True)
+        if direction is None and clock:
+            direction = 1  # `interview Monday 10:30 AM`: an appointment ahead
+    return None if direction is None else (direction, False)
+
+
+def _sentence(before: str) -> str:
+    """The part of BEFORE (the line up to a match) in the match's sentence."""
+    cuts = [m.end() for m in re.finditer(r"[.!?;](?:\s|$)", before)]
+    return before[cuts[-1] :] if cuts else before
+
+
+def _recurring(text: str, start: int) -> bool:
+    """Whether the weekday's line, or the heading it sits under, speaks of a recurring slot."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    if _RECURRING.search(text, line_start, len(text) if line_end < 0 else line_end):
+        return True
+    cursor = line_start - 1
+    while cursor > 0:
+        previous = text.rfind("\n", 0, cursor) + 1
+        line = text[previous:cursor]
+        if _HEADING_LINE.match(line):
+            return _RECURRING.search(line) is not None
+        cursor = previous - 1
+    return False
+
+
+def chained_to(found: list[DateMatch], text: str, start: int) -> DateMatch | None:
+    """The previous match when only a connector (`and`, `to`, a dash...) separates them."""
+    if not found:
+        return None
+    last = found[-1]
+    between = text[last.end : start]
+    if re.fullmatch(r"\s+(?:and|or|to|through|thru|until|till)\s+|\s*[-–]\s*", between, re.I):
+        return last
+    return None
+
+
+def tense(text: str, start: int, end: int, *, clause: bool) -> int | None:
+    """+1 when the sentence (with CLAUSE: only the clause) around START..END speaks of the
+    future, -1 of the past, None when nothing says."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    left = text[line_start:start]
+    stops = r"[.!?](?:\s|$)" + (r"|[;,:()—–]|\s-\s" if clause else "")
+    cuts = [m.end() for m in re.finditer(stops, left)]
+    sentence_start = line_start + (cuts[-1] if cuts else 0)
+    stop = re.search(stops, text[end:line_end])
+    sentence_end = end + stop.start() if stop else line_end
+    best: tuple[int, int] | None = None
+    for cues, direction in ((FUTURE_CUES, 1), (PAST_CUES, -1)):
+        for cue in cues.finditer(text, sentence_start, sentence_end):
+            if start <= cue.start() < end or _is_participle(text, sentence_start, cue, direction):
+                continue
+            distance = start - cue.end() if cue.end() <= start else cue.start() - end
+            if best is None or distance < best[0] or (distance == best[0] and direction > 0):
+                best = (distance, direction)
+    return None if best is None else best[1]
+
+
+def _is_participle(text: str, sentence_start: int, cue: re.Match[str], direction: int) -> bool:
+    """`is closed`, `gets merged`: an -ed word after a present copula is no past tense."""
+    if direction > 0 or not cue.group().lower().endswith("ed"):
+        return False
+    before = _WORD_BEFORE.search(text[sentence_start : cue.start()])
+    return before is not None and before.group(1).lower() in _PRESENT_AUX

@@ -1,0 +1,38 @@
+"""Real relative-date lines from public memory directories, run through `consolidate` end to end.
+
+tests/data/dates/real.json (gathered for memsync, provenance per case) and, when present, the
+team's shared corpus: precision and recall must stay at the documented levels
+(docs/BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from testing import dates_corpus
+
+OWN = Path(__file__).parent / "data" / "dates" / "real.json"
+SHARED = Path("/work/shared/corpora/dates-real.json")
+
+
+def test_own_corpus_size_and_provenance() -> None:
+    cases = dates_corpus.load(OWN)
+    positives = [c for c in cases if c.phrases]
+    assert len(positives) >= 150
+    assert len(cases) - len(positives) >= 90
+    assert all(len(c.source.split()) == 3 for c in cases)  # repository, path, commit
+
+
+@pytest.mark.parametrize(
+    ("corpus", "precision", "recall"), [(OWN, 0.96, 0.98), (SHARED, 0.98, 0.95)]
+)
+def test_precision_and_recall_through_consolidate(
+    corpus: Path, precision: float, recall: float, tmp_path: Path
+) -> None:
+    if not corpus.is_file():
+        pytest.skip(f"{corpus} is not on this machine")
+    score = dates_corpus.run(dates_corpus.load(corpus), tmp_path / "memory")
+    assert score.precision >= precision, score.failures
+    assert score.recall >= recall, score.failures

@@ -1,0 +1,78 @@
+"""Write time end to end: commits carry when each memory was edited; consolidation counts it."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine
+
+ORIGIN = "git@github.com:Acme/API.git"
+
+
+def _stamp(day: str) -> float:
+    return datetime.fromisoformat(f"{day}T15:00:00").timestamp()
+
+
+def _memory(
+    directory: Path, name: str, body: str, *, day: str, modified: str | None = None
+) -> None:
+    meta = f"  modified: {modified}\n" if modified else ""
+    path = directory / f"{name}.md"
+    path.write_text(
+        f"---\nname: {name}\ndescription: {name} notes\nmetadata:\n  type: project\n{meta}---\n"
+        f"{body}\n",
+        encoding="utf-8",
+    )
+    os.utime(path, (_stamp(day), _stamp(day)))
+
+
+def _live(machine: Machine, project: Path) -> Path:
+    with machine.active():
+        from memsync.model.paths import locate_project
+
+        return locate_project(project).memory_dir
+
+
+def test_import_keeps_each_files_write_day_and_consolidation_counts_from_it(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
+    laptop, desktop, _ = machines
+    project = laptop.checkout_project(ORIGIN, "src/api")
+    live = _live(laptop, project)
+    live.mkdir(parents=True)
+    _memory(live, "deploy", "We deployed the hotfix yesterday.", day="2026-10-02")
+    _memory(live, "freeze", "The code freeze starts tomorrow.", day="2026-10-02")
+    # The client's `metadata.modified` is later than the file time: it wins.
+    _memory(
+        live,
+        "retro",
+        "Retro notes written today.",
+        day="2026-10-01",
+        modified="2026-10-20T09:30:00.000Z",
+    )
+    laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
+    log = git("log", "--format=%ad|%cd|%s", "--date=format:%Y-%m-%d", "main", cwd=remote)
+    rows = [line.split("|") for line in log.strip().splitlines()]
+    authored = sorted(row[0] for row in rows)
+    assert authored == ["2026-10-02", "2026-10-20"]  # one commit per write day
+    today = datetime.now().date().isoformat()
+    assert {row[1] for row in rows} == {today}  # committer date: when it was synced
+    # A clone of the store: blame gives each line its write day.
+    clone = tmp_path / "clone"
+    git("clone", "-q", str(remote), str(clone), cwd=tmp_path)
+    folder = next(p.parent for p in clone.rglob("deploy.md"))
+    laptop.memsync("consolidate", str(folder), "--yes")
+    assert "We deployed the hotfix on 2026-10-01." in (folder / "deploy.md").read_text()
+    assert "The code freeze starts on 2026-10-03." in (folder / "freeze.md").read_text()
+    assert "Retro notes written on 2026-10-20." in (folder / "retro.md").read_text()
+    # Another machine pulls it: its live files get today's mtime; `metadata.modified` (and,
+    # without it, the file time memsync gives a pulled file) still dates the lines.
+    other = desktop.checkout_project(ORIGIN, "code/api")
+    desktop.memsync("init", "--private", str(remote), "--no-hooks", cwd=other)
+    theirs = _live(desktop, other)
+    desktop.memsync("consolidate", str(theirs), "--yes")
+    assert "Retro notes written on 2026-10-20." in (theirs / "retro.md").read_text()
