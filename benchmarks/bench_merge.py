@@ -3,7 +3,7 @@
 A store with 10,000 memories (default) in 50 project folders, each with its MEMORY.md. Two
 branches change the same 1,000 memories: one edits every `description`, the other appends a
 body line, so git's default text driver merges them cleanly too. The objects are packed, as
-in a clone that fetched them.
+in a clone that fetched them (`--loose`: as `git commit` left them).
 
 Paired runs, A B A B ...: `git merge --no-edit` into a fresh checkout of the first branch
 (reset outside the timing), then memsync's in-store merge as `memsync pull` runs it
@@ -61,7 +61,7 @@ def memory(i: int, description: str, extra: str = "") -> str:
     )
 
 
-def build_store(root: Path, memories: int, changed: int) -> Path:
+def build_store(root: Path, memories: int, changed: int, loose: bool = False) -> Path:
     repo = root / "store"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
@@ -89,7 +89,8 @@ def build_store(root: Path, memories: int, changed: int) -> Path:
         path = repo / f"proj-{i // per_project:02d}" / f"m{i:05d}.md"
         path.write_text(memory(i, f"memory {i}, described on machine one"))
     git(repo, "commit", "-qam", "machine one: descriptions")
-    git(repo, "repack", "-adq")  # a store clone holds fetched, packed objects
+    if not loose:
+        git(repo, "repack", "-adq")  # a store clone holds fetched, packed objects
     return repo
 
 
@@ -120,11 +121,14 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--changed", type=int, default=1_000)
     parser.add_argument("--pairs", type=int, default=11)
+    parser.add_argument(
+        "--loose", action="store_true", help="leave the objects loose, as `git commit` wrote them"
+    )
     args = parser.parse_args()
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="memsync-bench-") as tmp:
         began = time.perf_counter()
-        repo = build_store(Path(tmp), args.memories, args.changed)
+        repo = build_store(Path(tmp), args.memories, args.changed, args.loose)
         start, theirs = (git(repo, "rev-parse", ref).strip() for ref in ("main", "theirs"))
         base = git(repo, "merge-base", start, theirs).strip()
         print(f"built store in {time.perf_counter() - began:.1f} s")
@@ -141,7 +145,9 @@ def main() -> None:
     median = statistics.median(ratios)
     print(f"git version: {git(Path.cwd(), '--version').strip()}")
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    objects = "loose" if args.loose else "packed"
     print(f"memories: {args.memories}, changed on both sides: {args.changed}, pairs: {args.pairs}")
+    print(f"objects: {objects}")
     print("| merge | median (s) | min (s) | max (s) |")
     print("| --- | ---: | ---: | ---: |")
     rows = (("`git merge` (text driver)", git_times), ("memsync in-store", memsync_times))
