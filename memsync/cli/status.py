@@ -148,5 +148,7 @@ def log(
         render.line(f"    {entry.subject}")
         for status_letter, path in entry.files:
             render.line(f"      {signs.get(status_letter[:1], status_letter)} {path}")
+        for decision in entry.decisions:
+            render.line(f"      merge: {decision}")
     if not entries:
         render.line("no memory changes recorded yet")

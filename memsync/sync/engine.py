@@ -142,7 +142,7 @@ def _commit_local(run: _Run) -> str | None:
     run.note(blocked=tuple(blocked), warnings=run.report.warnings + tuple(warnings))
     if not allowed:
         return heads.local
-    from memsync.sync.merging import merge_local_edits
+    from memsync.sync.merging import describe, merge_local_edits, riding, trailers
 
     merged, decisions = merge_local_edits(binding, base, allowed, current, heads.local)
     run.merged_local = frozenset(allowed)
@@ -150,14 +150,17 @@ def _commit_local(run: _Run) -> str | None:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
     new = heads.local
-    for authored, group in store.by_write_day(binding.live_dir, merged):
+    groups = list(store.by_write_day(binding.live_dir, merged))
+    for n, (authored, group) in enumerate(groups):
         message = commit_message(binding.project_key, group, current, run.message)
+        message += trailers(riding(decisions, group, merged, n == len(groups) - 1), binding.prefix)
         new = store.commit_files(
             binding, parent=new, changes=group, message=message, author=author, authored=authored
         )
     assert new is not None
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
-    run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + decisions)
+    lines = tuple(map(describe, decisions))
+    run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + lines)
     return new
 
 
