@@ -13,9 +13,12 @@ def main(argv: list[str] | None = None) -> None:
 
         sys.stdout.write(f"memsync {__version__}\n")
         raise SystemExit(0)
-    from memsync.sync.hookmode import parse_hook_argv
+    # Only a hook run needs the hook module; every other command goes straight to the CLI.
+    hook = None
+    if "--hook" in args:
+        from memsync.sync.hookmode import parse_hook_argv
 
-    hook = parse_hook_argv(args)
+        hook = parse_hook_argv(args)
     if hook is not None:
         from memsync.sync.hookmode import run_hook
 

@@ -20,8 +20,9 @@ from pathlib import Path
 
 from testing.claude_client import claude_binary
 from testing.claude_sites import Site, hook_json, memory_text
+from testing.gitrepo import make_bare_remote
+from testing.machines import make_machine
 from testing.messages_api import MessagesStandIn, Recorded, read, write
-from tests.conftest import make_bare_remote, make_machine
 
 
 def _site(base: Path, name: str, where: str, remotes: tuple[Path, Path], binary: Path) -> Site:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -124,3 +125,18 @@ def setup_machine(
 def remote_files(remote: Path) -> list[str]:
     """Every file path on REMOTE's main branch."""
     return git("ls-tree", "-r", "--name-only", "main", cwd=remote).split()
+
+
+def installed(machine: Machine, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the `memsync` console script installed next to this interpreter."""
+    exe = shutil.which("memsync", path=str(Path(sys.executable).parent))
+    assert exe is not None, "the memsync console script is not installed in this environment"
+    return subprocess.run(
+        [exe, *args],
+        cwd=cwd,
+        env={**os.environ, **machine.env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )

@@ -21,7 +21,8 @@ from memsync.check.rules import (
     relative_dates,
 )
 from memsync.check.run import run_check, store_scope
-from memsync.cli.app import _render_check, app, main
+from memsync.cli.app import app, main
+from memsync.cli.tidy import _render_check
 from memsync.config import Config, StoreConfig, save_config
 from memsync.model.limits import MAX_MEMORY_BYTES
 from memsync.model.paths import locate_project

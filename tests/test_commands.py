@@ -203,7 +203,7 @@ def test_a_large_pull_lists_a_few_files_and_counts_the_rest(
         path.write_text(path.read_text() + "Edited.\n")
     bob.memsync("push", "--scope", "private", cwd=pb)
     out = alice.memsync("pull", "--scope", "private", cwd=project).stdout
-    assert "updated 30" in out
+    assert "pulled 30" in out
     assert out.count("  ~ ") == 20
     assert "… and 10 more" in out
 

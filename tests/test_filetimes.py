@@ -11,7 +11,7 @@ import pytest
 
 from memsync.sync.filetimes import WriteTimes, stamped_time
 from memsync.sync.livefiles import write_live
-from tests.conftest import git, make_bare_remote
+from testing.gitrepo import git, make_bare_remote
 
 STAMP = datetime(2026, 3, 4, 10, 12, 44, 120000, tzinfo=timezone.utc).timestamp()
 

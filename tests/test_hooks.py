@@ -194,9 +194,14 @@ def test_existing_indentation_is_kept(tmp_path: Path, indent: int | str) -> None
 
 def test_non_ascii_is_written_as_is(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
-    write(path, {"statusLine": "café ☕"})
+    path.write_text('{"statusLine": "café ☕"}\n', encoding="utf-8")
     install(path)
     assert "café ☕" in path.read_text(encoding="utf-8")
+    # The person's own escapes are their formatting: kept byte for byte too.
+    escaped = tmp_path / "escaped.json"
+    write(escaped, {"statusLine": "café ☕"})
+    install(escaped)
+    assert '"statusLine": "caf\\u00e9 \\u2615"' in escaped.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

@@ -16,19 +16,21 @@ from memsync.team import scaffold
 EXPECTED = [
     Path(".github/workflows/memsync-check.yml"),
     Path(".github/workflows/memsync-consolidate.yml"),
+    Path(".github/dependabot.yml"),
     Path(".gitattributes"),
     Path(".pre-commit-config.yaml"),
     Path("README.md"),
 ]
+RECORD = Path(".memsync/scaffold.json")
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
 def test_scaffold_writes_every_file_into_an_empty_repository(tmp_path: Path) -> None:
-    result = scaffold.scaffold(tmp_path)
+    result = scaffold.scaffold(tmp_path, verify=False)
     assert list(result.written) == EXPECTED
     assert result.skipped == ()
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file()) == sorted(
-        EXPECTED
+        [*EXPECTED, RECORD]
     )
     for relative in EXPECTED:
         text = (tmp_path / relative).read_text()
@@ -40,7 +42,7 @@ def test_scaffold_writes_every_file_into_an_empty_repository(tmp_path: Path) -> 
 
 
 def test_gitattributes_enables_the_merge_driver(tmp_path: Path) -> None:
-    scaffold.scaffold(tmp_path)
+    scaffold.scaffold(tmp_path, verify=False)
     lines = (tmp_path / ".gitattributes").read_text().splitlines()
     assert "*.md merge=memsync" in lines
     assert "/README.md merge=text" in lines
@@ -56,7 +58,7 @@ def test_existing_files_are_never_overwritten(tmp_path: Path) -> None:
     except OSError:  # Windows without the symlink privilege
         (tmp_path / ".gitattributes").write_text("* text=auto\n")
 
-    result = scaffold.scaffold(tmp_path)
+    result = scaffold.scaffold(tmp_path, verify=False)
     assert set(result.skipped) == {
         Path("README.md"),
         Path(".github/workflows/memsync-check.yml"),
@@ -64,26 +66,27 @@ def test_existing_files_are_never_overwritten(tmp_path: Path) -> None:
     }
     assert set(result.written) == {
         Path(".github/workflows/memsync-consolidate.yml"),
+        Path(".github/dependabot.yml"),
         Path(".pre-commit-config.yaml"),
     }
     assert (tmp_path / "README.md").read_text() == "our own readme\n"
     assert (workflows / "memsync-check.yml").read_text() == "name: edited by the team\n"
     assert not (tmp_path / "nowhere").exists()
 
-    again = scaffold.scaffold(tmp_path)
+    again = scaffold.scaffold(tmp_path, verify=False)
     assert again.written == ()
     assert set(again.skipped) == set(EXPECTED)
 
 
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
-    result = scaffold.scaffold(tmp_path, dry_run=True)
+    result = scaffold.scaffold(tmp_path, dry_run=True, verify=False)
     assert list(result.written) == EXPECTED
     assert list(tmp_path.iterdir()) == []
 
 
 def test_custom_requirement_reaches_workflows_and_pre_commit(tmp_path: Path) -> None:
     requirement = "memsync @ git+https://github.com/acme/memsync@v0.2.0"
-    scaffold.scaffold(tmp_path, memsync_requirement=requirement)
+    scaffold.scaffold(tmp_path, memsync_spec=requirement, verify=False)
     for workflow in ("memsync-check.yml", "memsync-consolidate.yml"):
         text = (tmp_path / ".github/workflows" / workflow).read_text()
         assert f'python -m pip install "{requirement}"' in text
@@ -98,7 +101,7 @@ def test_custom_requirement_reaches_workflows_and_pre_commit(tmp_path: Path) -> 
 )
 def test_requirements_that_could_inject_shell_are_refused(tmp_path: Path, requirement: str) -> None:
     with pytest.raises(UsageError, match="cannot quote safely"):
-        scaffold.scaffold(tmp_path, memsync_requirement=requirement)
+        scaffold.scaffold(tmp_path, memsync_spec=requirement, verify=False)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -113,7 +116,7 @@ def test_render_rejects_unknown_placeholders_and_keeps_github_expressions() -> N
 
 def test_scaffold_into_a_missing_directory_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="not a directory"):
-        scaffold.scaffold(tmp_path / "missing")
+        scaffold.scaffold(tmp_path / "missing", verify=False)
 
 
 def test_rendered_yaml_files_parse(tmp_path: Path) -> None:
@@ -137,7 +140,7 @@ def test_installed_package_templates_are_found_outside_a_checkout(
     monkeypatch.setattr(memsync, "__path__", [*memsync.__path__, str(site)])
     monkeypatch.delitem(sys.modules, "memsync.templates", raising=False)
 
-    scaffold.scaffold(tmp_path / "site")
+    scaffold.scaffold(tmp_path / "site", verify=False)
     assert (tmp_path / "site" / "README.md").read_text() == (
         f"installed copy {memsync.__version__}\n"
     )

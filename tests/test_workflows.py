@@ -43,7 +43,7 @@ def rendered(tmp_path: Path) -> Path:
     repo = tmp_path / "team"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
-    scaffold.scaffold(repo)
+    scaffold.scaffold(repo, verify=False)
     return repo
 
 
@@ -144,6 +144,7 @@ def test_zizmor_finds_nothing(rendered: Path, tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "memsync-consolidate.yml" in done.stderr  # it did audit the workflows
+    assert "dependabot.yml" in done.stderr  # and the Dependabot config (cooldown and all)
     control = tmp_path / "control" / ".github" / "workflows"
     control.mkdir(parents=True)
     (control / "bad.yml").write_text(BAD_WORKFLOW)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memsync.check.findings import Finding
 from memsync.config import Settings
-from memsync.model.limits import INDEX_NAME
+from memsync.model.safety import is_index_path
 
 # Claude Code loads everything in a private store, so there only these block a push.
 _PRIVATE_BLOCKING = frozenset({"conflict-marker"})
@@ -18,7 +18,7 @@ def validate_edit(
 
     errors: list[Finding] = []
     warnings: list[Finding] = []
-    is_index = path.rsplit("/", 1)[-1] == INDEX_NAME
+    is_index = is_index_path(path)
     for finding in check_file(path, data, scope, index=is_index):
         blocking = finding.severity == "error"
         if scope == "private":

@@ -1,4 +1,19 @@
-"""The command line: parse options, call typed core functions, render with rich.
+"""The command line (top layer): parse options, call typed core functions, render.
 
-The only package that imports typer or rich. May import every layer.
+Only this package imports typer and rich; it may import every other memsync package,
+none imports it. One module per command group, as pre-commit's `commands/`: `sync`
+(init, pull, push, sync), `inspect` (status, diff, log), `tidy` (check, consolidate),
+`team` (promote, scaffold, review), `hooks`, `gitdriver` (merge-file). `app` builds the
+typer application and holds the one error handler (SPEC section 7); `render` is where
+everything printed is escaped. Nothing is imported here: `memsync --version` and the hook
+path (memsync/__main__.py) must stay lean.
 """
+
+from __future__ import annotations
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line (imports typer only when called)."""
+    from memsync.cli.app import main as run
+
+    run(argv)

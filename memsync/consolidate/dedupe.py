@@ -1,53 +1,50 @@
-"""Duplicate memories: exact groups by normalized body, near-duplicates by MinHash LSH.
+"""Duplicate memories: exact groups by normalized body, near duplicates and paraphrases by
+rare shared terms, each candidate pair then checked exactly (see likeness).
 
-Candidate search is near-linear: one-permutation MinHash over word 2-shingles, LSH banding,
-and a sort per band instead of all pairs. Every candidate pair then gets an exact check on
-the token sequences that forgives typos, formatting and added lines, but not a substituted
-content word in a short memory or any substituted number: two different rules that share
-boilerplate stay apart.
+Candidate search keeps the work per memory flat as a folder grows: every memory is probed
+with its few *key terms*, the rarest of its canonical terms that some other memory of its type
+also has, and only memories holding at least two of them become candidates. Duplicates share
+their rare terms (names, paths, numbers, the topic's words) whatever their wording; unrelated
+memories about the same service share the service's name but rarely two rare terms. A term
+held by more than `MAX_POSTING` memories is never a key, so no memory is probed against a
+crowd. The fingerprint holds what the check needs, so no file is read or parsed again.
 """
 
 from __future__ import annotations
 
 import hashlib
-import itertools
-import random
-import re
-import unicodedata
-import zlib
+import math
 from array import array
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import chain
+
+from memsync.consolidate.likeness import Similarity, Text, compare
+from memsync.consolidate.wording import normalize_body, terms, tokens, word_ids
+
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "Candidate",
+    "DuplicateGroup",
+    "Fingerprint",
+    "Similarity",
+    "candidate_pairs",
+    "find_duplicates",
+    "fingerprint",
+    "group_duplicates",
+    "merge_bodies",
+    "normalize_body",
+    "similarity",
+    "tokens",
+]
 
 DEFAULT_THRESHOLD = 0.85
-BANDS = 48
-ROWS = 3
-MAX_BUCKET = 16  # a band value shared by more memories only links neighbours (template floods)
-_BINS = BANDS * ROWS
-_EMPTY = 1 << 62
-_KEY_BITS = 42
-_BORROWED = 1 << 40
-_BORROW_ORDER = [random.Random(i).sample(range(_BINS), _BINS) for i in range(_BINS)]
-_ID_BITS = 21
-_TEMPLATE_LABEL = re.compile(
-    r"\*\*(?:why|how to apply)\s*:\*\*|^(?:why|how to apply)\s*:", re.I | re.M
-)
-_TOKEN = re.compile(r"[^\W_]+(?:['’.\-/:][^\W_]+)*", re.UNICODE)
-_IRREGULAR = {"won": "will not", "can": "can not", "shan": "shall not"}
-_IRREGULAR_NOT = re.compile(r"\b(won|can|shan)['’]t\b")
-_NOT_CONTRACTION = re.compile(r"\b(\w+)n['’]t\b")
-_DIGIT = re.compile(r"\d")
-_ABBREVIATIONS = {"e.g.": "for example", "i.e.": "that is", "etc.": "and so on"}
-_ABBREVIATION = re.compile(r"(?<![\w.])(e\.g\.|i\.e\.|etc\.)")
-_NEGATIONS = frozenset(["not", "no", "never", "without", "cannot", "nor"])
-_STOPWORD_TEXT = (
-    "a an the and or but if of to in on at by for with from as is are was were be been it its"
-    " this that these those we you they i he she our your their not no do does did so than then"
-    " there here when which who what how why all any can will would should must may"
-)
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split(" "))
+PROBE_BUDGET = 400  # posting entries one memory's probe reads: the work per memory is flat
+MIN_SHARED = 2  # probed terms a candidate must share
+BEST_MATCHES = 8  # candidates kept per memory, those sharing the most probed terms
+_OVERLAP_FLOOR = 0.35  # below this weighted term overlap no pair is a duplicate: skip the check
 
 
 @dataclass(frozen=True)
@@ -60,230 +57,162 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Similarity:
-    """The exact check of one pair."""
-
-    ratio: float  # 2 * matched tokens / total tokens, typo variants counted as matched
-    containment: float  # matched tokens / tokens of the shorter body
-    conflicts: int  # content words substituted by different content words
-    number_conflicts: int  # numbers substituted by different numbers, or a negation flipped
-    shorter: int  # tokens of the shorter body
-    longer: int  # tokens of the longer body
-
-    def is_duplicate(self, threshold: float) -> bool:
-        """Near-duplicate: similar (or one nearly inside the other, lossless to merge), no
-        changed number, and no more substituted content words than the length allows."""
-        allowed = 0 if self.shorter < 25 else 1 + self.shorter // 80
-        if self.number_conflicts or self.conflicts > allowed or not self.shorter:
-            return False
-        contained = self.containment >= 0.95 and self.shorter * 2 >= self.longer
-        return self.ratio >= threshold or contained
-
-
-@dataclass(frozen=True)
 class DuplicateGroup:
-    """Memories that are one memory: identical bodies, or near-duplicates of the same type."""
+    """Memories that are one memory: identical bodies, or near duplicates of the same type."""
 
     kind: str  # "exact" | "near"
     members: tuple[str, ...]  # keys, sorted
     similarity: float  # the lowest pairwise ratio that joined the group (1.0 when exact)
 
 
-def normalize_body(body: str) -> str:
-    """The body as compared for exact duplicates: NFC, no blank lines, single spaces, no case."""
-    text = unicodedata.normalize("NFC", body)
-    lines = (" ".join(line.split()).lower() for line in text.splitlines())
-    return "\n".join(line for line in lines if line)
+@dataclass(frozen=True)
+class Fingerprint:
+    """What the search keeps of one memory: its digest, type and token ids, not its text."""
+
+    digest: bytes | None  # of the normalized body; None when the body is empty
+    type: str | None = None  # None: kept out of the near-duplicate search
+    text: Text | None = None  # None without a type or without words
 
 
-def tokens(body: str) -> list[str]:
-    """Words of a body for similarity: no Markdown markup, no memory-template labels, lowercase,
-    contractions and abbreviations expanded, hyphens dropped (`don't` = `do not`, `e.g.` =
-    `for example`, `cut-over` = `cutover`)."""
-    text = unicodedata.normalize("NFKC", body).lower()
-    # Each rewrite runs only when its trigger is there: most bodies need none of them.
-    if "why" in text or "how to apply" in text:
-        text = _TEMPLATE_LABEL.sub(" ", text)
-    if "n't" in text or "n’t" in text:
-        text = _IRREGULAR_NOT.sub(lambda m: _IRREGULAR[m.group(1)], text)
-        text = _NOT_CONTRACTION.sub(r"\1 not", text)
-    if "e.g." in text or "i.e." in text or "etc." in text:
-        text = _ABBREVIATION.sub(lambda m: _ABBREVIATIONS[m.group(1)], text)
-    return [word.replace("-", "") if "-" in word else word for word in _TOKEN.findall(text)]
-
-
-def _shingle_hashes(words: Sequence[str]) -> set[int]:
-    if len(words) < 2:
-        return {zlib.crc32(w.encode()) for w in words}
-    return {zlib.crc32(f"{a} {b}".encode()) for a, b in itertools.pairwise(words)}
-
-
-def signature(words: Sequence[str]) -> list[int] | None:
-    """One-permutation MinHash over word 2-shingles, densified; None when there are no words."""
-    hashes = _shingle_hashes(words)
-    if not hashes:
-        return None
-    # Spread crc32 values across bins; visiting values from the largest lets the smallest win.
-    spread = sorted([(crc * 0x9E3779B1) & 0xFFFFFFFF for crc in hashes], reverse=True)
-    mins = {value % _BINS: value // _BINS for value in spread}
-    if len(mins) == _BINS:
-        return [mins[i] for i in range(_BINS)]
-    # An empty bin copies a filled one chosen by a fixed pseudo-random order per bin (the same
-    # for every memory), so borrowed bins agree about as often as real ones.
-    filled = mins.__contains__
-    return [
-        mins[i] if i in mins else mins[next(filter(filled, _BORROW_ORDER[i]))] + _BORROWED
-        for i in range(_BINS)
-    ]
-
-
-def band_keys(words: Sequence[str], type_id: int) -> array[int] | None:
-    """The LSH band keys of one memory (None when it has no words)."""
-    sig = signature(words)
-    if sig is None:
-        return None
-    mask = (1 << _KEY_BITS) - 1
-    # Hashes of int tuples do not depend on PYTHONHASHSEED: the keys are reproducible.
-    return array(
-        "q",
-        [hash((type_id, b, *sig[b * ROWS : (b + 1) * ROWS])) & mask for b in range(BANDS)],
-    )
-
-
-def candidate_pairs(
-    words_by_id: Sequence[Sequence[str]],
-    types: Sequence[int],
-    *,
-    keys_by_id: Sequence[array[int] | None] | None = None,
-) -> set[tuple[int, int]]:
-    """Pairs of ids sharing at least one LSH band (same type only), without comparing all pairs.
-
-    A negative type keeps a memory out. KEYS_BY_ID, when given, are precomputed band keys."""
-    if keys_by_id is None:
-        keys_by_id = [
-            band_keys(words, types[i]) if types[i] >= 0 else None
-            for i, words in enumerate(words_by_id)
-        ]
-    # One flat array, BANDS keys per memory; a memory without keys gets negative keys nobody
-    # shares. Per band, counting and filtering run in C (Counter, compress, map): only
-    # memories whose key is shared are visited from Python.
-    flat = array("q")
-    for ident, keys in enumerate(keys_by_id):
-        flat.extend(keys if keys is not None else range(-(ident + 1) * BANDS, -ident * BANDS))
-    count = len(keys_by_id)
-    pairs: set[tuple[int, int]] = set()
-    for band in range(BANDS):
-        column = flat[band::BANDS]
-        counts = Counter(column)
-        shared = set(itertools.compress(counts.keys(), map((1).__lt__, counts.values())))
-        if not shared:
-            continue
-        runs: dict[int, list[int]] = {}
-        for ident in itertools.compress(range(count), map(shared.__contains__, column)):
-            runs.setdefault(column[ident], []).append(ident)
-        for run in runs.values():
-            _emit(run, pairs)
-    return pairs
-
-
-def _emit(run: list[int], pairs: set[tuple[int, int]]) -> None:
-    if len(run) <= MAX_BUCKET:
-        pairs.update((a, b) for i, a in enumerate(run) for b in run[i + 1 :])
-    else:
-        pairs.update((a, b) for i, a in enumerate(run) for b in run[i + 1 : i + 4])
-
-
-def _typo_variant(a: str, b: str) -> bool:
-    """Same word up to a small typo: both alphabetic, long enough, nearly the same letters."""
-    if abs(len(a) - len(b)) > 2 or min(len(a), len(b)) < 4:
-        return False
-    if not (a.isalpha() and b.isalpha()) or len(set(a) ^ set(b)) > 2:
-        return False
-    return SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.8
-
-
-def _align(a: Sequence[str], b: Sequence[str]) -> Similarity:
-    matched = conflicts = numbers = 0
-    matcher = SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            matched += i2 - i1
-            continue
-        left, right = list(a[i1:i2]), list(b[j1:j2])
-        for x, y in zip(a[i1:i2], b[j1:j2], strict=False):
-            if _typo_variant(x, y):
-                matched += 1
-                left.remove(x)
-                right.remove(y)
-            elif any(ch.isdigit() for ch in x) and any(ch.isdigit() for ch in y):
-                numbers += 1
-            elif x not in _STOPWORDS or y not in _STOPWORDS:
-                conflicts += 1
-        short_edit = max(i2 - i1, j2 - j1) <= 3
-        if short_edit and _NEGATIONS.intersection(left) != _NEGATIONS.intersection(right):
-            numbers += 1  # a negation flipped: the opposite rule, never the same memory
-    total = len(a) + len(b)
-    shorter, longer = min(len(a), len(b)), max(len(a), len(b))
-    return Similarity(
-        2 * matched / total if total else 1.0,
-        matched / shorter if shorter else 1.0,
-        conflicts,
-        numbers,
-        shorter,
-        longer,
-    )
-
-
-class _Doc:
-    """A body with its token views computed once, however many pairs it is part of."""
-
-    def __init__(self, body: str) -> None:
-        self.body = body
-        self._words: list[str] | None = None
-        self._numbers: frozenset[str] | None = None
-        self._sorted: list[str] | None = None
-
-    @property
-    def words(self) -> list[str]:
-        if self._words is None:
-            self._words = tokens(self.body)
-        return self._words
-
-    @property
-    def numbers(self) -> frozenset[str]:
-        if self._numbers is None:
-            self._numbers = frozenset(w for w in self.words if _DIGIT.search(w))
-        return self._numbers
-
-    @property
-    def sorted_words(self) -> list[str]:
-        if self._sorted is None:
-            self._sorted = tokens("\n".join(sorted(self.body.splitlines())))
-        return self._sorted
+def fingerprint(body: str, memory_type: str | None) -> Fingerprint:
+    """The fingerprint of one memory's body."""
+    normalized = normalize_body(body)
+    if not normalized:
+        return Fingerprint(None)
+    digest = hashlib.blake2b(normalized.encode(), digest_size=16).digest()
+    if not memory_type:
+        return Fingerprint(digest)
+    words, starts = word_ids(body)
+    text = Text(words, starts, terms(words)) if words else None
+    return Fingerprint(digest, memory_type, text)
 
 
 def similarity(body_a: str, body_b: str) -> Similarity:
-    """Exact check of two bodies: in order, and with lines sorted (so reordering is forgiven)."""
-    return _similar(_Doc(body_a), _Doc(body_b))
+    """The exact check of two bodies on their own (every term weighs the same)."""
+    a, b = fingerprint(body_a, "any").text, fingerprint(body_b, "any").text
+    empty = Text(array("I"), array("I"), array("I"))
+    return compare(a or empty, b or empty)
 
 
-def _similar(a: _Doc, b: _Doc) -> Similarity:
-    shorter, longer = sorted((len(a.words), len(b.words)))
-    if a.numbers - b.numbers and b.numbers - a.numbers:
-        # Each side has a number the other lacks: a changed number, decided without aligning.
-        return Similarity(0.0, 0.0, 0, 1, shorter, longer)
-    direct = _align(a.words, b.words)
-    if direct.ratio >= 0.999:
-        return direct
-    reordered = _align(a.sorted_words, b.sorted_words)
-    return max(direct, reordered, key=lambda s: (s.ratio - 0.05 * s.conflicts, -s.conflicts))
+def candidate_pairs(term_sets: Sequence[array[int] | None]) -> set[tuple[int, int]]:
+    """Pairs (i < j) of memories sharing their rarest terms (see the module doc).
+
+    TERM_SETS holds each memory's sorted distinct terms (None keeps a memory out); callers
+    fold the type into the terms so only memories of one type pair up."""
+    df = Counter(chain.from_iterable(t for t in term_sets if t is not None))
+    postings: dict[int, array[int]] = {t: array("I") for t, n in df.items() if n > 1}
+    for ident, found in enumerate(term_sets):
+        for t in found or ():
+            if t in postings:
+                postings[t].append(ident)
+    pairs: set[tuple[int, int]] = set()
+    for ident, found in enumerate(term_sets):
+        rarest = sorted((t for t in found or () if t in postings), key=lambda t: (df[t], t))
+        hits: Counter[int] = Counter()
+        visited = 0
+        # Rarest first, until the budget is spent: a duplicate shares the rarest terms, and
+        # the common ones would only add work that grows with the folder.
+        for used, term in enumerate(rarest):
+            posting = postings[term]
+            if used >= MIN_SHARED and visited + len(posting) > PROBE_BUDGET:
+                break
+            hits.update(posting)
+            visited += len(posting)
+        del hits[ident]
+        for other, count in hits.most_common(BEST_MATCHES):
+            if count < MIN_SHARED:
+                break
+            pairs.add((ident, other) if ident < other else (other, ident))
+    return pairs
 
 
-def _type_id(memory_type: str | None) -> int:
-    """A stable small number per type (-1: no type, kept out of the near-duplicate search)."""
-    if not memory_type:
-        return -1
-    return int.from_bytes(hashlib.blake2b(memory_type.encode(), digest_size=4).digest(), "big")
+def find_duplicates(
+    candidates: Sequence[Candidate],
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    focus: Collection[str] | None = None,
+) -> list[DuplicateGroup]:
+    """Groups of duplicate memories, deterministic for the same input in any order."""
+    prints = {c.key: fingerprint(c.body, c.type) for c in candidates}
+    return group_duplicates(prints, threshold=threshold, focus=focus)
+
+
+def group_duplicates(
+    prints: Mapping[str, Fingerprint],
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    focus: Collection[str] | None = None,
+) -> list[DuplicateGroup]:
+    """Groups of duplicate memories from their fingerprints alone (no file is read again).
+
+    FOCUS, when given, limits the result to groups with one of those keys: the memories that
+    changed since a search that found every group among the others."""
+    names = sorted(prints)
+    focused = None if focus is None else {i for i, k in enumerate(names) if k in focus}
+    exact: dict[bytes, list[int]] = {}
+    for index, name in enumerate(names):
+        digest = prints[name].digest
+        if digest is not None:
+            exact.setdefault(digest, []).append(index)
+    if focused is not None:
+        # Unchanged memories were compared before: only pairs with a changed one are new.
+        focused |= {m[0] for m in exact.values() if focused.intersection(m)}
+    representatives = sorted(members[0] for members in exact.values())
+    followers = {members[0]: members for members in exact.values()}
+    texts = [prints[names[i]].text for i in representatives]
+    kinds = {t: n for n, t in enumerate(sorted({prints[n].type or "" for n in names}))}
+    folded: list[array[int] | None] = []
+    for rep, text in zip(representatives, texts, strict=True):
+        type_index = kinds[prints[names[rep]].type or ""]
+        # The type in the top bits: memories of different types never share a term.
+        folded.append(
+            None if text is None else array("Q", [type_index << 32 | t for t in text.terms])
+        )
+    df = Counter(chain.from_iterable(f for f in folded if f is not None))
+    population = max(len(folded), 1)
+
+    def weigher(rep: int) -> Callable[[int], float]:
+        high = kinds[prints[names[representatives[rep]]].type or ""] << 32
+        # Squared: the rare terms (names, the topic) decide, the template's words barely count.
+        return lambda term: math.log(1 + population / df.get(high | term, 1)) ** 2
+
+    scored: list[tuple[float, int, int]] = []
+    for a, b in sorted(candidate_pairs(folded)):
+        if focused is not None and not (
+            representatives[a] in focused or representatives[b] in focused
+        ):
+            continue
+        result = _check(texts, a, b, weigher(a))
+        if result is not None and result.is_duplicate(threshold):
+            scored.append((-max(result.ratio, result.overlap), a, b))
+    groups = _complete_linkage(
+        scored, size=len(representatives), texts=texts, weigher=weigher, threshold=threshold
+    )
+    out: list[DuplicateGroup] = []
+    for rep_ids, lowest in groups:
+        member_ids = sorted(m for r in rep_ids for m in followers[representatives[r]])
+        if len(member_ids) < 2:
+            continue
+        if focused is not None and not focused.intersection(member_ids):
+            continue
+        kind = "exact" if len(rep_ids) == 1 else "near"
+        out.append(DuplicateGroup(kind, tuple(names[m] for m in member_ids), lowest))
+    out.sort(key=lambda g: g.members)
+    return out
+
+
+def _check(
+    texts: Sequence[Text | None], a: int, b: int, weigh: Callable[[int], float]
+) -> Similarity | None:
+    """The exact check of one pair, or None when their terms are too far apart to bother."""
+    text_a, text_b = texts[a], texts[b]
+    if text_a is None or text_b is None:
+        return None
+    shared = set(text_a.terms).intersection(text_b.terms)
+    total = sum(map(weigh, text_a.terms)) + sum(map(weigh, text_b.terms))
+    if total and 2 * sum(map(weigh, shared)) / total < _OVERLAP_FLOOR:
+        return None
+    return compare(text_a, text_b, weigh)
 
 
 class _UnionFind:
@@ -312,120 +241,37 @@ class _UnionFind:
         self._members[ra] = self.members(ra) + self._members.pop(rb, [rb])
 
 
-@dataclass(frozen=True)
-class Fingerprint:
-    """What the search keeps of one memory: a few hundred bytes, not its text."""
-
-    digest: bytes | None  # of the normalized body; None when the body is empty
-    keys: array[int] | None  # LSH band keys; None without a type or without words
-
-
-def fingerprint(body: str, memory_type: str | None) -> Fingerprint:
-    """The fingerprint of one memory's body."""
-    normalized = normalize_body(body)
-    digest = hashlib.blake2b(normalized.encode(), digest_size=16).digest() if normalized else None
-    type_id = _type_id(memory_type)
-    keys = band_keys(tokens(body), type_id) if digest is not None and type_id >= 0 else None
-    return Fingerprint(digest, keys)
-
-
-def find_duplicates(
-    candidates: Sequence[Candidate],
-    *,
-    threshold: float = DEFAULT_THRESHOLD,
-    focus: Collection[str] | None = None,
-) -> list[DuplicateGroup]:
-    """Groups of duplicate memories, deterministic for the same input in any order."""
-    prints = {c.key: fingerprint(c.body, c.type) for c in candidates}
-    bodies = {c.key: c.body for c in candidates}
-    return group_duplicates(prints, bodies.__getitem__, threshold=threshold, focus=focus)
-
-
-def group_duplicates(
-    prints: Mapping[str, Fingerprint],
-    load_body: Callable[[str], str],
-    *,
-    threshold: float = DEFAULT_THRESHOLD,
-    focus: Collection[str] | None = None,
-) -> list[DuplicateGroup]:
-    """Groups of duplicate memories from their fingerprints; LOAD_BODY reads the body of a
-    memory that turns out to be a candidate (only those are read again).
-
-    FOCUS, when given, limits the result to groups with one of those keys: the memories that
-    changed since a search that found every group among the others."""
-    names = sorted(prints)
-    focused = None if focus is None else {i for i, k in enumerate(names) if k in focus}
-    exact: dict[bytes, list[int]] = {}
-    for index, name in enumerate(names):
-        digest = prints[name].digest
-        if digest is not None:
-            exact.setdefault(digest, []).append(index)
-    if focused is not None:
-        # Unchanged memories were compared before: only pairs with a changed one are new.
-        focused |= {m[0] for m in exact.values() if focused.intersection(m)}
-    representatives = sorted(members[0] for members in exact.values())
-    followers = {members[0]: members for members in exact.values()}
-    keys = [prints[names[i]].keys for i in representatives]
-    docs: dict[int, _Doc] = {}
-
-    def doc(rep: int) -> _Doc:
-        if rep not in docs:
-            docs[rep] = _Doc(load_body(names[representatives[rep]]))
-        return docs[rep]
-
-    scored: list[tuple[float, int, int]] = []
-    checked: dict[tuple[int, int], Similarity] = {}
-    for a, b in sorted(candidate_pairs([], [], keys_by_id=keys)):
-        if focused is not None and not (
-            representatives[a] in focused or representatives[b] in focused
-        ):
-            continue
-        result = _similar(doc(a), doc(b))
-        checked[(a, b)] = result
-        if result.is_duplicate(threshold):
-            scored.append((-result.ratio, a, b))
-    groups = _complete_linkage(
-        scored, size=len(representatives), doc=doc, cache=checked, threshold=threshold
-    )
-    out: list[DuplicateGroup] = []
-    for rep_ids, lowest in groups:
-        member_ids = sorted(m for r in rep_ids for m in followers[representatives[r]])
-        if len(member_ids) < 2:
-            continue
-        if focused is not None and not focused.intersection(member_ids):
-            continue
-        kind = "exact" if len(rep_ids) == 1 else "near"
-        out.append(DuplicateGroup(kind, tuple(names[m] for m in member_ids), lowest))
-    out.sort(key=lambda g: g.members)
-    return out
-
-
 def _complete_linkage(
     scored: list[tuple[float, int, int]],
     *,
     size: int,
-    doc: Callable[[int], _Doc],
-    cache: dict[tuple[int, int], Similarity],
+    texts: Sequence[Text | None],
+    weigher: Callable[[int], Callable[[int], float]],
     threshold: float,
 ) -> list[tuple[list[int], float]]:
-    """Join pairs, most similar first, only when every cross pair is a near-duplicate too."""
+    """Join pairs, most similar first, only when every cross pair is a duplicate too.
+
+    Cross pairs are checked when a join needs them; only the scored pairs are remembered."""
     uf = _UnionFind(size)
     lowest: dict[int, float] = {}
+    known = {(a, b): -score for score, a, b in scored}
 
-    def pair(a: int, b: int) -> Similarity:
-        key = (min(a, b), max(a, b))
-        if key not in cache:
-            cache[key] = _similar(doc(key[0]), doc(key[1]))
-        return cache[key]
+    def duplicate_score(x: int, y: int) -> float | None:
+        key = (min(x, y), max(x, y))
+        if key in known:
+            return known[key]
+        result = _check(texts, key[0], key[1], weigher(key[0]))
+        if result is None or not result.is_duplicate(threshold):
+            return None
+        return max(result.ratio, result.overlap)
 
-    for negative_ratio, a, b in sorted(scored):
+    for negative_score, a, b in sorted(scored):
         ra, rb = uf.find(a), uf.find(b)
         if ra == rb:
             continue
-        cross = [(x, y) for x in uf.members(ra) for y in uf.members(rb)]
-        checks = [pair(x, y) for x, y in cross]
-        if all(s.is_duplicate(threshold) for s in checks):
-            worst = min([-negative_ratio, *(s.ratio for s in checks)])
+        scores = [duplicate_score(x, y) for x in uf.members(ra) for y in uf.members(rb)]
+        if all(s is not None for s in scores):
+            worst = min([-negative_score, *(s for s in scores if s is not None)])
             floor = min(lowest.get(ra, 1.0), lowest.get(rb, 1.0), worst)
             uf.union(a, b)
             lowest[uf.find(a)] = floor

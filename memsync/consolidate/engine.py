@@ -292,9 +292,7 @@ def _plan_merges(
     changed: set[str] | None = None  # None: the first search looks at every pair
     for _ in range(_MERGE_ROUNDS):
         prints = {rel: f.fingerprint for rel, f in files.items()}
-        groups = group_duplicates(
-            prints, lambda rel: files[rel].load(root).body, threshold=threshold, focus=changed
-        )
+        groups = group_duplicates(prints, threshold=threshold, focus=changed)
         changed = set()
         if not groups:
             break

@@ -64,7 +64,7 @@ class MemoryFile:
             None,
             False,
             0,
-            Fingerprint(None, None),
+            Fingerprint(None),
         )
         record.update(memory)
         return record

@@ -9,6 +9,7 @@ expressions are recognised, and only outside code, URLs, link targets and frontm
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 
@@ -22,8 +23,7 @@ def _words(text: str) -> list[str]:
 
 
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-_TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"]
-_TEENS += ["seventeen", "eighteen", "nineteen"]
+_TEENS = _words("ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen")
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _TENS |= {"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 
@@ -36,8 +36,7 @@ _NUM = (
 )
 _UNIT = r"(?:days?|weeks?|fortnights?|months?|years?)"
 
-_PATTERN = re.compile(
-    rf"""(?<![\w])(?:
+_PATTERN_SOURCE = rf"""(?<![\w])(?:
       (?P<dby>(?:the\s+)?day\s+before\s+yesterday)
     | (?P<dat>(?:the\s+)?day\s+after\s+tomorrow)
     | (?P<wan>the\s+week\s+after\s+next)
@@ -51,9 +50,13 @@ _PATTERN = re.compile(
               |this\s+(?P<pod_t>morning|afternoon|evening)|(?P<pod_n>tonight)|last\s+(?P<pod_l>night))
     | (?P<word>yesterday|today|tomorrow)
     | (?P<bare>(?P<bare_d>{_WD})(?:\s+(?P<bare_p>{_POD}))?)
-    )(?![\w])""",
-    re.IGNORECASE | re.VERBOSE,
-)
+    )(?![\w])"""
+
+
+@functools.cache  # compiled on first use: importing the grammar compiles nothing
+def _pattern() -> re.Pattern[str]:
+    return re.compile(_PATTERN_SOURCE, re.IGNORECASE | re.VERBOSE)
+
 
 # Every expression of the grammar contains one of these: a cheap test before the full scan.
 _KEYWORDS = (
@@ -146,7 +149,7 @@ def find_relative_dates(text: str) -> list[DateMatch]:
     starts: list[int] = []
     found: list[DateMatch] = []
     for window_start, window_end in _windows(lowered):
-        for match in _PATTERN.finditer(text, window_start, window_end):
+        for match in _pattern().finditer(text, window_start, window_end):
             if spans is None:
                 spans = protected_spans(text)
                 starts = [s for s, _ in spans]

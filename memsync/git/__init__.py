@@ -52,6 +52,7 @@ from memsync.git.remote import (
     push,
     push_ref,
     remote_default_branch,
+    remote_ref_names,
     set_remote_url,
 )
 from memsync.git.run import (
@@ -107,6 +108,7 @@ __all__ = [
     "push_ref",
     "read_blobs",
     "remote_default_branch",
+    "remote_ref_names",
     "renamed_paths",
     "reset_tree",
     "resolve_commit",

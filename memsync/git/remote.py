@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
-from memsync.errors import GitError
-from memsync.git.run import error_for, run_git
+from memsync.errors import GitError, RemoteUnavailableError
+from memsync.git.run import GitResult, error_for, git_env, run_git
 
 
 def init_bare(repo: Path, url: str, branch: str = "main") -> None:
@@ -40,12 +41,67 @@ def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
     return None
 
 
+def remote_ref_names(url: str, timeout: float | None) -> set[str]:
+    """The ref names (`refs/heads/main`, `HEAD`, …) a repository at URL advertises."""
+    # No clone needed: `git ls-remote URL` works from any directory.
+    result = run_git(["ls-remote", url], cwd=Path.cwd(), timeout=timeout, network=True)
+    return {line.split("\t", 1)[1] for line in result.text.splitlines() if "\t" in line}
+
+
 _FETCH: tuple[str, ...] = ("-c", "protocol.version=0", "fetch", "-q", "--prune", "--no-tags")
 _FETCH += ("--no-auto-maintenance",)
 
 
+# Fetches started early (see `start_fetch`), by clone, until `fetch` collects them.
+_STARTED: dict[Path, subprocess.Popen[bytes]] = {}
+
+
+def start_fetch(repo: Path) -> None:
+    """Start fetching origin into REPO in the background; the next `fetch` of REPO waits for
+    it instead of starting another. Nothing happens when REPO is not a clone yet."""
+    # Session start imports the sync engine while this runs: the round trip to the remote
+    # overlaps the imports instead of following them. Fetching updates only
+    # refs/remotes/origin/*, which no other step reads before its own `fetch`.
+    if repo in _STARTED or not (repo / "HEAD").is_file():
+        return
+    try:
+        _STARTED[repo] = subprocess.Popen(
+            ["git", *_FETCH, "origin"],
+            cwd=repo,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=git_env(),
+        )
+    except OSError:
+        return  # `fetch` runs git itself and reports what is wrong
+
+
+def _collect(repo: Path, proc: subprocess.Popen[bytes], timeout: float | None) -> GitResult:
+    args = ("git", *_FETCH, "origin")
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        proc.kill()
+        proc.communicate()
+        raise RemoteUnavailableError(
+            f"git fetch: the remote did not answer within {timeout:.0f} s in {repo}",
+            hint="Local state is intact; the next run finishes the work.",
+        ) from exc
+    return GitResult(args, proc.returncode, out, err.decode("utf-8", "replace"))
+
+
 def fetch(repo: Path, timeout: float | None) -> None:
     """Fetch every branch of origin into refs/remotes/origin/."""
+    started = _STARTED.pop(repo, None)
+    if started is not None:
+        result = _collect(repo, started, timeout)
+        if result.ok:
+            return
+        error = error_for(result, repo, network=True)
+        if isinstance(error, RemoteUnavailableError):
+            raise error
+        # Anything else (a concurrent fetch held a ref's lock, …): fetch again, now locked.
     # Protocol v0: the server sends its refs right away, so a fetch that finds nothing new
     # costs one round trip instead of v2's two (capabilities, then ls-refs). Every session
     # start pays for it, and memory repositories have few refs to advertise.

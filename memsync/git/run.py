@@ -109,20 +109,43 @@ def run_git(
     return result
 
 
+def subcommand(args: Sequence[str]) -> str:
+    """`git fetch` for `git -c protocol.version=0 fetch -q origin`: what a person would type."""
+    words = list(args[1:]) if args and args[0] == "git" else list(args)
+    while words and words[0].startswith("-"):
+        option = words.pop(0)
+        if option in ("-c", "-C") and words:
+            words.pop(0)
+    return f"git {words[0]}" if words else "git"
+
+
+def quote_stderr(stderr: str) -> tuple[str, str | None]:
+    """(git's error in one line, its `hint:` lines or None), from git's own stderr."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    hints = [line.removeprefix("hint:").strip() for line in lines if line.startswith("hint:")]
+    said = [line for line in lines if not line.startswith("hint:")]
+    errors = [line for line in said if line.startswith(("fatal:", "error:"))]
+    chosen = errors or said
+    message = "; ".join(
+        line.split(":", 1)[1].strip() if line in errors else line for line in chosen
+    )
+    return message, ("\n".join(f"hint: {h}" for h in hints if h) or None)
+
+
 def error_for(
     result: GitResult, cwd: Path, *, network: bool = False
 ) -> GitError | RemoteUnavailableError:
-    """Turn a failed git command into an error the user can act on."""
-    stderr = result.stderr.strip()
-    lowered = stderr.lower()
-    command = " ".join(result.args[:3])
-    if network and any(hint in lowered for hint in _UNREACHABLE_HINTS):
-        first = stderr.splitlines()[-1] if stderr else "no answer"
+    """Turn a failed git command into an error quoting git's own words (and its hints)."""
+    message, hints = quote_stderr(result.stderr)
+    message = message or f"exit status {result.returncode}"
+    command = subcommand(result.args)
+    if network and any(hint in result.stderr.lower() for hint in _UNREACHABLE_HINTS):
+        advice = "Local work is kept; run the command again when the remote is back."
         return RemoteUnavailableError(
-            f"remote unreachable ({command}): {first}",
-            hint="Local work is kept; run the command again when the remote is back.",
+            f"remote unreachable: {command} said: {message}",
+            hint=f"{hints}\n{advice}" if hints else advice,
         )
-    return GitError(f"`{command}` failed in {cwd}: {stderr or f'exit {result.returncode}'}")
+    return GitError(f"{command} failed in {cwd}: {message}", hint=hints)
 
 
 def is_repository(path: Path) -> bool:

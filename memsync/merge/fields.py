@@ -1,4 +1,9 @@
-"""Frontmatter merged field by field: parsed values decide, each winner's own text is kept."""
+"""Frontmatter merged field by field: parsed values decide, each winner's own text is kept.
+
+Nested mappings (`metadata:`) merge key by key in turn. `modified` takes the later stamp and
+`originSessionId` the base's (else the smaller) without a reported conflict; the client's
+first-stamp rewrite (keys moved into `metadata`, `name` slugified) is formatting, not a value.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from memsync.merge.diff3 import merge3, merge_text
-from memsync.model.memory import FieldBlock, join_fields, parse_yaml_mapping, split_fields
+from memsync.merge.nesting import align_layouts, later_timestamp, slug, split_nested
+from memsync.model.memory import (
+    METADATA,
+    FieldBlock,
+    join_fields,
+    parse_yaml_mapping,
+    split_fields,
+)
 
 # When a caller gives no time, a side counts as older than any timed change.
 NO_TIME = -1
@@ -188,32 +200,113 @@ def _render_list(key: str, items: list[Any], style_of: str) -> str:
     return "".join(lines[:head]) + dumped
 
 
+def _nested(
+    key: str, base: _Side | None, a: _Side, b: _Side, *, first: _Side, path: tuple[str, ...]
+) -> tuple[str, list[FieldOutcome]] | None:
+    """KEY's mapping merged key by key, when both sides hold it as a block-style mapping."""
+    if a.values is None or b.values is None:
+        return None
+    if not (isinstance(a.values[key], dict) and isinstance(b.values[key], dict)):
+        return None
+    a_block, b_block = split_nested(a.blocks[key], key), split_nested(b.blocks[key], key)
+    base_block = None
+    if base is not None and key in base.blocks:
+        base_block = split_nested(base.blocks[key], key)
+        if base_block is None and base.values is not None and base.values.get(key) is not None:
+            return None
+    if a_block is None or b_block is None:
+        return None
+    inner = _merge_mapping(
+        base_block.inner if base_block else None,
+        a_block.inner,
+        b_block.inner,
+        a_time=a.time,
+        b_time=b.time,
+        a_first=first is a,
+        path=(*path, key),
+    )
+    if inner is None:
+        return None
+    # The key line and indent of a side that changed them, else the first side's.
+    frames = [(x.head, x.indent) for x in (a_block, b_block, base_block) if x is not None]
+    if base_block is not None and frames[1] == frames[2]:
+        frame = a_block
+    elif base_block is not None and frames[0] == frames[2]:
+        frame = b_block
+    else:
+        frame = a_block if first is a else b_block
+    return frame.render(inner.text), list(inner.outcomes)
+
+
+def _stamp_rule(
+    key: str, path: tuple[str, ...], base: _Side | None, a: _Side, b: _Side
+) -> str | None:
+    """The block text of a client stamp both sides changed: no one's edit, never a conflict."""
+    if path not in ((), (METADATA,)) or a.values is None or b.values is None:
+        return None
+    if key == "modified":
+        return (
+            a.blocks[key]
+            if later_timestamp(a.values[key], b.values[key]) is a.values[key]
+            else b.blocks[key]
+        )
+    if key == "originSessionId":
+        if base is not None and key in base.blocks:
+            return base.blocks[key]
+        smaller = min((show(a.values[key]), a.blocks[key]), (show(b.values[key]), b.blocks[key]))
+        return smaller[1]
+    return None
+
+
+def _changed(side: _Side, base: _Side | None, key: str, path: tuple[str, ...]) -> bool:
+    """Whether SIDE changed KEY's value (the client's slug of `name` is formatting)."""
+    if base is None or key not in base.blocks:
+        return True
+    if _same_value(side, base, key):
+        return False
+    if path == () and key == "name" and side.values is not None and base.values is not None:
+        mine, before = side.values[key], base.values[key]
+        return not (isinstance(mine, str) and isinstance(before, str) and mine == slug(before))
+    return True
+
+
 def _merge_key(
-    key: str, base: _Side | None, a: _Side, b: _Side, first: _Side
-) -> tuple[str | None, FieldOutcome | None]:
-    """The merged block text of KEY (None: deleted) and the choice made, if any."""
+    key: str,
+    base: _Side | None,
+    a: _Side,
+    b: _Side,
+    *,
+    first: _Side,
+    path: tuple[str, ...] = (),
+) -> tuple[str | None, list[FieldOutcome]]:
+    """The merged block text of KEY (None: deleted) and the choices made."""
     base_text = base.blocks.get(key) if base else None
     a_text, b_text = a.blocks.get(key), b.blocks.get(key)
     if b_text in (a_text, base_text):
-        return a_text, None
+        return a_text, []
     if a_text == base_text:
-        return b_text, None
+        return b_text, []
+    label = ".".join((*path, key))
     if a_text is None or b_text is None:
         # Deleted on one side, edited on the other: the edit stays unless it was only cosmetic.
         kept_side = a if b_text is None else b
-        if base is not None and key in base.blocks and _same_value(kept_side, base, key):
-            return None, None
+        if base is not None and key in base.blocks and not _changed(kept_side, base, key, path):
+            return None, []
         kept_text = kept_side.blocks[key]
-        return kept_text, FieldOutcome(
-            key,
-            "field-delete-modify",
-            kept_text.strip(),
-            None,
-            f"`{key}` was deleted on one side and changed on the other; kept the change",
-        )
+        return kept_text, [
+            FieldOutcome(
+                label,
+                "field-delete-modify",
+                kept_text.strip(),
+                None,
+                f"`{label}` was deleted on one side and changed on the other; kept the change",
+            )
+        ]
+    nested = _nested(key, base, a, b, first=first, path=path)
+    if nested is not None:
+        return nested
     in_base = base is not None and key in base.blocks
-    a_moved = not in_base or not _same_value(a, base, key)  # type: ignore[arg-type]
-    b_moved = not in_base or not _same_value(b, base, key)  # type: ignore[arg-type]
+    a_moved, b_moved = _changed(a, base, key, path), _changed(b, base, key, path)
     same = _same_value(a, b, key)
     shared_base = base_text or ""
     if same or a_moved != b_moved:
@@ -223,8 +316,11 @@ def _merge_key(
         if a.values is not None:
             text = _clean_block_merge(shared_base, a_text, b_text, key, _value(source, key))
             if text is not None:
-                return text, None
-        return (_newer(a, b, key)[0] if same else source).blocks[key], None
+                return text, []
+        return (_newer(a, b, key)[0] if same else source).blocks[key], []
+    stamp = _stamp_rule(key, path, base, a, b)
+    if stamp is not None:
+        return stamp, []
     base_value = _value(base, key) if in_base and base and base.values is not None else None
     if (
         a.values is not None
@@ -234,18 +330,19 @@ def _merge_key(
         and (base_value is None or isinstance(base_value, list))
     ):
         text, detail = _merge_list(key, base_value, a, b, first=first, base_text=shared_base)
-        return text, FieldOutcome(
-            key, "field-list-merged", show(_parse_block(text, key)[1]), None, detail
-        )
+        kept = show(_parse_block(text, key)[1])
+        return text, [FieldOutcome(label, "field-list-merged", kept, None, detail)]
     winner, loser = _newer(a, b, key)
     why = "newer change" if winner.time != loser.time else "same time, tie broken by content"
-    return winner.blocks[key], FieldOutcome(
-        key,
-        "field-conflict",
-        _shown(winner, key),
-        _shown(loser, key),
-        f"both sides changed `{key}`; kept the {why}",
-    )
+    return winner.blocks[key], [
+        FieldOutcome(
+            label,
+            "field-conflict",
+            _shown(winner, key),
+            _shown(loser, key),
+            f"both sides changed `{label}`; kept the {why}",
+        )
+    ]
 
 
 def _shown(side: _Side, key: str) -> str:
@@ -274,6 +371,28 @@ def merge_frontmatter(
     a_first: bool,
 ) -> FrontmatterMerge | None:
     """Merge two edits of frontmatter text by key; None when either side is not a clean mapping."""
+    if _parse(a_text) is None or _parse(b_text) is None:
+        return None
+    if b_text in (a_text, base_text) or a_text == base_text:
+        return FrontmatterMerge(b_text if a_text == base_text else a_text, ())
+    aligned_base, aligned_a, aligned_b = align_layouts([base_text, a_text, b_text])
+    assert aligned_a is not None and aligned_b is not None
+    return _merge_mapping(
+        aligned_base, aligned_a, aligned_b, a_time=a_time, b_time=b_time, a_first=a_first, path=()
+    )
+
+
+def _merge_mapping(
+    base_text: str | None,
+    a_text: str,
+    b_text: str,
+    *,
+    a_time: int | None,
+    b_time: int | None,
+    a_first: bool,
+    path: tuple[str, ...],
+) -> FrontmatterMerge | None:
+    """One mapping's text (the frontmatter, or a nested block's body) merged key by key."""
     a_values, b_values = _parse(a_text), _parse(b_text)
     if a_values is None or b_values is None:
         return None
@@ -287,11 +406,10 @@ def merge_frontmatter(
     blocks: dict[str, str] = {}
     outcomes: list[FieldOutcome] = []
     for key in sorted({*a.blocks, *b.blocks, *(base.blocks if base else ())}):
-        text, outcome = _merge_key(key, base, a, b, first)
+        text, found = _merge_key(key, base, a, b, first=first, path=path)
         if text is not None:
             blocks[key] = text
-        if outcome is not None:
-            outcomes.append(outcome)
+        outcomes.extend(found)
     order = _key_order(base, a, b, first, set(blocks))
     f, s = (a, b) if a_first else (b, a)
     tail = merge_text(base.tail if base else "", f.tail, s.tail, a_first=True).text
@@ -299,7 +417,13 @@ def merge_frontmatter(
     if tail:
         pieces.append(FieldBlock(None, tail))
     text = join_fields(pieces)
-    outcomes.sort(key=lambda o: order.index(o.key) if o.key in order else len(order))
+    depth = len(path)
+
+    def position(outcome: FieldOutcome) -> int:
+        key = outcome.key.split(".")[depth]
+        return order.index(key) if key in order else len(order)
+
+    outcomes.sort(key=position)
     return FrontmatterMerge(text, tuple(outcomes))
 
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 
 from memsync.merge.diff3 import Conflict, merge3_flag, merge_text
 from memsync.merge.fields import NO_TIME, canonical, merge_frontmatter, parses_as_mapping
-from memsync.model.limits import INDEX_NAME
 from memsync.model.memory import compose, decode, encode, parse_yaml_mapping, split_frontmatter
 
 
@@ -357,7 +356,9 @@ def is_memory_path(path: str) -> bool:
 
 def is_index_path(path: str) -> bool:
     """Whether PATH names a MEMORY.md index."""
-    return posixpath.basename(path) == INDEX_NAME
+    from memsync.model.safety import is_index_path as rule
+
+    return rule(path)
 
 
 __all__ = [

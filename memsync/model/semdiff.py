@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from memsync.model.limits import INDEX_NAME
 from memsync.model.memory import Memory, parse_memory
 
 Status = Literal["added", "removed", "changed", "renamed"]
@@ -58,13 +58,13 @@ def field_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[F
     return sorted(changes, key=lambda c: c.path)
 
 
+_KEY_STEP = re.compile(r"\['((?:[^'\\]|\\.)*)'\]")
+
+
 def _path(deep_path: str) -> str:
-    """`root['tags'][1]` -> `tags[1]`."""
-    text = deep_path.removeprefix("root")
-    if text.startswith("['"):
-        end = text.find("']")
-        return text[2:end] + text[end + 2 :]
-    return text or "(frontmatter)"
+    """`root['metadata']['tags'][1]` -> `metadata.tags[1]`."""
+    text = _KEY_STEP.sub(lambda m: "." + m.group(1), deep_path.removeprefix("root"))
+    return text.removeprefix(".") or "(frontmatter)"
 
 
 def body_diff(before: str, after: str, limit: int = MAX_BODY_DIFF_LINES) -> tuple[str, ...]:
@@ -119,4 +119,6 @@ def diff_memories(before: Mapping[str, bytes], after: Mapping[str, bytes]) -> li
 
 
 def _is_index(path: str) -> bool:
-    return path.rsplit("/", 1)[-1] == INDEX_NAME
+    from memsync.model.safety import is_index_path
+
+    return is_index_path(path)

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 
 from memsync import git as gitcmd
 from memsync.config import Config, Settings, data_dir
-from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
+from memsync.errors import (
+    ExitCode,
+    MemsyncError,
+    RemoteUnavailableError,
+    UserMessageError,
+    most_urgent,
+)
 from memsync.model.safety import Skipped
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
@@ -19,6 +25,7 @@ from memsync.sync.deadline import Deadline
 from memsync.sync.filetimes import WriteTimes
 from memsync.sync.lock import store_lock
 from memsync.sync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
+from memsync.sync.outgoing import commit_message
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
@@ -32,6 +39,8 @@ class StoreReport:
     store: str
     committed: tuple[str, ...] = ()
     updated: tuple[str, ...] = ()
+    # The part of `updated` that did not exist in the live directory before (shown as `+`).
+    created: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
     kept_local: tuple[str, ...] = ()
     skipped: tuple[Skipped, ...] = ()
@@ -39,6 +48,10 @@ class StoreReport:
     warnings: tuple[Finding, ...] = ()
     decisions: tuple[str, ...] = ()
     pushed: bool = False
+    # Memory files (relative to the binding's folder) the push changed on the remote.
+    sent: tuple[str, ...] = ()
+    # Commits of the local branch the remote does not have after this run.
+    ahead: int = 0
     push_attempts: int = 0
     offline: str | None = None
     review_branch: str | None = None
@@ -160,27 +173,6 @@ def _commit_local(run: _Run) -> str | None:
     return new
 
 
-def commit_message(
-    key: str,
-    changes: Mapping[str, bytes | None],
-    before: Mapping[str, object],
-    subject: str | None = None,
-) -> str:
-    """`memsync(acme-api): update 2 memories from alice-laptop`, with the files listed."""
-    added = sorted(p for p, d in changes.items() if d is not None and p not in before)
-    updated = sorted(p for p, d in changes.items() if d is not None and p in before)
-    deleted = sorted(p for p, d in changes.items() if d is None)
-    verbs = [("add", added), ("update", updated), ("delete", deleted)]
-    parts = [f"{verb} {len(paths)}" for verb, paths in verbs if paths]
-    count = len(changes)
-    summary = ", ".join(parts) if len(parts) > 1 else parts[0].split()[0] + f" {count}"
-    noun = "memory" if count == 1 else "memories"
-    lines = [subject or f"memsync({key}): {summary} {noun} from {hostname()}", ""]
-    for verb, paths in verbs:
-        lines.extend(f"{verb}: {path}" for path in paths)
-    return "\n".join(lines) + "\n"
-
-
 def _fetch(run: _Run) -> None:
     gitcmd.fetch(run.binding.clone_dir, run.network_time())
 
@@ -212,15 +204,15 @@ def _integrate_remote(run: _Run) -> str | None:
 
 def _materialize(run: _Run, head: str | None) -> None:
     """Write the store's files into the live directory, never over an edit made meanwhile."""
-    from memsync.model.safety import filter_files
-    from memsync.sync.livefiles import write_live
-
     binding = run.binding
     if _unchanged(run, head):
-        # Session start with nothing new: no tree listing, no writes.
+        # Session start with nothing new: no tree listing, no writes, no import of the writer.
         run.manifest = replace(run.manifest, last_sync=time.time())
         save_manifest(run.manifest_file, run.manifest)
         return
+    from memsync.model.safety import filter_files
+    from memsync.sync.livefiles import write_live
+
     entries = store.store_files(binding, head)
     skipped = [
         Skipped(p, "not a regular file")
@@ -249,6 +241,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     save_manifest(run.manifest_file, run.manifest)
     run.note(
         updated=outcome.written,
+        created=tuple(p for p in outcome.written if p not in run.live),
         deleted=outcome.deleted,
         kept_local=outcome.kept,
         skipped=run.report.skipped + tuple(skipped) + tuple(Skipped(*f) for f in outcome.failed),
@@ -280,6 +273,13 @@ def _pull_body(run: _Run) -> None:
     except RemoteUnavailableError as exc:
         run.note(offline=exc.message, unreachable_since=store.last_fetch(run.binding))
     _materialize(run, head)
+    _note_ahead(run)
+
+
+def _note_ahead(run: _Run) -> None:
+    from memsync.sync.outgoing import unsent_commits  # only reads refs when level
+
+    run.note(ahead=unsent_commits(run.binding))
 
 
 def _push_body(run: _Run) -> None:
@@ -293,22 +293,29 @@ def _push_body(run: _Run) -> None:
             began = time.monotonic()
             _fetch(run)
             head = _integrate_remote(run)
-            if run.report.blocked:
-                break
+            # Files that failed validation were never committed (`_commit_local`): what is
+            # committed is valid, and goes out now; the blocked files wait in the live folder.
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
+            from memsync.sync.outgoing import drop_unpublished
+
+            local, note = drop_unpublished(binding, heads.branch, heads.local, heads.remote)
+            head = local
+            run.note(decisions=run.report.decisions + note)
             if run.review_branch:
                 gitcmd.push_ref(
                     binding.clone_dir,
-                    heads.local,
+                    local,
                     f"refs/heads/{run.review_branch}",
                     run.network_time(),
                 )
                 run.note(pushed=True, review_branch=run.review_branch)
                 break
             if gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
-                run.note(pushed=True)
+                from memsync.sync.outgoing import sent_files
+
+                run.note(pushed=True, sent=sent_files(binding, heads.remote, local))
                 break
             if attempts >= run.settings.push_retries:
                 raise UserMessageError(
@@ -322,6 +329,7 @@ def _push_body(run: _Run) -> None:
     finally:
         run.note(push_attempts=attempts)
         _materialize(run, head)
+        _note_ahead(run)
     if run.report.pushed:
         run.manifest = replace(run.manifest, last_push=time.time())
         save_manifest(run.manifest_file, run.manifest)
@@ -414,17 +422,14 @@ def run_stores(
     return [r for r in reports if r is not None]
 
 
-def exit_code(reports: list[StoreReport]) -> int:
-    """The command's exit code: needs-user beats locked beats offline."""
+def exit_code(reports: list[StoreReport]) -> ExitCode:
+    """The command's exit code, ranked by errors.PRECEDENCE (needs-you before offline)."""
     codes = {r.error_code for r in reports if r.error_code}
     if any(r.blocked for r in reports):
-        codes.add(1)
+        codes.add(ExitCode.NEEDS_USER)
     if any(r.offline for r in reports):
-        codes.add(3)
-    for code in (1, 2, 4, 3):
-        if code in codes:
-            return code
-    return 0
+        codes.add(ExitCode.REMOTE_UNAVAILABLE)
+    return most_urgent(codes)
 
 
 def sync_project(

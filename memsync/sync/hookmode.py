@@ -14,6 +14,7 @@ from memsync.sync.hookoutput import HookOutput, Section, clean_line, quote_name
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
+    from memsync.config import Config
     from memsync.sync.engine import StoreReport
 
 # `push --review --hook`: (project, scopes, message) -> (store reports, pull requests).
@@ -222,6 +223,18 @@ def problem_lines(reports: Sequence[StoreReport]) -> list[str]:
     return lines
 
 
+def _start_fetches(config: Config, project: Path, scopes: tuple[str, ...]) -> None:
+    """Start every store's fetch before the sync engine is even imported: at session start
+    the network round trip then overlaps the imports (the engine collects each fetch)."""
+    from memsync.config import SCOPES
+    from memsync.git.remote import start_fetch
+    from memsync.sync.binding import resolve_bindings
+
+    _, bindings = resolve_bindings(config, project, tuple(s for s in SCOPES if s in scopes))
+    for binding in bindings:
+        start_fetch(binding.clone_dir)
+
+
 def run_hook(
     command: str,
     project: Path,
@@ -241,7 +254,6 @@ def run_hook(
     output = HookOutput(event)
     try:
         from memsync.config import load_config
-        from memsync.sync.engine import RunOptions, sync_project
 
         config = load_config()
         settings = config.settings
@@ -249,6 +261,9 @@ def run_hook(
         # Armed before stdin is read: even a caller that never closes stdin is let go.
         start_watchdog(limit + 2, f"memsync {command}")
         project = hook_project_dir(read_hook_input(), project)
+        _start_fetches(config, project, scopes)
+        from memsync.sync.engine import RunOptions, sync_project
+
         if review is not None:
             pushed_reports, pushed_pulls = review(project, scopes, message)
             pulls = tuple(pushed_pulls)

@@ -16,6 +16,7 @@ from memsync.model.semdiff import MemoryChange, diff_memories
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
 from memsync.sync.engine import binding_manifest, local_changes
+from memsync.sync.summary import BlockedFile, fix_for
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,18 @@ class StoreStatus:
     last_push: float | None
     index: IndexSize | None
     problems: tuple[str, ...]
+    # Local edits validation keeps out of every commit, each with its fix.
+    blocked: tuple[BlockedFile, ...] = ()
+
+    @property
+    def pending(self) -> bool:
+        """Anything not yet level with the remote: edits, unpushed or unpulled commits."""
+        return bool(self.local_edits or self.ahead or self.behind)
+
+    @property
+    def clean(self) -> bool:
+        """Nothing pending, nothing blocked, no problem: what `status --exit-code` wants."""
+        return not (self.pending or self.blocked or self.problems)
 
 
 @dataclass(frozen=True)
@@ -84,8 +97,7 @@ def _scan(binding: Binding) -> TreeScan:
 
 def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStatus]:
     """Status of each store of the project, from local state only (no network)."""
-
-    _, bindings = _bindings(project_dir, scopes)
+    config, bindings = _bindings(project_dir, scopes)
     statuses = []
     for binding in bindings:
         cloned = (binding.clone_dir / "HEAD").is_file()
@@ -109,6 +121,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 f"{INDEX_NAME} has {size.lines} lines / {size.chars} characters: Claude Code loads "
                 "200 lines / 25,000 characters (run `memsync consolidate`)"
             )
+        edits = local_changes(live, manifest)
         statuses.append(
             StoreStatus(
                 scope=binding.scope,
@@ -120,14 +133,30 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 cloned=cloned,
                 ahead=ahead,
                 behind=behind,
-                local_edits=tuple(sorted(local_changes(live, manifest))),
+                local_edits=tuple(sorted(edits)),
                 last_sync=manifest.last_sync,
                 last_push=manifest.last_push,
                 index=size,
                 problems=tuple(problems),
+                blocked=_blocked(binding, edits, config),
             )
         )
     return statuses
+
+
+def _blocked(
+    binding: Binding, edits: dict[str, bytes | None], config: Config
+) -> tuple[BlockedFile, ...]:
+    """The local edits the next push would hold back, as `push` decides it."""
+    from memsync.check.validate import validate_edit
+
+    blocked: list[BlockedFile] = []
+    for path, data in sorted(edits.items()):
+        if data is None or not store.is_memory_file(binding, path):
+            continue
+        errors, _ = validate_edit(path, data, binding.scope, config.settings)
+        blocked += [BlockedFile(f.path, f.line, f.rule, f.message, fix_for(f)) for f in errors]
+    return tuple(blocked)
 
 
 def store_diff(project_dir: Path, scopes: tuple[Scope, ...], *, fetch: bool) -> list[StoreDiff]:

@@ -1,7 +1,8 @@
 """Install, remove and inspect memsync's Claude Code hooks in a settings.json file.
 
 The functions that compute a change are pure (text in, text out); only `read_settings`
-and `apply` touch the disk. A settings file memsync cannot parse is never rewritten.
+and `apply` touch the disk. A settings file memsync cannot parse is never rewritten, and
+one it can is edited as text (team/jsonedit): only memsync's own entries change.
 """
 
 from __future__ import annotations
@@ -138,21 +139,6 @@ def parse_settings(text: str, path: Path) -> dict[str, Any]:
     return data
 
 
-def detect_indent(text: str) -> int | str:
-    """The indentation unit of existing JSON text (2 when it cannot tell)."""
-    for line in text.splitlines()[1:]:
-        stripped = line.lstrip(" \t")
-        if stripped and len(stripped) < len(line):
-            lead = line[: len(line) - len(stripped)]
-            return "\t" if lead.startswith("\t") else len(lead)
-    return 2
-
-
-def render_settings(data: dict[str, Any], indent: int | str = 2) -> str:
-    """Serialize settings the way Claude Code writes them, with a trailing newline."""
-    return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
-
-
 def _owned_by(entry: object, spec: HookSpec | None) -> bool:
     """True when one inner hook entry is memsync's (for `spec`'s command, or any)."""
     if not isinstance(entry, dict):
@@ -256,7 +242,12 @@ def _rendered_if_changed(text: str, old: dict[str, Any], new: dict[str, Any]) ->
     # An unchanged document keeps its exact bytes, whatever its formatting.
     if new == old and text.strip():
         return text
-    return render_settings(new, detect_indent(text))
+    from memsync.team.jsonedit import detect_indent, edit_json, render_json
+
+    if not text.strip():
+        return render_json(new, 2)
+    # A textual edit: the person's formatting, key order and spacing stay as they were.
+    return edit_json(text, old, new, detect_indent(text))
 
 
 def status_of(text: str, path: Path, command_prefix: str) -> dict[str, HookState]:
@@ -331,3 +322,52 @@ def apply(change: HookChange) -> None:
             hint="Run the command again.",
         )
     atomic_write(path, change.after.encode("utf-8"), keep_mode=True)
+
+
+@dataclass(frozen=True)
+class InstallResult:
+    """What `install_hooks` planned (and wrote unless a dry run), and what to warn about."""
+
+    change: HookChange
+    warnings: tuple[str, ...]
+
+
+def project_settings_paths(project_root: Path) -> list[Path]:
+    """Both project-scope settings files Claude Code reads (shared and local)."""
+    claude = project_root / ".claude"
+    return [claude / "settings.json", claude / "settings.local.json"]
+
+
+def scope_warnings(settings_path: Path, others: list[Path]) -> tuple[str, ...]:
+    """A warning per other settings file that already runs memsync's hooks."""
+    warnings = []
+    for other in others:
+        if other.resolve() == settings_path.resolve():
+            continue
+        try:
+            states = hook_status(other, command_prefix="")
+        except UserMessageError:
+            continue  # unreadable there: `hooks status --settings` reports it
+        if any(state is not HookState.MISSING for state in states.values()):
+            warnings.append(
+                f"{other} also runs memsync's hooks, so Claude Code would run each twice; "
+                f"remove one copy with `memsync hooks uninstall --settings {other}`"
+            )
+    return tuple(warnings)
+
+
+def install_hooks(
+    settings_path: Path, *, others: list[Path] | None = None, dry_run: bool = False
+) -> InstallResult:
+    """Install memsync's hooks in SETTINGS_PATH; warn about copies in OTHERS (other scopes)."""
+    if others is None:
+        from memsync.model.paths import project_root
+
+        try:
+            others = project_settings_paths(project_root(Path.cwd()))
+        except Exception:  # no project here: nothing else to compare with
+            others = []
+    change = plan_install(settings_path)
+    if not dry_run:
+        apply(change)
+    return InstallResult(change, scope_warnings(settings_path, others))

@@ -134,24 +134,31 @@ class InitResult:
     config_file: Path
     scaffolded: tuple[str, ...]
     reports: tuple[StoreReport, ...]
+    warnings: tuple[str, ...] = ()
 
 
-def scaffold_empty_team_store(binding: Binding, timeout: float | None) -> tuple[str, ...]:
-    """Commit the templates into a team store whose remote has no commits yet."""
+def scaffold_empty_team_store(
+    binding: Binding, timeout: float | None, memsync_spec: str | None = None
+) -> tuple[str, ...]:
+    """Commit the templates (and their record) into a team store whose remote is empty."""
     import time
 
     from memsync.sync import store
     from memsync.sync.binding import hostname
-    from memsync.team.scaffold import rendered_files
+    from memsync.team.memsyncspec import default_spec, validate_spec
+    from memsync.team.scaffold import RECORD, record_text, rendered_files
 
     repo = binding.clone_dir
     gitcmd.fetch(repo, timeout)
     heads = store.heads(binding)
     if heads.local is not None or heads.remote is not None:
         return ()
+    spec = validate_spec(memsync_spec or default_spec())
+    rendered = rendered_files(spec)
     files: dict[str, bytes | None] = {
-        path.as_posix(): text.encode("utf-8") for path, text in rendered_files().items()
+        path.as_posix(): text.encode("utf-8") for path, text in rendered.items()
     }
+    files[RECORD.as_posix()] = record_text(spec, rendered).encode("utf-8")
     commit = gitcmd.write_commit(
         repo,
         parents=[],
@@ -170,6 +177,7 @@ def run_init(
     private_url: str | None,
     team_url: str | None,
     subdir: str | None,
+    memsync_spec: str | None = None,
 ) -> InitResult:
     """Configure, clone, scaffold an empty team store, then sync (local memories kept)."""
     from memsync.sync import store
@@ -194,6 +202,29 @@ def run_init(
             store.check_state(binding)
             store.adopt_remote_branch(binding, gitcmd.DEFAULT_TIMEOUT)
             if binding.scope == "team":
-                scaffolded = scaffold_empty_team_store(binding, gitcmd.DEFAULT_TIMEOUT)
+                scaffolded = scaffold_empty_team_store(
+                    binding, gitcmd.DEFAULT_TIMEOUT, memsync_spec
+                )
     reports = run_stores(bindings, plan.config.settings, Deadline(), "push")
-    return InitResult(plan, config_file, scaffolded, tuple(reports))
+    return InitResult(
+        plan,
+        config_file,
+        scaffolded,
+        tuple(reports),
+        _spec_warnings(memsync_spec, scaffolded, team=any(b.scope == "team" for b in bindings)),
+    )
+
+
+def _spec_warnings(spec: str | None, scaffolded: tuple[str, ...], *, team: bool) -> tuple[str, ...]:
+    """Whether the spec a new team repository's workflows install resolves (or was unused)."""
+    from memsync.team.memsyncspec import check_spec, default_spec
+
+    if scaffolded:
+        warning = check_spec(spec or default_spec())
+        return (warning,) if warning else ()
+    if spec and team:
+        return (
+            "--memsync-spec applies when init scaffolds an empty team repository; this one "
+            "has commits: run `memsync scaffold --update --memsync-spec SPEC` in a clone of it",
+        )
+    return ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync.config import load_config
+from memsync.config import Settings, load_config
 from memsync.errors import UsageError, UserMessageError
 from memsync.fsutil.atomic import atomic_write
 from memsync.model.index import IndexLine, format_entry, parse_index, parse_index_text, render_index
@@ -38,22 +38,20 @@ def _relative_memory_path(file: str, private: Binding) -> str:
     return candidate.as_posix()
 
 
-def _refuse_unsafe(relpath: str, data: bytes) -> None:
-    from memsync.check.secrets import scan_text
+def _refuse_unsafe(relpath: str, data: bytes, settings: Settings) -> None:
+    """Refuse, before anything moves, what the team store's push would hold back."""
+    from memsync.check.validate import validate_edit
+    from memsync.sync.summary import fix_for
 
-    memory = parse_memory(data, relpath)
-    if memory.type == "user":
-        raise UserMessageError(
-            f"{relpath} is a `type: user` memory: user memories are always private",
-            hint="Change its type if it is really about the project, then promote it.",
-        )
-    findings = scan_text(memory.text, relpath)
-    if findings:
-        where = ", ".join(f"line {f.line} ({f.rule_id})" for f in findings)
-        raise UserMessageError(
-            f"{relpath} contains what looks like a secret: {where}",
-            hint="Remove it (or mark a false positive with `memsync:allow-secret`), then retry.",
-        )
+    errors, _ = validate_edit(relpath, data, "team", settings)
+    if not errors:
+        return
+    found = "; ".join(f"line {f.line}: {f.message} [{f.rule}]" for f in errors)
+    fixes = dict.fromkeys(fix_for(f, "memsync promote " + relpath) for f in errors)
+    raise UserMessageError(
+        f"{relpath} cannot go to the team store, nothing was moved: {found}",
+        hint="\n".join(fixes),
+    )
 
 
 def _move_index_entry(private: Binding, team: Binding, relpath: str) -> None:
@@ -97,7 +95,7 @@ def promote(project_dir: Path, file: str) -> PromoteResult:
     if not source.is_file() or relpath.split("/")[0] == "team" or source.name == INDEX_NAME:
         raise UsageError(f"{source} is not a private memory file")
     data = source.read_bytes()
-    _refuse_unsafe(relpath, data)
+    _refuse_unsafe(relpath, data, config.settings)
     target = team.live_dir / relpath
     if target.exists() and target.read_bytes() != data:
         raise UserMessageError(

@@ -1,19 +1,25 @@
-"""Write the team-repository scaffold (workflows, .gitattributes, README, pre-commit).
+"""Write and update the team-repository scaffold: workflows, pre-commit, .gitattributes,
+README and a Dependabot config that keeps the workflows' pinned actions current.
 
 The files come from the project's `templates/` folder, shipped as package
-`memsync.templates`. Existing files are never overwritten: a team that edited its
-workflows keeps them, and re-running `init` or `scaffold` is safe.
+`memsync.templates`. A first scaffold never overwrites a file (an existing
+`.gitattributes` only gets the merge-driver lines it lacks). `.memsync/scaffold.json`
+records the memsync spec the workflows install and the template text each file was made
+from, so `scaffold --update` can bring in new templates by a three-way merge that keeps
+the team's own edits, and report what it did per file.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memsync import __version__
 from memsync.errors import UsageError, UserMessageError
+from memsync.team.memsyncspec import check_spec, default_spec, validate_spec
 
 if TYPE_CHECKING:
     # importlib.resources.abc only exists from 3.11 on.
@@ -24,40 +30,58 @@ if TYPE_CHECKING:
 SCAFFOLD_FILES: tuple[tuple[str, str], ...] = (
     ("workflows/memsync-check.yml", ".github/workflows/memsync-check.yml"),
     ("workflows/memsync-consolidate.yml", ".github/workflows/memsync-consolidate.yml"),
+    ("dependabot.yml", ".github/dependabot.yml"),
     ("gitattributes", ".gitattributes"),
     ("pre-commit-config.yaml", ".pre-commit-config.yaml"),
     ("README.md", "README.md"),
 )
+RECORD = Path(".memsync/scaffold.json")
+GITATTRIBUTES = Path(".gitattributes")
 
 # `{{ memsync_x }}` but not GitHub's own `${{ ... }}` expressions.
 _PLACEHOLDER = re.compile(r"(?<!\$)\{\{\s*(memsync_[a-z_]+)\s*\}\}")
-# The requirement lands inside double quotes in shell and YAML: keep it to the characters
-# a requirement specifier or a URL needs, so it can never inject anything.
-_SAFE_REQUIREMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+\-\[\],<>=!~@/:#%?& ]*$")
+# What an older scaffold put in a file, to rebuild the template it started from.
+_OLD_SPEC = re.compile(r'(?:pip install "|additional_dependencies: \[")([^"]+)"')
+_OLD_VERSION = re.compile(r"\(memsync ([^)\s]+)\)")
+
+
+@dataclass(frozen=True)
+class ScaffoldFile:
+    """One scaffold file and what happened to it (`action`), with a word on why (`note`)."""
+
+    path: Path
+    action: str
+    note: str = ""
 
 
 @dataclass(frozen=True)
 class ScaffoldResult:
-    """Paths (relative to the repository) written and those left alone because they exist."""
+    """Per file what was done, the memsync spec in use, and warnings about it."""
 
-    written: tuple[Path, ...]
-    skipped: tuple[Path, ...]
+    files: tuple[ScaffoldFile, ...]
+    memsync_spec: str
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def written(self) -> tuple[Path, ...]:
+        """Files created from a template."""
+        return tuple(f.path for f in self.files if f.action == "wrote")
+
+    @property
+    def skipped(self) -> tuple[Path, ...]:
+        """Files left exactly as they were."""
+        return tuple(f.path for f in self.files if f.action in ("kept", "current"))
 
 
 def default_requirement(version: str = __version__) -> str:
-    """What the workflows install: exactly the running memsync's version."""
+    """`memsync==VERSION` (what older scaffolds always installed)."""
     return f"memsync=={version}"
 
 
-def template_variables(memsync_requirement: str | None = None) -> dict[str, str]:
+def template_variables(memsync_spec: str | None = None) -> dict[str, str]:
     """The values substituted into templates."""
-    requirement = memsync_requirement or default_requirement()
-    if not _SAFE_REQUIREMENT.match(requirement):
-        raise UsageError(
-            f"memsync requirement {requirement!r} has characters a workflow cannot quote safely.",
-            hint='Use a pip requirement such as "memsync==0.1.0" or "memsync @ https://…".',
-        )
-    return {"memsync_version": __version__, "memsync_requirement": requirement}
+    spec = validate_spec(memsync_spec or default_requirement())
+    return {"memsync_version": __version__, "memsync_requirement": spec}
 
 
 def render(text: str, variables: dict[str, str], *, name: str = "template") -> str:
@@ -98,32 +122,163 @@ def read_template(relative: str) -> str:
     return node.read_text(encoding="utf-8")
 
 
-def rendered_files(memsync_requirement: str | None = None) -> dict[Path, str]:
+def rendered_files(memsync_spec: str | None = None) -> dict[Path, str]:
     """Destination path (relative) -> rendered content, for every scaffold file."""
-    variables = template_variables(memsync_requirement)
+    variables = template_variables(memsync_spec)
     return {
         Path(dest): render(read_template(src), variables, name=src) for src, dest in SCAFFOLD_FILES
     }
 
 
+def record_text(memsync_spec: str, bases: dict[Path, str]) -> str:
+    """The `.memsync/scaffold.json` that remembers the spec and each file's template."""
+    data = {
+        "memsync_version": __version__,
+        "memsync_spec": memsync_spec,
+        "templates": {path.as_posix(): text for path, text in sorted(bases.items())},
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def read_record(repo_dir: Path) -> tuple[str | None, dict[Path, str]]:
+    """The recorded spec and template texts ((None, {}) when there is no usable record)."""
+    try:
+        data = json.loads((repo_dir / RECORD).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None, {}
+    if not isinstance(data, dict):
+        return None, {}
+    spec = data.get("memsync_spec")
+    templates = data.get("templates")
+    bases = {
+        Path(k): v
+        for k, v in (templates.items() if isinstance(templates, dict) else ())
+        if isinstance(k, str) and isinstance(v, str)
+    }
+    return (spec if isinstance(spec, str) else None), bases
+
+
+def _guessed_base(relative: Path, ours: str) -> str:
+    """The template an unrecorded file probably came from: today's, with its spec and version."""
+    src = next(s for s, d in SCAFFOLD_FILES if Path(d) == relative)
+    spec = _OLD_SPEC.search(ours)
+    version = _OLD_VERSION.search(ours)
+    variables = {
+        "memsync_version": version.group(1) if version else __version__,
+        "memsync_requirement": spec.group(1) if spec else default_requirement(),
+    }
+    return render(read_template(src), variables, name=src)
+
+
+def _missing_attribute_lines(ours: str, template: str) -> list[str]:
+    present = {line.strip() for line in ours.splitlines()}
+    rules = [line for line in template.splitlines() if line.strip() and not line.startswith("#")]
+    return [line for line in rules if line.strip() not in present]
+
+
+def _first_time(relative: Path, ours: str, theirs: str) -> tuple[ScaffoldFile, str | None]:
+    """A file that exists but was never scaffolded: keep it; give .gitattributes our lines."""
+    if ours == theirs:
+        return ScaffoldFile(relative, "current"), None
+    if relative == GITATTRIBUTES:
+        missing = _missing_attribute_lines(ours, theirs)
+        if missing:
+            lines = "\n".join(missing)
+            glue = "" if ours.endswith("\n") or not ours else "\n"
+            text = f"{ours}{glue}# Added by `memsync scaffold`: memsync's merge driver.\n{lines}\n"
+            return ScaffoldFile(relative, "appended", "the merge-driver lines"), text
+    return ScaffoldFile(relative, "kept", "exists; `scaffold --update` merges the template"), None
+
+
+def _three_way(relative: Path, base: str, ours: str, theirs: str) -> tuple[ScaffoldFile, str]:
+    """(what happened, the text to write) for a file updated against its template."""
+    from memsync.merge.diff3 import merge_text
+
+    if ours == theirs:
+        return ScaffoldFile(relative, "current"), ours
+    if ours == base:
+        return ScaffoldFile(relative, "updated", "to the new template"), theirs
+    if theirs == base:
+        return ScaffoldFile(relative, "kept", "your edits; the template has not changed"), ours
+    merged = merge_text(base, ours, theirs, a_first=True)
+    if merged.conflicts:
+        note = (
+            "your edits and the new template change the same lines: kept yours; "
+            f"the new template is {relative}.memsync-new, merge it by hand"
+        )
+        return ScaffoldFile(relative, "conflict", note), ours
+    return ScaffoldFile(relative, "merged", "the new template with your edits"), merged.text
+
+
+def plan_scaffold(
+    repo_dir: Path, *, memsync_spec: str | None = None, update: bool = False
+) -> tuple[ScaffoldResult, dict[Path, str], dict[Path, str]]:
+    """(result, texts to write, template bases to record) without touching the disk."""
+    recorded_spec, bases = read_record(repo_dir)
+    spec = validate_spec(memsync_spec or recorded_spec or default_spec())
+    files: list[ScaffoldFile] = []
+    writes: dict[Path, str] = {}
+    new_bases = dict(bases)
+    for relative, theirs in rendered_files(spec).items():
+        target = repo_dir / relative
+        if target.is_symlink():
+            # Writing would follow it out of the repository: never.
+            files.append(ScaffoldFile(relative, "kept", "a symbolic link"))
+            continue
+        if not target.exists():
+            if update and relative in bases:
+                files.append(ScaffoldFile(relative, "deleted", "removed by the team; left out"))
+                continue
+            files.append(ScaffoldFile(relative, "wrote"))
+            writes[relative] = new_bases[relative] = theirs
+            continue
+        ours = target.read_text(encoding="utf-8")
+        if not update:
+            item, text = _first_time(relative, ours, theirs)
+            if item.action == "current":
+                new_bases[relative] = theirs
+            files.append(item)
+            if text is not None:
+                writes[relative] = text
+            continue
+        base = bases.get(relative) or _guessed_base(relative, ours)
+        item, text = _three_way(relative, base, ours, theirs)
+        files.append(item)
+        if item.action == "conflict":
+            writes[Path(f"{relative}.memsync-new")] = theirs
+            continue
+        new_bases[relative] = theirs
+        if text != ours:
+            writes[relative] = text
+    return ScaffoldResult(tuple(files), spec), writes, new_bases
+
+
 def scaffold(
-    repo_dir: Path, *, memsync_requirement: str | None = None, dry_run: bool = False
+    repo_dir: Path,
+    *,
+    memsync_spec: str | None = None,
+    dry_run: bool = False,
+    update: bool = False,
+    verify: bool = True,
 ) -> ScaffoldResult:
-    """Write the scaffold files missing from `repo_dir`; never touch existing ones."""
+    """Scaffold REPO_DIR (or `update` an earlier scaffold); VERIFY checks the spec resolves."""
     if not repo_dir.is_dir():
         raise UsageError(f"{repo_dir}: not a directory.")
-    written: list[Path] = []
-    skipped: list[Path] = []
-    for relative, content in rendered_files(memsync_requirement).items():
-        target = repo_dir / relative
-        # A dangling symlink "exists" for our purpose too: writing would follow it.
-        if target.exists() or target.is_symlink():
-            skipped.append(relative)
-            continue
-        if not dry_run:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            # "x": fail instead of overwriting a file that appeared meanwhile.
-            with target.open("x", encoding="utf-8", newline="\n") as handle:
-                handle.write(content)
-        written.append(relative)
-    return ScaffoldResult(tuple(written), tuple(skipped))
+    result, writes, bases = plan_scaffold(repo_dir, memsync_spec=memsync_spec, update=update)
+    warnings = []
+    if verify:
+        warning = check_spec(result.memsync_spec)
+        if warning:
+            warnings.append(warning)
+    if not dry_run:
+        for relative, text in writes.items():
+            _write(repo_dir / relative, text)
+        _write(repo_dir / RECORD, record_text(result.memsync_spec, bases))
+    return ScaffoldResult(result.files, result.memsync_spec, tuple(warnings))
+
+
+def _write(target: Path, text: str) -> None:
+    from memsync.fsutil.atomic import atomic_write
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(target, text.encode("utf-8"))

@@ -12,8 +12,9 @@ import pytest
 
 from testing.claude_client import CLAUDE_CODE_VERSION, ClientUnavailable, claude_binary
 from testing.claude_sites import Site
+from testing.gitrepo import make_bare_remote
+from testing.machines import Machine, make_machine
 from testing.messages_api import MessagesStandIn
-from tests.conftest import Machine, make_bare_remote, make_machine
 
 ORIGIN = "git@github.com:acme/api.git"
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from testing.claude_sites import Site, first_context, hook_json, memory_text
+from testing.gitrepo import git
 from testing.messages_api import edit, read, write
-from tests.conftest import git
 
 pytestmark = pytest.mark.realclient
 

@@ -1,0 +1,35 @@
+"""`merge-file`: the git merge driver."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from memsync.cli import render
+
+
+def InputFile(help: str) -> Any:
+    """A file argument that must exist: a missing one is a usage error naming it."""
+    return typer.Argument(help=help, exists=True, dir_okay=False, readable=True)
+
+
+def merge_file(
+    base: Annotated[Path, InputFile(help="The common ancestor's version (git's %O).")],
+    ours: Annotated[Path, InputFile(help="Our version; receives the result (%A).")],
+    theirs: Annotated[Path, InputFile(help="Their version (%B).")],
+    path: Annotated[
+        str | None, typer.Option("--path", help="The file's path in the repository (%P).")
+    ] = None,
+    marker_size: Annotated[
+        int, typer.Option("--marker-size", help="Accepted for git (%L); no markers are written.")
+    ] = 7,
+) -> None:
+    """Git merge driver: merge a memory or MEMORY.md into OURS, without conflict markers."""
+    from memsync.merge.driver import run_merge_driver
+
+    del marker_size  # memsync never writes conflict markers
+    result = run_merge_driver(base, ours, theirs, path)
+    for message in result.messages():
+        render.line(message, stderr=True)

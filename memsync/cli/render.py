@@ -1,0 +1,122 @@
+"""Everything the command line prints goes through here: escaped for rich and for terminals.
+
+Text from outside memsync (file names, git's messages, memory content) never reaches rich
+as markup, so `[/b]` cannot crash a command and `[red]` is printed as written; control
+characters and escape sequences are shown escaped (`\\x1b`), so a file name cannot move the
+cursor, recolour the terminal or hide text (bidirectional overrides included).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import nullcontext
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from memsync.sync.engine import StoreReport
+
+# C0 and C1 controls except tab and newline, DEL, and the invisible Unicode format
+# characters that reorder or hide text (Trojan Source, CVE-2021-42574).
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]"
+)
+
+Segment = str | tuple[str, str]
+
+
+def printable(text: str) -> str:
+    """TEXT with every control or invisible formatting character written as an escape."""
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def console(stderr: bool = False) -> Console:
+    """A rich console for stdout (or stderr) that never guesses highlighting."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)
+
+
+def line(*segments: Segment, stderr: bool = False, target: Console | None = None) -> None:
+    """Print one line from plain segments and (text, style) pairs; no text is markup."""
+    from rich.text import Text
+
+    text = Text()
+    for segment in segments:
+        if isinstance(segment, str):
+            text.append(printable(segment))
+        else:
+            text.append(printable(segment[0]), style=segment[1])
+    (target or console(stderr)).print(text)
+
+
+def print_json(data: object) -> None:
+    """DATA as indented JSON on stdout (JSON escapes control characters itself)."""
+    import json
+
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def working(what: str) -> Any:
+    """A spinner on a terminal while network and merge work runs; nothing when piped."""
+    err = console(stderr=True)
+    return err.status(printable(what)) if err.is_terminal else nullcontext()
+
+
+def when(timestamp: float | None) -> str:
+    """A local date and time, or "never"."""
+    import time
+
+    if timestamp is None:
+        return "never"
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp))
+
+
+# A pull that brings a thousand memories should not print a thousand lines.
+MAX_LISTED = 20
+
+
+def _listed(items: Sequence[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    yield from items[:MAX_LISTED]
+    if len(items) > MAX_LISTED:
+        yield "…", f"and {len(items) - MAX_LISTED} more (`memsync log` lists them)"
+
+
+def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
+    """Per store: the one-line outcome, then the files (+ added, ~ changed, - removed)."""
+    from memsync.sync.summary import blocked_files, outcome
+
+    out = console()
+    for report in reports:
+        line((report.scope, "bold"), f" ({report.store}): {outcome(report, command)}", target=out)
+        created = set(report.created)
+        changed = [("+" if p in created else "~", p) for p in report.updated]
+        changed += [("-", p) for p in report.deleted]
+        for sign, path in _listed(changed):
+            line(f"  {sign} {path}", target=out)
+        if report.pushed and report.sent:
+            line(f"  pushed: {', '.join(report.sent[:MAX_LISTED])}", target=out)
+        for blocked in blocked_files(report):
+            line(
+                "  ",
+                ("blocked", "bold red"),
+                f" {blocked.path}:{blocked.line}: {blocked.message} [{blocked.rule}]",
+                target=out,
+            )
+            line(f"    fix: {blocked.fix}", target=out)
+        for decision in report.decisions:
+            line(f"  merge: {decision}", target=out)
+        for problem in report.warnings:
+            line(f"  warning: {problem.describe()}", target=out)
+    err = console(stderr=True)
+    for report in reports:
+        # The outcome line has the first line of an error; the hint (what to do) goes here.
+        if report.error:
+            line(f"memsync: {report.scope}: {report.error}", target=err)
+        elif report.offline:
+            line(f"memsync: {report.scope}: {report.offline}; local work kept", target=err)
+        for skipped in report.skipped:
+            line(f"memsync: {report.scope}: skipped {skipped.path}: {skipped.reason}", target=err)

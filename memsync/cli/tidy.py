@@ -1,0 +1,203 @@
+"""`check` and `consolidate`: validate memories, and tidy them within Claude Code's limits."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from memsync.cli import render
+from memsync.cli.options import (
+    CheckFormat,
+    JsonOption,
+    ProjectOption,
+    ReportFormat,
+    StoreScope,
+)
+
+CheckPathArgument = Annotated[
+    Path | None,
+    typer.Argument(
+        help="A memory directory, a store checkout or one file (default: this project's "
+        "Claude Code memory).",
+        show_default=False,
+    ),
+]
+
+
+def check(
+    path: CheckPathArgument = None,
+    scope: Annotated[
+        StoreScope | None,
+        typer.Option(
+            "--scope",
+            help="Rules of this store scope (default: from the layout).",
+            show_default=False,
+            case_sensitive=False,
+        ),
+    ] = None,
+    all_projects: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Every project folder of a store checkout (default PATH: the git work tree here).",
+        ),
+    ] = False,
+    fmt: Annotated[
+        CheckFormat, typer.Option("--format", help="Output format.", case_sensitive=False)
+    ] = CheckFormat.text,
+    project: ProjectOption = Path("."),
+) -> None:
+    """Validate memories: frontmatter, index limits, secrets, unsafe files. Exit 1 on errors."""
+    from memsync.check.findings import render as render_findings
+    from memsync.check.run import run_check
+
+    report = run_check(
+        path, scope=scope.value if scope else None, all_projects=all_projects, project=project
+    )
+    if fmt is CheckFormat.text and sys.stdout.isatty():
+        _render_check(report)
+    else:
+        sys.stdout.write(render_findings(report, fmt.value))
+    raise typer.Exit(1 if report.has_errors else 0)
+
+
+def _render_check(report: Any) -> None:
+    from memsync.check.findings import summary_line
+
+    out = render.console()
+    styles = {"error": "bold red", "warning": "yellow"}
+    for f in report.findings:
+        render.line(
+            (f.path, "bold"),
+            f":{f.line}: ",
+            (f.severity, styles[f.severity]),
+            f" {f.message} ",
+            (f"[{f.rule}]", "dim"),
+            target=out,
+        )
+    counts = report.counts
+    colour = "red" if counts["error"] else "yellow" if counts["warning"] else "green"
+    render.line((summary_line(report), colour), (f" ({report.base})", "dim"), target=out)
+
+
+def consolidate(
+    path: Annotated[
+        Path | None,
+        typer.Argument(
+            help="A memory folder or a store checkout (default: this project's memory folder).",
+            file_okay=False,
+        ),
+    ] = None,
+    *,
+    all_projects: Annotated[
+        bool, typer.Option("--all", help="Every project folder of a store checkout.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the plan, change nothing.")
+    ] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Also write the report to this file.", dir_okay=False),
+    ] = None,
+    report_format: Annotated[
+        ReportFormat, typer.Option("--format", help="Report format.", case_sensitive=False)
+    ] = ReportFormat.markdown,
+    threshold: Annotated[
+        float | None,
+        typer.Option("--threshold", help="Near-duplicate similarity, 0-1 (default 0.85)."),
+    ] = None,
+    allow_archive: Annotated[
+        str,
+        typer.Option(
+            "--allow-archive",
+            help="Types that may be archived to fit the index: project-reference or all.",
+            case_sensitive=False,
+        ),
+    ] = "project-reference",
+    project: ProjectOption = Path("."),
+    as_json: JsonOption = False,
+) -> None:
+    """Merge duplicates, make relative dates absolute, keep the index within Claude's limits."""
+    from memsync.consolidate.dedupe import DEFAULT_THRESHOLD
+    from memsync.consolidate.engine import Options, apply_plan, make_plan
+    from memsync.consolidate.report import plan_to_json, render_markdown
+    from memsync.errors import UsageError, UserMessageError
+
+    fmt = "json" if as_json else report_format.value
+    if threshold is not None and not 0 < threshold <= 1:
+        raise UsageError(f"--threshold must be between 0 and 1, not {threshold}")
+    path = _consolidate_target(path, all_projects, project)
+    options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.lower())
+    with render.working("Planning the consolidation…"):
+        plan = make_plan(path, all_projects=all_projects, options=options, dry_run=dry_run)
+
+    def text() -> str:
+        if fmt == "json":
+            import json
+
+            return json.dumps(plan_to_json(plan), indent=2, ensure_ascii=False) + "\n"
+        return render_markdown(plan)
+
+    sys.stdout.write(text())
+    if plan.changed and not dry_run:
+        if not yes:
+            if not sys.stdin.isatty():
+                if report is not None:
+                    _write_report(report, text())
+                raise UserMessageError(
+                    "consolidation not applied: no terminal to ask on",
+                    hint="Pass --yes to apply the plan above, or --dry-run to only show it.",
+                )
+            if not typer.confirm("Apply these changes?", default=False):
+                render.line("Nothing changed.", stderr=True)
+                raise typer.Exit(0)
+        with render.working("Applying the consolidation…"):
+            apply_plan(plan)
+        if fmt != "json":
+            render.line("memsync: consolidation applied.", stderr=True)
+    if report is not None:
+        _write_report(report, text())
+
+
+def _write_report(path: Path, text: str) -> None:
+    """Write the report; an OS error names the file (a full disk reports none by itself)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        if exc.filename is None:
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
+
+
+def _consolidate_target(path: Path | None, all_projects: bool, project: Path) -> Path:
+    """The folder to consolidate: PATH, the store checkout around here, or the memory folder."""
+    from memsync.errors import UsageError, UserMessageError
+
+    if path is not None:
+        return path
+    if all_projects:
+        # As with `memsync check --all`: the store checkout is the git work tree around here.
+        from memsync.model.paths import find_git_root
+
+        found = find_git_root(project)
+        if found is None:
+            raise UsageError(
+                f"--all consolidates every project folder of a store checkout, and "
+                f"{project.resolve()} is not inside a git work tree",
+                hint="Run it inside a clone of a memory repository, or pass its PATH.",
+            )
+        return found[0]
+    from memsync.model.paths import memory_dir_for, project_root
+
+    memory = memory_dir_for(project_root(project))
+    if not memory.is_dir():
+        raise UserMessageError(
+            f"no memory folder for this project at {memory}",
+            hint="Pass the folder to consolidate, e.g. `memsync consolidate PATH`.",
+        )
+    return memory

@@ -1,0 +1,148 @@
+"""The exact check of one candidate pair: is this the same memory said twice?
+
+Two ways to be the same memory. A *near duplicate* says it in the same words, in order:
+typos, formatting, an added or dropped line and reordered lines are forgiven, a substituted
+content word in a short memory or any changed number is not. A *paraphrase* says it in other
+words: most of its canonical terms, weighted by how rare they are in the folder, are the
+other's, with the same names and numbers and the rule pointing the same way. Text that is
+mostly the same words in the same order but disagrees somewhere is never a paraphrase: that
+is a look-alike (the same template for another service, the opposite rule).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from memsync.consolidate.wording import LEXICON, POLARITY, STOPWORDS, typo_variant
+
+PARAPHRASE = 0.6  # weighted share of canonical terms two paraphrases have in common
+_SAME_ORDER = 0.6  # above this token ratio, two texts are edits of one text, not paraphrases
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """The exact check of one pair."""
+
+    ratio: float  # 2 * matched tokens / total tokens, typo variants counted as matched
+    containment: float  # matched tokens / tokens of the shorter body
+    conflicts: int  # content words substituted by different content words
+    number_conflicts: int  # numbers or names changed, or a negation flipped
+    shorter: int  # tokens of the shorter body
+    longer: int  # tokens of the longer body
+    overlap: float = 0.0  # weighted share of canonical terms in common (paraphrase test)
+    facts_differ: bool = False  # each side has a number or identifier the other lacks
+
+    def is_duplicate(self, threshold: float) -> bool:
+        """Near duplicate (similar, or one nearly inside the other) or a paraphrase; never
+        with a changed number or name, never more substituted words than the length allows."""
+        if self.facts_differ or not self.shorter:
+            return False
+        allowed = 0 if self.shorter < 40 else 1 + self.shorter // 100
+        contained = self.containment >= 0.95 and self.shorter * 2 >= self.longer
+        edited = not self.number_conflicts and self.conflicts <= allowed
+        if edited and (self.ratio >= threshold or contained):
+            return True
+        if self.ratio >= _SAME_ORDER and not edited:
+            return False  # the same text, changed: a look-alike, not a rewording
+        # Names swapped in the alignment of a reworded text may be mere misalignment; they
+        # still ask for a clearer overlap.
+        aligned_swaps = self.number_conflicts and self.ratio >= 0.55
+        bar = max(PARAPHRASE, threshold - 0.25) + (0.1 if aligned_swaps else 0.0)
+        return self.overlap >= bar
+
+
+@dataclass(frozen=True)
+class Text:
+    """One body as the check sees it: token ids in order, line starts, sorted canonical terms."""
+
+    words: array[int]
+    starts: array[int]
+    terms: array[int]
+
+
+def _align(a: array[int], b: array[int]) -> tuple[int, int, int]:
+    """(matched tokens, substituted content words, changed numbers or flipped negations)."""
+    words, digits, term, named = LEXICON.words, LEXICON.digits, LEXICON.term, LEXICON.named
+    matched = conflicts = numbers = 0
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            matched += i2 - i1
+            continue
+        left, right = [words[x] for x in a[i1:i2]], [words[y] for y in b[j1:j2]]
+        for x, y in zip(a[i1:i2], b[j1:j2], strict=False):
+            wx, wy = words[x], words[y]
+            if (term[x] == term[y] and term[x] >= 0) or typo_variant(wx, wy):
+                matched += 1
+                left.remove(wx)
+                right.remove(wy)
+            elif (digits[x] and digits[y]) or named[x] or named[y]:
+                numbers += 1  # another number, path or name: another fact
+            elif wx not in STOPWORDS and wy not in STOPWORDS:
+                conflicts += 1
+        short_edit = max(i2 - i1, j2 - j1) <= 3
+        changed_polarity = POLARITY.intersection(left) != POLARITY.intersection(right)
+        if changed_polarity and (short_edit or tag == "replace"):
+            numbers += 1  # a negation flipped: the opposite rule, never the same memory
+    return matched, conflicts, numbers
+
+
+def _overlap(a: array[int], b: array[int], weight: Callable[[int], float]) -> float:
+    shared = set(a).intersection(b)
+    total = sum(map(weight, a)) + sum(map(weight, b))
+    return 2 * sum(map(weight, shared)) / total if total else 0.0
+
+
+def _numbers(text: Text) -> set[str]:
+    digits = LEXICON.digits
+    return {run for w in text.words for run in digits[w]}
+
+
+def _names_differ(a: Text, b: Text) -> bool:
+    """Each side has an identifier (path, URL, version, `snake_case`) the other lacks."""
+    named, term = LEXICON.named, LEXICON.term
+    names_a = {term[w] for w in a.words if named[w]}
+    names_b = {term[w] for w in b.words if named[w]}
+    return bool(names_a - names_b) and bool(names_b - names_a)
+
+
+def compare(a: Text, b: Text, weight: Callable[[int], float] = lambda _: 1.0) -> Similarity:
+    """The exact check of two bodies; WEIGHT gives a term's weight (rarer terms weigh more)."""
+    shorter, longer = sorted((len(a.words), len(b.words)))
+    numbers_a, numbers_b = _numbers(a), _numbers(b)
+    if numbers_a - numbers_b and numbers_b - numbers_a:
+        # Each side has a number the other lacks: a changed number, decided without aligning.
+        return Similarity(0.0, 0.0, 0, 1, shorter, longer, facts_differ=True)
+    overlap = _overlap(a.terms, b.terms, weight)
+    matched, conflicts, numbers = _align(a.words, b.words)
+    total = len(a.words) + len(b.words)
+    ratio = 2 * matched / total if total else 1.0
+    if ratio < 0.999:
+        # Lines moved around: align them sorted too, keep the kinder reading.
+        sorted_a, sorted_b = _sorted_lines(a), _sorted_lines(b)
+        m2, c2, n2 = _align(sorted_a, sorted_b)
+        if 2 * m2 / total - 0.05 * c2 > ratio - 0.05 * conflicts:
+            matched, conflicts, numbers = m2, c2, n2
+            ratio = 2 * matched / total
+    return Similarity(
+        ratio,
+        matched / shorter if shorter else 1.0,
+        conflicts,
+        numbers,
+        shorter,
+        longer,
+        overlap,
+        _names_differ(a, b),
+    )
+
+
+def _sorted_lines(text: Text) -> array[int]:
+    """The tokens with the body's lines in sorted order (reordered lines compare equal)."""
+    words, bounds = text.words, [*text.starts, len(text.words)]
+    lines = [words[bounds[i] : bounds[i + 1]] for i in range(len(bounds) - 1)]
+    spelled = LEXICON.words
+    lines.sort(key=lambda line: [spelled[w] for w in line])
+    return array("I", [w for line in lines for w in line])

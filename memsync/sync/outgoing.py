@@ -1,0 +1,95 @@
+"""What a push sends: the commit message naming the memories, the files a push changed
+on the remote, the commits still unsent, and keeping content that was added and deleted
+again before any push out of team history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from memsync import git as gitcmd
+from memsync.sync import store
+from memsync.sync.binding import Binding, hostname
+
+# More local-only commits than this are not inspected for unpublished deletions: a clone
+# that far behind its remote was not produced by memsync's own pull/push cycle.
+_MAX_UNSENT = 500
+
+
+def commit_message(
+    key: str,
+    changes: Mapping[str, bytes | None],
+    before: Mapping[str, object],
+    subject: str | None = None,
+) -> str:
+    """`memsync(acme-api): update 2 memories from alice-laptop`, with the files listed."""
+    added = sorted(p for p, d in changes.items() if d is not None and p not in before)
+    updated = sorted(p for p, d in changes.items() if d is not None and p in before)
+    deleted = sorted(p for p, d in changes.items() if d is None)
+    verbs = [("add", added), ("update", updated), ("delete", deleted)]
+    parts = [f"{verb} {len(paths)}" for verb, paths in verbs if paths]
+    count = len(changes)
+    summary = ", ".join(parts) if len(parts) > 1 else parts[0].split()[0] + f" {count}"
+    noun = "memory" if count == 1 else "memories"
+    lines = [subject or f"memsync({key}): {summary} {noun} from {hostname()}", ""]
+    for verb, paths in verbs:
+        lines.extend(f"{verb}: {path}" for path in paths)
+    return "\n".join(lines) + "\n"
+
+
+def sent_files(binding: Binding, old: str | None, new: str | None) -> tuple[str, ...]:
+    """Memory files that differ between the remote's old head and what was pushed."""
+    before, after = store.store_files(binding, old), store.store_files(binding, new)
+    changed = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+    return tuple(sorted(p for p in changed if store.is_memory_file(binding, p)))
+
+
+def unsent_commits(binding: Binding) -> int:
+    """Commits of the local branch the remote lacks (no git process when there are none)."""
+    heads = store.heads(binding)
+    if heads.local is None or heads.local == heads.remote:
+        return 0
+    if heads.remote is None:
+        return gitcmd.count_commits(binding.clone_dir, heads.local)
+    return gitcmd.ahead_behind(binding.clone_dir, heads.local, heads.remote)[0]
+
+
+def drop_unpublished(
+    binding: Binding, branch: str, local: str, remote: str | None
+) -> tuple[str, tuple[str, ...]]:
+    """Squash the unsent commits when one holds a file deleted again before any push.
+
+    Returns the commit to push and a note for the report (empty when nothing changed).
+    The push merged first, so the local head contains the remote one; when no unsent
+    commit touched such a file, history keeps every commit as it is.
+    """
+    repo = binding.clone_dir
+    if remote is None or local == remote:
+        return local, ()
+    unsent = gitcmd.log_entries(repo, f"{remote}..{local}", [], _MAX_UNSENT)
+    touched = {path for entry in unsent for _, path in entry.files}
+    before = gitcmd.list_tree(repo, remote)
+    after = gitcmd.list_tree(repo, local)
+    gone = sorted(p for p in touched if p not in before and p not in after)
+    if not gone:
+        return local, ()
+    changed = [p for p in before.keys() | after.keys() if before.get(p) != after.get(p)]
+    blobs = gitcmd.read_blobs(repo, [after[p].sha for p in changed if p in after])
+    changes: dict[str, bytes | None] = {
+        p: (blobs[after[p].sha] if p in after else None) for p in sorted(changed)
+    }
+    prefix = f"{binding.prefix}/" if binding.prefix else ""
+    relative = {p.removeprefix(prefix): data for p, data in changes.items()}
+    known = dict.fromkeys((p.removeprefix(prefix) for p in before), 1)
+    new = gitcmd.write_commit(
+        repo,
+        parents=[remote],
+        changes=changes,
+        message=commit_message(binding.project_key, relative, known),
+        author=gitcmd.identity(repo, hostname()),
+        when=max(entry.when for entry in unsent),
+    )
+    gitcmd.update_branch(repo, branch, new, local, "memsync: squash unsent commits")
+    names = ", ".join(p.removeprefix(prefix) for p in gone)
+    note = f"not in the pushed history (added, then deleted before any push): {names}"
+    return new, (note,)

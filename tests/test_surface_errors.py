@@ -1,0 +1,228 @@
+"""One error handler (SPEC section 7), through the installed `memsync` command (issue 17, 3).
+
+User errors print no traceback; Ctrl-C exits 130; an unexpected error exits 70 with the
+path of a log holding the traceback; text from outside memsync is escaped for rich and
+for terminals; disk full, a read-only memory directory and a missing merge-file input
+are clear errors.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from memsync.errors import PRECEDENCE, ExitCode, most_urgent
+from memsync.sync.engine import StoreReport, exit_code
+from testing.gitrepo import make_bare_remote
+from testing.machines import ORIGIN, Machine, memory_dir, setup_machine
+from testing.memories import write_memory
+
+POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and /dev/full")
+
+
+def inject(tmp_path: Path, code: str) -> dict[str, str]:
+    """Environment whose Python runs CODE at startup (sitecustomize), to provoke a fault."""
+    site = tmp_path / "inject"
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(code)
+    return {"PYTHONPATH": str(site)}
+
+
+def run(
+    machine: Machine, *args: str, cwd: Path, extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **machine.env, **(extra or {})}
+    exe = Path(sys.executable).parent / "memsync"
+    return subprocess.run(
+        [str(exe), *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_exit_codes_are_ranked_by_name() -> None:
+    # What the person must fix comes first; offline last, as it fixes itself.
+    assert PRECEDENCE == (
+        ExitCode.INTERNAL,
+        ExitCode.NEEDS_USER,
+        ExitCode.USAGE,
+        ExitCode.LOCKED,
+        ExitCode.REMOTE_UNAVAILABLE,
+    )
+    assert most_urgent([]) is ExitCode.OK
+    assert most_urgent([3, 4]) is ExitCode.LOCKED
+    assert most_urgent([3, 1, 4]) is ExitCode.NEEDS_USER
+    offline = StoreReport("private", "p", offline="remote unreachable")
+    locked = StoreReport("team", "t", error="busy", error_code=ExitCode.LOCKED)
+    blocked = StoreReport("team", "t", blocked=(object(),))  # type: ignore[arg-type]
+    assert exit_code([offline]) is ExitCode.REMOTE_UNAVAILABLE
+    assert exit_code([offline, locked]) is ExitCode.LOCKED
+    assert exit_code([locked, blocked, offline]) is ExitCode.NEEDS_USER
+    assert exit_code([StoreReport("private", "p")]) is ExitCode.OK
+
+
+def test_markup_and_control_characters_in_paths_and_messages(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice = machines[0]
+    # A project whose path contains `[/b]` (rich's closing tag) and `[red]`.
+    project = alice.checkout_project(ORIGIN, "src/x[/b]/[red]api")
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    done = run(alice, "init", "--private", str(private), "--no-hooks", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "x[/b]/[red]api" in done.stdout
+    missing = run(alice, "check", str(tmp_path / "[red]nowhere"), cwd=project)
+    assert missing.returncode == 2
+    assert "[red]nowhere does not exist" in missing.stderr
+    # A memory whose name carries a terminal escape sequence is shown escaped.
+    live = memory_dir(alice, project)
+    evil = "evil\x1b[31mred\x07.md"
+    write_memory(live, evil, "evil", "E\n")
+    pushed = run(alice, "status", cwd=project)
+    out = pushed.stdout + pushed.stderr
+    assert "\x1b" not in out and "\x07" not in out
+    assert "evil\\x1b[31mred\\x07.md" in out
+
+
+def test_an_unexpected_error_exits_70_with_a_log(machines: list[Machine], tmp_path: Path) -> None:
+    alice = machines[0]
+    code = (
+        "import memsync.sync.overview as o\n"
+        "def boom(*a, **k):\n"
+        "    raise RuntimeError('injected failure [red]')\n"
+        "o.store_status = boom\n"
+    )
+    done = run(alice, "status", cwd=alice.home, extra=inject(tmp_path, code))
+    assert done.returncode == 70
+    assert "Traceback" not in done.stderr
+    assert "unexpected error: RuntimeError: injected failure [red]" in done.stderr
+    log = Path(done.stderr.split("the traceback is in ", 1)[1].split(". Please")[0])
+    text = log.read_text()
+    assert "Traceback (most recent call last)" in text and "injected failure" in text
+    assert str(alice.home / ".memsync" / "logs") in str(log)
+
+
+@POSIX_ONLY
+def test_ctrl_c_exits_130_without_a_traceback(machines: list[Machine], tmp_path: Path) -> None:
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
+    # A git that never answers: the push is interrupted while it waits.
+    slow = tmp_path / "slowbin"
+    slow.mkdir()
+    (slow / "git").write_text("#!/bin/sh\nexec sleep 60\n")
+    (slow / "git").chmod(0o755)
+    env = {**os.environ, **alice.env, "PATH": f"{slow}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "memsync"), "push", "--scope", "private"],
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+
+
+@POSIX_ONLY
+def test_disk_full_is_a_clear_error(machines: list[Machine], tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    alice = machines[0]
+    folder = tmp_path / "memory"
+    write_memory(folder, "a.md", "alpha", "A\n")
+    done = run(
+        alice, "consolidate", str(folder), "--dry-run", "--report", "/dev/full", cwd=tmp_path
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "the disk is full at /dev/full" in done.stderr
+    assert "Free some space" in done.stderr
+
+
+def test_a_read_only_memory_directory_is_a_clear_error(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice = machines[0]
+    project = alice.checkout_project(ORIGIN)
+    claude = str(alice.claude_dir)
+    # Tests run as root, where permissions do not bind: make the file system say EROFS.
+    code = (
+        "import errno, os\n"
+        "real = os.mkdir\n"
+        "def mkdir(path, *a, **k):\n"
+        f"    if os.fspath(path).startswith({claude!r}):\n"
+        "        raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fspath(path))\n"
+        "    return real(path, *a, **k)\n"
+        "os.mkdir = mkdir\n"
+    )
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    done = run(
+        alice,
+        "init",
+        "--private",
+        str(private),
+        "--no-hooks",
+        cwd=project,
+        extra=inject(tmp_path, code),
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "the file system is read-only at " + claude in done.stderr
+    assert "Remount it writable" in done.stderr
+
+
+def test_merge_file_with_a_missing_input_names_it(tmp_path: Path) -> None:
+    (tmp_path / "ours.md").write_text("x\n")
+    (tmp_path / "theirs.md").write_text("y\n")
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "memsync"),
+            "merge-file",
+            "gone.md",
+            "ours.md",
+            "theirs.md",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "gone.md" in done.stderr and "does not exist" in done.stderr
+
+
+def test_git_failures_quote_git_and_pass_on_its_hints() -> None:
+    from memsync.git.run import GitResult, error_for
+
+    stderr = (
+        "fatal: '/tmp/x.git' does not appear to be a git repository\n"
+        "fatal: Could not read from remote repository.\n\n"
+        "Please make sure you have the correct access rights\nand the repository exists.\n"
+    )
+    args = ("git", "-c", "protocol.version=0", "fetch", "-q", "origin")
+    error = error_for(GitResult(args, 128, b"", stderr), Path("/r"), network=True)
+    assert error.message == (
+        "remote unreachable: git fetch said: '/tmp/x.git' does not appear to be a git "
+        "repository; Could not read from remote repository."
+    )
+    rejected = "error: failed to push some refs\nhint: Updates were rejected.\nhint: Pull first.\n"
+    failed = error_for(GitResult(("git", "push"), 1, b"", rejected), Path("/r"))
+    assert failed.message == "git push failed in /r: failed to push some refs"
+    assert failed.hint == "hint: Updates were rejected.\nhint: Pull first."

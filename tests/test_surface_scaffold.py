@@ -1,0 +1,190 @@
+"""The team scaffold through the installed `memsync` command (issue 17, item 4).
+
+The memsync spec the workflows and the pre-commit hook install is a setting, checked for
+resolvability; `scaffold --update` brings in new templates by a three-way merge that
+keeps local edits and reports each file; an existing `.gitattributes` gets the merge
+driver; Dependabot keeps the pinned actions current.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import yaml
+
+import memsync
+from memsync.team import scaffold
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine
+
+CHECK = Path(".github/workflows/memsync-check.yml")
+CONSOLIDATE = Path(".github/workflows/memsync-consolidate.yml")
+PRE_COMMIT = Path(".pre-commit-config.yaml")
+DEPENDABOT = Path(".github/dependabot.yml")
+# pip here resolves from nothing but what a test offers it.
+NO_INDEX = {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "", "PIP_CONFIG_FILE": os.devnull}
+
+
+def memsync_cli(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the installed console script."""
+    exe = Path(sys.executable).parent / "memsync"
+    return subprocess.run(
+        [str(exe), *args],
+        cwd=cwd,
+        env={**os.environ, **NO_INDEX, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+
+
+def actions(out: str) -> dict[str, str]:
+    """`path -> action` from scaffold's report lines (`action   path (note)`)."""
+    found = {}
+    for line in out.splitlines():
+        words = line.split()
+        if len(words) >= 2 and not line.startswith("memsync spec"):
+            found[words[1]] = words[0]
+    return found
+
+
+def fake_wheel(directory: Path, version: str) -> Path:
+    """A minimal wheel of memsync VERSION, so pip can resolve `memsync==VERSION` offline."""
+    directory.mkdir(parents=True, exist_ok=True)
+    wheel = directory / f"memsync-{version}-py3-none-any.whl"
+    info = f"memsync-{version}.dist-info"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr(
+            f"{info}/METADATA", f"Metadata-Version: 2.1\nName: memsync\nVersion: {version}\n"
+        )
+        archive.writestr(
+            f"{info}/WHEEL",
+            "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        )
+        archive.writestr(f"{info}/RECORD", f"{info}/METADATA,,\n{info}/WHEEL,,\n{info}/RECORD,,\n")
+    return wheel
+
+
+def test_default_spec_is_this_version_and_checked(tmp_path: Path) -> None:
+    repo = tmp_path / "team"
+    repo.mkdir()
+    pinned = f"memsync=={memsync.__version__}"
+    done = memsync_cli("scaffold", str(repo), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert f"memsync spec: {pinned}" in done.stdout
+    # Nothing serves that version here: the scaffold says so, and how to fix it.
+    assert f"the memsync spec '{pinned}' may not install in CI" in done.stderr
+    assert "Could not find a version that satisfies the requirement" in done.stderr
+    assert "memsync scaffold --update --memsync-spec SPEC" in done.stderr
+    assert f'pip install "{pinned}"' in (repo / CHECK).read_text()
+    record = json.loads((repo / ".memsync/scaffold.json").read_text())
+    assert record["memsync_spec"] == pinned
+
+    # Where the version resolves (an index that serves it), there is no warning.
+    links = tmp_path / "wheels"
+    fake_wheel(links, memsync.__version__)
+    other = tmp_path / "other"
+    other.mkdir()
+    ok = memsync_cli("scaffold", str(other), cwd=tmp_path, env={"PIP_FIND_LINKS": str(links)})
+    assert ok.returncode == 0 and "warning" not in ok.stderr, ok.stderr
+
+
+def test_dependabot_keeps_pinned_actions_current(tmp_path: Path) -> None:
+    memsync_cli("scaffold", str(tmp_path), cwd=tmp_path)
+    config = yaml.safe_load((tmp_path / DEPENDABOT).read_text())
+    [update] = config["updates"]
+    assert update["package-ecosystem"] == "github-actions" and update["directory"] == "/"
+    assert update["cooldown"]["default-days"] >= 1
+
+
+def test_an_existing_gitattributes_gets_the_merge_driver_line(tmp_path: Path) -> None:
+    (tmp_path / ".gitattributes").write_text("* text=auto\n*.png binary")
+    done = memsync_cli("scaffold", str(tmp_path), cwd=tmp_path)
+    assert actions(done.stdout)[".gitattributes"] == "appended"
+    lines = (tmp_path / ".gitattributes").read_text().splitlines()
+    assert lines[:2] == ["* text=auto", "*.png binary"]
+    assert "*.md merge=memsync" in lines and "/README.md merge=text" in lines
+    again = memsync_cli("scaffold", str(tmp_path), cwd=tmp_path)
+    assert actions(again.stdout)[".gitattributes"] == "kept"
+    assert (tmp_path / ".gitattributes").read_text().count("merge=memsync") == 1
+
+
+def test_update_merges_templates_with_local_edits(tmp_path: Path) -> None:
+    memsync_cli("scaffold", str(tmp_path), "--memsync-spec", "memsync==0.0.1", cwd=tmp_path)
+    check = tmp_path / CHECK
+    check.write_text(check.read_text().replace("timeout-minutes: 10", "timeout-minutes: 15"))
+    (tmp_path / DEPENDABOT).unlink()
+    pre_commit = tmp_path / PRE_COMMIT
+    pre_commit.write_text(pre_commit.read_text().replace('["memsync==0.0.1"]', '["memsync"]'))
+
+    done = memsync_cli(
+        "scaffold", str(tmp_path), "--update", "--memsync-spec", "memsync==0.0.2", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    report = actions(done.stdout)
+    assert report[CHECK.as_posix()] == "merged"
+    assert report[CONSOLIDATE.as_posix()] == "updated"
+    assert report[DEPENDABOT.as_posix()] == "deleted"
+    assert report[PRE_COMMIT.as_posix()] == "conflict"
+    text = check.read_text()
+    assert "timeout-minutes: 15" in text and 'pip install "memsync==0.0.2"' in text
+    assert 'pip install "memsync==0.0.2"' in (tmp_path / CONSOLIDATE).read_text()
+    assert not (tmp_path / DEPENDABOT).exists()
+    # A conflicting file keeps the team's version; the new template waits beside it.
+    assert '["memsync"]' in pre_commit.read_text()
+    assert '["memsync==0.0.2"]' in (tmp_path / f"{PRE_COMMIT}.memsync-new").read_text()
+    assert "merge it by hand" in done.stdout
+    record = json.loads((tmp_path / ".memsync/scaffold.json").read_text())
+    assert record["memsync_spec"] == "memsync==0.0.2"
+
+    # Updating again changes nothing and says so: the edits stay, the rest is current.
+    again = memsync_cli("scaffold", str(tmp_path), "--update", cwd=tmp_path)
+    assert actions(again.stdout)[CHECK.as_posix()] == "kept"
+    assert actions(again.stdout)[CONSOLIDATE.as_posix()] == "current"
+    assert 'pip install "memsync==0.0.2"' in check.read_text()
+
+
+def test_update_of_a_scaffold_without_a_record(tmp_path: Path) -> None:
+    """An older memsync wrote the files but no record: today's template is the base."""
+    for relative, text in scaffold.rendered_files("memsync==0.1.0").items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    spec = "memsync @ git+https://github.com/acme/memsync@v0.2.0"
+    done = memsync_cli("scaffold", str(tmp_path), "--update", "--memsync-spec", spec, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert actions(done.stdout)[CHECK.as_posix()] == "updated"
+    assert f'pip install "{spec}"' in (tmp_path / CHECK).read_text()
+    hook = yaml.safe_load((tmp_path / PRE_COMMIT).read_text())["repos"][0]["hooks"][0]
+    assert hook["additional_dependencies"] == [spec]
+
+
+def test_init_scaffolds_with_the_configured_spec(machines: list[Machine], tmp_path: Path) -> None:
+    alice = machines[0]
+    project = alice.checkout_project("git@github.com:Acme/API.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    source = make_bare_remote(tmp_path / "remotes" / "memsync-source.git")
+    spec = f"memsync @ git+file://{source}"
+    env = {**alice.env, **NO_INDEX}
+    done = memsync_cli(
+        "init", "--team", str(team), "--no-hooks", "--memsync-spec", spec, cwd=project, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr  # the spec resolves: its repository answers
+    workflow = git("show", f"main:{CHECK.as_posix()}", cwd=team)
+    assert f'pip install "{spec}"' in workflow
+    record = json.loads(git("show", "main:.memsync/scaffold.json", cwd=team))
+    assert record["memsync_spec"] == spec
+
+    other = make_bare_remote(tmp_path / "remotes" / "team2.git")
+    second = alice.checkout_project("https://github.com/acme/web", "src/web")
+    pinned = memsync_cli("init", "--team", str(other), "--no-hooks", cwd=second, env=env)
+    assert pinned.returncode == 0, pinned.stderr
+    assert "may not install in CI" in pinned.stderr
