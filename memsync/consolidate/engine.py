@@ -40,6 +40,9 @@ class Options:
 
     threshold: float = DEFAULT_THRESHOLD
     allow_archive: str = "project-reference"  # "project-reference" | "all" | "none"
+    # A live memory folder is outside git; its store clone (and the folder's path in it)
+    # holds its history, so blame still dates each line (SPEC section 5).
+    history: tuple[Path, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,9 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     """Everything consolidation would change in ROOT; reads files and git, writes nothing."""
     found, others, skipped = scan_folder(root)
     repo, prefix, commit_times = git_times(root)
+    outside = None
+    if repo is None and options.history is not None:
+        (repo, prefix), outside = options.history, root
     files: dict[str, MemoryFile] = {}
     dates: list[DateChange] = []
     for rel, path, mtime in found:
@@ -120,7 +126,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
             skipped.append(f"{rel}: {memory.decode_error}")
             others.append(rel)
             continue
-        new_memory, changes = _rewrite_dates(memory, mtime, repo, prefix)
+        new_memory, changes = _rewrite_dates(memory, mtime, repo, prefix, outside)
         record = MemoryFile.of(new_memory, _digest(raw), mtime, commit_times.get(rel))
         if changes:
             record.new_raw = new_memory.raw
@@ -131,7 +137,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     existing = None
     if index_raw is not None:
         mtime = index_path.stat().st_mtime
-        existing, index_dates = _index_prose_dates(index_raw, mtime, repo, prefix)
+        existing, index_dates = _index_prose_dates(index_raw, mtime, repo, prefix, outside)
         dates += index_dates
     indexed = set(existing.targets) if existing else set()
     merges, removed = plan_merges(root, files, indexed, options.threshold)
@@ -201,14 +207,20 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
 
 
 def _rewrite_dates(
-    memory: Memory, mtime: float, repo: Path | None, prefix: str
+    memory: Memory, mtime: float, repo: Path | None, prefix: str, outside: Path | None
 ) -> tuple[Memory, list[DateChange]]:
     """MEMORY with its relative dates made absolute; blame only when it has one."""
     if not convertible_dates(memory.text):
         return memory, []
     lines = memory.text.split("\n")
     when, source = written_dates(
-        memory.path, mtime, frontmatter_date(memory), repo, prefix, lines=lines
+        memory.path,
+        mtime,
+        frontmatter_date(memory),
+        repo,
+        prefix,
+        lines=lines,
+        contents=None if outside is None else outside / memory.path,
     )
     new_text, replacements = resolve_relative_dates(memory.text, when)
     new_text, replacements = _keep_frontmatter_valid(memory, new_text, replacements)
@@ -220,7 +232,7 @@ def _rewrite_dates(
 
 
 def _index_prose_dates(
-    raw: bytes, mtime: float, repo: Path | None, prefix: str
+    raw: bytes, mtime: float, repo: Path | None, prefix: str, outside: Path | None
 ) -> tuple[Index, list[DateChange]]:
     """The index with relative dates in its headings and prose made absolute (entry lines are
     rebuilt from the memories' frontmatter, so their dates come from there)."""
@@ -230,7 +242,11 @@ def _index_prose_dates(
     prose = "\n".join("" if line.entry else line.text for line in index.lines)
     if not convertible_dates(prose):
         return index, []
-    when, source = written_dates(INDEX_NAME, mtime, None, repo, prefix, lines=prose.split("\n"))
+    prose_lines = prose.split("\n")
+    contents = None if outside is None else outside / INDEX_NAME
+    when, source = written_dates(
+        INDEX_NAME, mtime, None, repo, prefix, lines=prose_lines, contents=contents
+    )
     new_prose, replacements = resolve_relative_dates(prose, when)
     rewritten = new_prose.split("\n")
     lines = [
