@@ -38,7 +38,7 @@ OVERSIZED: dict[str, int] = {
     "memsync/check/rules.py": 440,
     "memsync/check/secrets.py": 443,
     "memsync/consolidate/dedupe.py": 466,
-    "memsync/consolidate/engine.py": 448,
+    "memsync/consolidate/engine.py": 420,
     "memsync/merge/tree.py": 596,
     "memsync/sync/engine.py": 462,
 }
