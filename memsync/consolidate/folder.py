@@ -244,16 +244,18 @@ def written_dates(
     prefix: str,
     *,
     lines: list[str] | None = None,
+    contents: Path | None = None,
 ) -> tuple[Callable[[int], date], Callable[[int], str]]:
     """(0-based line -> date written, line -> how that was found) for the file PATH.
 
     Evidence, strongest first (SPEC section 5): a date the line starts with or the dated
-    heading it sits under (LINES, the file's text), the line's blame author date, the
+    heading it sits under (LINES, the file's text), the line's blame author date (CONTENTS: the
+    file lives outside REPO, a store clone holding its history), the
     frontmatter's date (FALLBACK: `metadata.modified`), the file's modification time."""
     mtime_day = local_date(mtime)
     blame: list[gitcmd.BlameLine] | None = None
     if repo is not None:
-        blame = gitcmd.blame_lines(repo, f"{prefix}/{path}" if prefix else path)
+        blame = gitcmd.blame_lines(repo, f"{prefix}/{path}" if prefix else path, contents)
 
     def recorded(line: int) -> tuple[date, str]:
         if blame is not None and line < len(blame) and blame[line].committed:

@@ -175,20 +175,40 @@ class BlameLine:
     committed: bool  # False for lines not committed yet (their time is not meaningful)
 
 
-def blame_lines(repo: Path, relpath: str) -> list[BlameLine] | None:
-    """Author time of every line of the work-tree file RELPATH (one blame); None if untracked."""
-    result = run_git(["blame", "--line-porcelain", "--", relpath], cwd=repo, check=False)
+def blame_lines(repo: Path, relpath: str, contents: Path | None = None) -> list[BlameLine] | None:
+    """Author time of every line of the work-tree file RELPATH (one blame); None if untracked.
+
+    With CONTENTS (a file outside the repository, e.g. a live memory folder synced from a bare
+    store clone), RELPATH is blamed at HEAD and CONTENTS' lines take the blame of the same
+    lines there; lines HEAD does not have are not committed. (`git blame --contents` needs a
+    work tree before git 2.41.)"""
+    args = ["blame", "--line-porcelain"] + (["HEAD"] if contents is not None else [])
+    result = run_git([*args, "--", relpath], cwd=repo, check=False)
     if not result.ok:
         return None
     lines: list[BlameLine] = []
+    texts: list[bytes] = []
     sha, when, tz = "", 0, "+0000"
     for raw in result.stdout.split(b"\n"):
         if raw.startswith(b"\t"):
             lines.append(BlameLine(when, tz, committed=set(sha) != {"0"}))
+            texts.append(raw[1:])
         elif raw.startswith(b"author-time "):
             when = int(raw[12:])
         elif raw.startswith(b"author-tz "):
             tz = raw[10:].decode("ascii", "replace")
         elif len(raw) >= 40 and raw[:40].isalnum() and b" " in raw:
             sha = raw[:40].decode("ascii", "replace")
-    return lines
+    if contents is None:
+        return lines
+    try:
+        live = contents.read_bytes().split(b"\n")
+    except OSError:
+        return None
+    from difflib import SequenceMatcher
+
+    aligned = [BlameLine(0, "+0000", committed=False)] * len(live)
+    for block in SequenceMatcher(None, live, texts, autojunk=False).get_matching_blocks():
+        for k in range(block.size):
+            aligned[block.a + k] = lines[block.b + k]
+    return aligned
