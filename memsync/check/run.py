@@ -10,7 +10,7 @@ from memsync.check.findings import CheckedTree, CheckReport, Finding, sort_findi
 from memsync.check.rules import check_file, check_files
 from memsync.errors import UsageError
 from memsync.model.limits import INDEX_NAME, TEAM_DIR
-from memsync.model.safety import MEMORY_SUFFIX, ScopeName, is_memory_file, scan_directory
+from memsync.model.safety import ScopeName, is_memory_file, scan_directory
 
 SCOPE_NAMES: tuple[ScopeName, ...] = ("private", "team")
 
@@ -163,11 +163,13 @@ def _entries(root: Path) -> list[os.DirEntry[str]]:
 
 
 def _has_memory(directory: str) -> bool:
-    """Whether any `*.md` file lies below DIRECTORY (stops at the first)."""
-    for _, dirs, files in os.walk(directory):
-        if any(name.endswith(MEMORY_SUFFIX) for name in files):
+    """Whether any memory lies below DIRECTORY (stops at the first)."""
+    for here, dirs, files in os.walk(directory):
+        rel = Path(here).relative_to(directory).as_posix()
+        prefix = "" if rel == "." else rel + "/"
+        if any(is_memory_file(prefix + name, "team") for name in files):
             return True
-        dirs[:] = [d for d in dirs if d != ".git"]
+        dirs[:] = [d for d in dirs if not d.startswith(".")]  # git's and the client's own
     return False
 
 

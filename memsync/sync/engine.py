@@ -142,7 +142,7 @@ def _commit_local(run: _Run) -> str | None:
     run.note(blocked=tuple(blocked), warnings=run.report.warnings + tuple(warnings))
     if not allowed:
         return heads.local
-    from memsync.sync.merging import merge_local_edits
+    from memsync.sync.merging import describe, merge_local_edits, riding, trailers
 
     merged, decisions = merge_local_edits(binding, base, allowed, current, heads.local)
     run.merged_local = frozenset(allowed)
@@ -150,19 +150,24 @@ def _commit_local(run: _Run) -> str | None:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
     new = heads.local
-    for authored, group in store.by_write_day(binding.live_dir, merged):
+    groups = list(store.by_write_day(binding.live_dir, merged))
+    for n, (authored, group) in enumerate(groups):
         message = commit_message(binding.project_key, group, current, run.message)
+        message += trailers(riding(decisions, group, merged, n == len(groups) - 1), binding.prefix)
         new = store.commit_files(
             binding, parent=new, changes=group, message=message, author=author, authored=authored
         )
     assert new is not None
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
-    run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + decisions)
+    lines = tuple(map(describe, decisions))
+    run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + lines)
     return new
 
 
 def _fetch(run: _Run) -> None:
-    gitcmd.fetch(run.binding.clone_dir, run.network_time())
+    from memsync.sync.rewritten import fetch_following_rewrites as fetch
+
+    run.note(decisions=run.report.decisions + fetch(run.binding, run.network_time()))
 
 
 def _integrate_remote(run: _Run) -> str | None:
@@ -289,32 +294,28 @@ def _push_body(run: _Run) -> None:
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
-            from memsync.sync.outgoing import drop_unpublished
+            from memsync.sync.outbound import vet_push
+            from memsync.sync.outgoing import sent_files
 
-            local, note = drop_unpublished(binding, heads.branch, heads.local, heads.remote)
-            head = local
-            run.note(decisions=run.report.decisions + note)
+            head, local = vet_push(run, heads)  # no commit to push when a secret blocks it
+            if local is None:
+                break
             if run.review_branch:
-                gitcmd.push_ref(
-                    binding.clone_dir,
-                    local,
-                    f"refs/heads/{run.review_branch}",
-                    run.network_time(),
-                )
-                run.note(pushed=True, review_branch=run.review_branch)
-                break
-            if gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
-                from memsync.sync.outgoing import sent_files
-
-                run.note(pushed=True, sent=sent_files(binding, heads.remote, local))
-                break
-            if attempts >= run.settings.push_retries:
-                raise UserMessageError(
-                    f"the {binding.label} store moved on {attempts} times while pushing",
-                    hint="Your commits are kept locally; run `memsync push` again.",
-                )
-            # Another machine won the race: back off, then fetch and merge again.
-            time.sleep(min(run.deadline.remaining(), backoff(attempts, time.monotonic() - began)))
+                review_ref = f"refs/heads/{run.review_branch}"
+                gitcmd.push_ref(binding.clone_dir, local, review_ref, run.network_time())
+            elif not gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
+                if attempts >= run.settings.push_retries:
+                    raise UserMessageError(
+                        f"the {binding.label} store moved on {attempts} times while pushing",
+                        hint="Your commits are kept locally; run `memsync push` again.",
+                    )
+                # Another machine won the race: back off, then fetch and merge again.
+                pause = backoff(attempts, time.monotonic() - began)
+                time.sleep(min(run.deadline.remaining(), pause))
+                continue
+            sent = sent_files(binding, heads.remote, local)
+            run.note(pushed=True, review_branch=run.review_branch, sent=sent)
+            break
     except RemoteUnavailableError as exc:
         run.note(offline=exc.message, unreachable_since=store.last_fetch(binding))
     finally:
