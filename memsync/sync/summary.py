@@ -91,7 +91,7 @@ def outcome(report: StoreReport, command: str) -> str:
         sent = len(report.sent)
         tries = f" after {report.push_attempts} tries" if report.push_attempts > 1 else ""
         where = f" to {report.review_branch}" if report.review_branch else ""
-        # Commits made before this run (a crash, a blocked push) carry no count of files.
+        # Commits that change no memory file (a merge of what the remote had) give no count.
         count = f" {sent}" if sent else ""
         parts.append(f"pushed{count}{where}{tries}")
     if report.ahead and not (report.pushed and report.review_branch):
