@@ -55,7 +55,10 @@ def test_import_keeps_each_files_write_day_and_consolidation_counts_from_it(
         modified="2026-10-20T09:30:00.000Z",
     )
     laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
-    log = git("log", "--format=%ad|%cd|%s", "--date=format:%Y-%m-%d", "main", cwd=remote)
+    # Memory commits only: the project's identity file is recorded when init runs.
+    log = git(
+        "log", "--format=%ad|%cd|%s", "--date=format:%Y-%m-%d", "main", "--", "*.md", cwd=remote
+    )
     rows = [line.split("|") for line in log.strip().splitlines()]
     authored = sorted(row[0] for row in rows)
     assert authored == ["2026-10-02", "2026-10-20"]  # one commit per write day

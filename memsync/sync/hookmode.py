@@ -92,18 +92,19 @@ def _read_index(path: Path, limit: int = 256_000) -> list[str]:
     return data.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
 
 
-def _memory_paths(paths: Sequence[str]) -> list[str]:
-    """The memories among files sync wrote (all pass the memory rule): not the indexes."""
-    from memsync.model.safety import is_index_path
+def _memory_paths(report: StoreReport, paths: Sequence[str]) -> list[str]:
+    """The memories among PATHS, by the one memory rule of REPORT's scope: not the indexes."""
+    from memsync.model.safety import ScopeName, is_index_path, is_memory_file
 
-    return [p for p in paths if not is_index_path(p)]
+    scope: ScopeName = "team" if report.scope == "team" else "private"
+    return [p for p in paths if is_memory_file(p, scope) and not is_index_path(p)]
 
 
 def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
     """Index lines of the memories REPORT wrote, then the changes no index line names."""
     from memsync.model.index import parse_entry
 
-    updated = set(_memory_paths(report.updated))
+    updated = set(_memory_paths(report, report.updated))
     lines: list[str] = []
     named: set[str] = set()
     for line in index:
@@ -112,7 +113,7 @@ def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
             lines.append(clean_line(line))
             named.add(entry.target)
     lines.extend(f"- {quote_name(p)} (no index line)" for p in sorted(updated - named))
-    lines.extend(f"- removed: {quote_name(p)}" for p in _memory_paths(report.deleted))
+    lines.extend(f"- removed: {quote_name(p)}" for p in _memory_paths(report, report.deleted))
     return lines
 
 
@@ -132,7 +133,7 @@ def _team_section(report: StoreReport, live: Path, index_file: Path) -> Section:
     """The team folder, when to save there, what this pull changed, then the team index."""
     index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
     heading = [f"Team memory: {live}", TEAM_GUIDANCE]
-    updated, deleted = _memory_paths(report.updated), _memory_paths(report.deleted)
+    updated, deleted = _memory_paths(report, report.updated), _memory_paths(report, report.deleted)
     if updated:
         heading.append(f"New or changed by this pull: {_names(updated, most=20)}")
     if deleted:
@@ -152,7 +153,7 @@ def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
         index_file = live / "MEMORY.md"
         if report.scope == "team":
             sections.append(_team_section(report, live, index_file))
-        elif _memory_paths(report.changed_live):
+        elif _memory_paths(report, report.changed_live):
             heading = (
                 "memsync brought memory changes from other machines after this session loaded "
                 f"MEMORY.md. Index lines of the new or changed memories in {live} "
