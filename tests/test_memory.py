@@ -17,7 +17,6 @@ from memsync.model.memory import (
     join_fields,
     key_line,
     memory_type,
-    new_memory_text,
     parse_memory,
     quote_problematic_values,
     render_memory,
@@ -326,15 +325,6 @@ def test_decode_reports_bom_crlf_and_errors() -> None:
     assert decode(b"a\r\nb\r\n") == ("a\nb\n", False, True, None)
     assert decode(b"a\r\nb\n") == ("a\r\nb\n", False, False, None)
     assert decode("\ufeffx".encode()) == ("x", True, False, None)
-
-
-def test_new_memory_text_is_parseable_frontmatter() -> None:
-    text = new_memory_text({"name": "a: b", "description": "d", "type": "project"}, "Body\n\n")
-    memory = parse_memory(text.encode())
-    assert memory.problem is None
-    assert memory.name == "a: b"
-    assert memory.body.strip() == "Body"
-    assert list(memory.fields) == ["name", "description", "type"]
 
 
 # --- split_fields / join_fields ---

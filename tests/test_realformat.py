@@ -11,7 +11,8 @@ import pytest
 
 from memsync.check.run import run_check
 from memsync.model.memory import memory_type, parse_memory
-from tests.conftest import Machine, git, make_bare_remote
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine
 
 DATA = Path(__file__).parent / "data" / "realformat"
 ORIGIN = "git@github.com:Acme/API.git"
@@ -209,3 +210,39 @@ def test_concurrent_edits_of_a_real_nested_memory_converge_with_both(
     assert "(edited on bob's machine)" in merged.body
     assert merged.modified == "2026-11-23T10:30:00.000Z"
     assert merged.name == parse_memory(real.read_bytes()).name
+
+
+def test_status_lists_only_what_push_sends_in_a_one_project_store(
+    tmp_path: Path, machines: list[Machine]
+) -> None:
+    """Issue 19: status listed a README.md that push never sends (`--subdir .`)."""
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    project = alice.checkout_project(ORIGIN, "src/api")
+    alice.memsync(
+        "init",
+        "--private",
+        str(private),
+        "--team",
+        str(team),
+        "--subdir",
+        ".",
+        "--no-hooks",
+        cwd=project,
+    )
+    status = json.loads(alice.memsync("status", "--json", cwd=project).stdout)
+    team_live = Path(next(s["live_dir"] for s in status if s["scope"] == "team"))
+    team_live.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(NESTED[0], team_live / NESTED[0].name)
+    (team_live / "README.md").write_text("# About this team memory\n", encoding="utf-8")
+    (team_live / ".notes.md").write_text("client-owned\n", encoding="utf-8")
+    status = json.loads(alice.memsync("status", "--json", cwd=project).stdout)
+    edits = next(s["local_edits"] for s in status if s["scope"] == "team")
+    assert edits == [NESTED[0].name]
+    alice.memsync("push", "--scope", "team", cwd=project)
+    assert _remote_file(team, NESTED[0].name) == NESTED[0].read_bytes()
+    assert _remote_file(team, "README.md") != b"# About this team memory\n"
+    assert _remote_file(team, ".notes.md") is None
+    status = json.loads(alice.memsync("status", "--json", cwd=project).stdout)
+    assert next(s["local_edits"] for s in status if s["scope"] == "team") == []

@@ -7,7 +7,8 @@ import re
 from collections.abc import Iterable, Mapping
 from urllib.parse import unquote
 
-from memsync.check.findings import RULES_BY_ID, Finding, Severity
+from memsync.check.findings import Finding, finding
+from memsync.check.frontmatter import frontmatter_findings, recall_size
 from memsync.model.index import JS_WHITESPACE, measure_index, parse_index_text
 from memsync.model.limits import (
     ARCHIVE_DIR,
@@ -18,16 +19,11 @@ from memsync.model.limits import (
     MAX_MEMORY_BYTES,
     MEMORY_TYPES,
     NEAR_LIMIT_RATIO,
-    RECALL_MAX_BYTES,
 )
 from memsync.model.memory import (
-    FrontmatterProblem,
     Memory,
     decode,
-    key_line,
-    memory_type,
     parse_memory,
-    top_level_key,
 )
 from memsync.model.safety import Skipped, size_reason, unsafe_path_reason
 
@@ -46,26 +42,6 @@ DATE_WORDS: tuple[str, ...] = ("day", "week", "month", "year", "fortnight", "tom
 DATE_WORDS += ("night", "morning", "afternoon", "evening")
 _REASON_LINE = re.compile(r"\(line (\d+)")
 _EXTERNAL_LINK = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|#|//)")
-
-
-def finding(
-    rule: str,
-    path: str,
-    line: int,
-    message: str,
-    *,
-    column: int = 1,
-    severity: Severity | None = None,
-) -> Finding:
-    """A finding of RULE with its default severity unless one is given."""
-    return Finding(
-        path=path,
-        line=max(line, 1),
-        rule=rule,
-        severity=severity or RULES_BY_ID[rule].severity,
-        message=message,
-        column=max(column, 1),
-    )
 
 
 # --- single files ---
@@ -101,82 +77,12 @@ def check_memory(memory: Memory, scope: str) -> list[Finding]:
     path = memory.path
     if memory.decode_error:
         return [_not_utf8(path, memory.raw, memory.decode_error)]
-    found = _frontmatter_findings(memory, scope)
+    found = frontmatter_findings(memory, scope)
     found.extend(conflict_markers(path, memory.text))
     found.extend(secret_findings(path, memory.text))
     found.extend(relative_dates(path, memory.text))
-    if len(memory.raw) > RECALL_MAX_BYTES:
-        message = (
-            f"{len(memory.raw):,} bytes: Claude Code's recall shows only the first "
-            f"{RECALL_MAX_BYTES:,}; split it or move detail out"
-        )
-        found.append(finding("memory-over-recall-size", path, _line_at(memory.raw), message))
+    found.extend(recall_size(memory))
     return found
-
-
-def _line_at(raw: bytes) -> int:
-    """The line holding the first byte recall no longer shows."""
-    return raw.count(b"\n", 0, RECALL_MAX_BYTES) + 1
-
-
-def _frontmatter_findings(memory: Memory, scope: str) -> list[Finding]:
-    path, problem = memory.path, memory.problem
-    if problem is FrontmatterProblem.MISSING:
-        severity: Severity = "error" if scope == "team" else "warning"
-        message = "no frontmatter: start the file with name, description and type between `---`"
-        return [finding("frontmatter-missing", path, 1, message, severity=severity)]
-    if problem is FrontmatterProblem.UNTERMINATED:
-        message = "frontmatter has no closing `---` within the first 30 lines"
-        return [finding("frontmatter-invalid", path, 1, message)]
-    if problem is FrontmatterProblem.UNPARSABLE:
-        message = f"frontmatter is not valid YAML: {memory.problem_detail}"
-        return [finding("frontmatter-invalid", path, memory.problem_line or 2, message)]
-    if problem is FrontmatterProblem.NOT_MAPPING:
-        message = f"frontmatter must be `key: value` fields ({memory.problem_detail})"
-        return [finding("frontmatter-not-mapping", path, 2, message)]
-    found: list[Finding] = []
-    if memory.lenient_line is not None:
-        message = (
-            "frontmatter is not valid YAML; Claude Code still reads it after quoting the value: "
-            "put the value in double quotes"
-        )
-        found.append(finding("frontmatter-lenient", path, memory.lenient_line, message))
-    fields = memory.fields
-    value, where = memory_type(fields)
-    label = ".".join(where or ("metadata", "type"))
-    line = key_line(memory.frontmatter_text, where) or 1 if where else 1
-    if value is None or value == "":
-        message = f"no `type`: add `type:` under `metadata:` with one of {_TYPES}"
-        found.append(finding("type-missing", path, line, message))
-    elif value not in MEMORY_TYPES:
-        message = f"unknown `{label}` {_shown(value)}: use one of {_TYPES}"
-        found.append(finding("type-unknown", path, line, message))
-    elif value == "user" and scope == "team":
-        message = f"`{label}: user` memories are personal: keep them in your private memory"
-        found.append(finding("user-in-team", path, line, message))
-    description = fields.get("description")
-    if "description" not in fields:
-        found.append(finding("empty-description", path, 1, "no `description`"))
-    elif not isinstance(description, str) or not description.strip():
-        line = field_line(memory, "description")
-        found.append(finding("empty-description", path, line, "`description` is empty"))
-    return found
-
-
-def _shown(value: object) -> str:
-    """A frontmatter value in a message: short, and never a Python repr of a date or a list."""
-    import json
-
-    text = value if isinstance(value, str) else json.dumps(value, default=str)
-    return repr(text if len(text) <= 40 else text[:39] + "…")
-
-
-def field_line(memory: Memory, key: str) -> int:
-    """1-based file line of a top-level frontmatter KEY (the opening fence if not found)."""
-    for number, line in enumerate((memory.frontmatter_text or "").split("\n"), 2):
-        if top_level_key(line) == key:
-            return number
-    return 1
 
 
 def fence_step(line: str, fence: str | None) -> tuple[bool, str | None]:

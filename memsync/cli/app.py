@@ -14,7 +14,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from memsync import __version__
-from memsync.cli import hooks, mergefile, render, status, sync, team, tidy
+from memsync.cli import hooks, mergefile, project, render, status, sync, team, tidy
 from memsync.errors import ExitCode, MemsyncError
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
@@ -87,6 +87,12 @@ def build_app(only: str | None = None) -> typer.Typer:
 
 
 app = build_app()
+
+project_app = typer.Typer(
+    help="A project's folder in its stores.", no_args_is_help=True, context_settings=HELP_OPTIONS
+)
+project_app.command("move")(project.move)
+app.add_typer(project_app, name="project", rich_help_panel="Sync")
 
 
 def fail(error: MemsyncError) -> NoReturn:

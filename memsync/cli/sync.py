@@ -10,6 +10,7 @@ import typer
 
 from memsync.cli import render
 from memsync.cli.options import HookOption, JsonOption, ProjectOption, ScopeOption, SyncScope
+from memsync.errors import ExitCode
 
 if TYPE_CHECKING:
     from memsync.sync.engine import StoreReport
@@ -33,7 +34,7 @@ def run_sync_command(
 
         review_push = _hook_review_push if review else None
         run_hook(command, project, scope.scopes(), message=message, review=review_push)
-        raise typer.Exit(0)
+        raise typer.Exit(ExitCode.OK)  # a hook never blocks a session
     pushed: Any = None
     if review:
         from memsync.team.reviewflow import push_for_review
@@ -146,9 +147,12 @@ def init(
     reports = list(result.reports)
     render.report_lines("init", reports)
     if hooks:
+        from memsync.cli.hooks import other_scope_files
+        from memsync.cli.options import SettingsScope
         from memsync.team.claudehooks import install_hooks, user_settings_path
 
-        installed = install_hooks(user_settings_path())
+        others = other_scope_files(SettingsScope.user, project)
+        installed = install_hooks(user_settings_path(), others=others)
         render.line(
             f"hooks    SessionStart/SessionEnd installed in {installed.change.settings_path}"
         )

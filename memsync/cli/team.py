@@ -105,4 +105,6 @@ def review(
         render.print_json(review_data(result))
     else:
         # Plain stdout: the Markdown goes to a PR body or $GITHUB_STEP_SUMMARY as it is.
-        sys.stdout.write(render_markdown(result))
+        from memsync.check.secrets import redact
+
+        sys.stdout.write(redact(render_markdown(result)))

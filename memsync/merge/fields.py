@@ -7,13 +7,17 @@ first-stamp rewrite (keys moved into `metadata`, `name` slugified) is formatting
 
 from __future__ import annotations
 
-import datetime as dt
-import json
-from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
 from memsync.merge.diff3 import merge3, merge_text
+from memsync.merge.fieldvalues import (
+    canonical,
+    clean_block_merge,
+    merge_list,
+    parse_block,
+    show,
+)
 from memsync.merge.nesting import align_layouts, later_timestamp, slug, split_nested
 from memsync.model.memory import (
     METADATA,
@@ -57,33 +61,6 @@ class _Side:
     time: int
 
 
-def canonical(value: Any) -> Hashable:
-    """A hashable, type-aware form of a YAML value (so `1`, `true` and `"1"` stay distinct)."""
-    if isinstance(value, dict):
-        items = sorted(((canonical(k), canonical(v)) for k, v in value.items()), key=repr)
-        return ("map", tuple(items))
-    if isinstance(value, (list, tuple)):
-        return ("seq", tuple(canonical(v) for v in value))
-    if isinstance(value, (set, frozenset)):
-        return ("set", tuple(sorted((canonical(v) for v in value), key=repr)))
-    if isinstance(value, bool):
-        return ("bool", value)
-    if isinstance(value, float):
-        return ("float", repr(value))
-    if isinstance(value, (dt.date, dt.datetime)):
-        return (type(value).__name__, value.isoformat())
-    if value is None or isinstance(value, (int, str, bytes)):
-        return (type(value).__name__, value)
-    return ("other", repr(value))
-
-
-def show(value: Any) -> str:
-    """A value as the report shows it: strings as they are, the rest as JSON."""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, default=str)
-
-
 def _side(text: str, values: dict[str, Any] | None, time: int | None) -> _Side | None:
     blocks: dict[str, str] = {}
     order: list[str] = []
@@ -106,13 +83,6 @@ def _parse(text: str) -> dict[str, Any] | None:
     return None if problem else fields
 
 
-def _parse_block(text: str, key: str) -> tuple[bool, Any]:
-    fields = _parse(text)
-    if fields is None or list(fields) != [key]:
-        return False, None
-    return True, fields[key]
-
-
 def _value(side: _Side, key: str) -> Any:
     assert side.values is not None
     return side.values[key]
@@ -124,80 +94,11 @@ def _same_value(x: _Side, y: _Side, key: str) -> bool:
     return canonical(_value(x, key)) == canonical(_value(y, key))
 
 
-def _clean_block_merge(base: str, a: str, b: str, key: str, expected: Any) -> str | None:
-    """Both sides' block texts combined line by line, if that is clean and means EXPECTED."""
-    merged = merge_text(base, a, b, a_first=True)
-    if merged.conflicts:
-        return None
-    ok, value = _parse_block(merged.text, key)
-    return merged.text if ok and canonical(value) == canonical(expected) else None
-
-
 def _newer(a: _Side, b: _Side, key: str) -> tuple[_Side, _Side]:
     """(winner, loser) of a both-sided change: newer change, then text, never side order."""
     if (a.time, a.blocks[key]) >= (b.time, b.blocks[key]):
         return a, b
     return b, a
-
-
-def _merge_list(
-    key: str, base: list[Any] | None, a: _Side, b: _Side, *, first: _Side, base_text: str
-) -> tuple[str, str]:
-    """A list field merged as a set: additions from both sides, removals from both."""
-    a_items, b_items = list(_value(a, key)), list(_value(b, key))
-    base_items = base or []
-    keep = {canonical(v): v for v in a_items + b_items}
-    for item in base_items:
-        if canonical(item) not in {canonical(v) for v in a_items} or canonical(item) not in {
-            canonical(v) for v in b_items
-        }:
-            keep.pop(canonical(item), None)
-    f_items, s_items = (a_items, b_items) if first is a else (b_items, a_items)
-    ordered = merge3(
-        [canonical(v) for v in base_items],
-        [canonical(v) for v in f_items],
-        [canonical(v) for v in s_items],
-        a_first=True,
-    ).items
-    result: list[Any] = []
-    seen: set[Hashable] = set()
-    for token in [*ordered, *(canonical(v) for v in f_items + s_items)]:
-        if token in keep and token not in seen:
-            seen.add(token)
-            result.append(keep[token])
-    second = b if first is a else a
-    text = _clean_block_merge(base_text, first.blocks[key], second.blocks[key], key, result)
-    if text is None:
-        text = _render_list(key, result, second.blocks[key])
-    added = [show(v) for v in result if canonical(v) not in {canonical(x) for x in base_items}]
-    removed = [show(v) for v in base_items if canonical(v) not in seen]
-    detail = f"both sides changed list `{key}`; merged as a set"
-    if added:
-        detail += f" (added {', '.join(added)})"
-    if removed:
-        detail += f" (removed {', '.join(removed)})"
-    return text, detail
-
-
-def _render_list(key: str, items: list[Any], style_of: str) -> str:
-    """A fresh `key:` block for ITEMS, keeping the comments and flow/block style of STYLE_OF."""
-    import yaml
-
-    lines = style_of.splitlines(keepends=True)
-    head = 0
-    while head < len(lines) and (not lines[head].strip() or lines[head].startswith("#")):
-        head += 1
-    key_line = lines[head] if head < len(lines) else ""
-    flow = key_line.split(":", 1)[-1].strip().startswith("[")
-    # None: flow style for lists of scalars only, so the key itself stays in block style.
-    dumped = yaml.safe_dump(
-        {key: items},
-        default_flow_style=None if flow else False,
-        allow_unicode=True,
-        sort_keys=False,
-        width=10**6,
-    )
-    return "".join(lines[:head]) + dumped
 
 
 def _nested(
@@ -314,7 +215,7 @@ def _merge_key(
         # keep both sides' text edits (comments, quoting) when they combine cleanly.
         source = a if same or a_moved else b
         if a.values is not None:
-            text = _clean_block_merge(shared_base, a_text, b_text, key, _value(source, key))
+            text = clean_block_merge(shared_base, a_text, b_text, key, _value(source, key))
             if text is not None:
                 return text, []
         return (_newer(a, b, key)[0] if same else source).blocks[key], []
@@ -329,8 +230,15 @@ def _merge_key(
         and isinstance(_value(b, key), list)
         and (base_value is None or isinstance(base_value, list))
     ):
-        text, detail = _merge_list(key, base_value, a, b, first=first, base_text=shared_base)
-        kept = show(_parse_block(text, key)[1])
+        second = b if first is a else a
+        text, detail = merge_list(
+            key,
+            base_value,
+            (list(_value(first, key)), first.blocks[key]),
+            (list(_value(second, key)), second.blocks[key]),
+            shared_base,
+        )
+        kept = show(parse_block(text, key)[1])
         return text, [FieldOutcome(label, "field-list-merged", kept, None, detail)]
     winner, loser = _newer(a, b, key)
     why = "newer change" if winner.time != loser.time else "same time, tie broken by content"

@@ -326,14 +326,6 @@ def render_memory(memory: Memory, frontmatter_text: str | None, body: str) -> by
     return encode(compose(frontmatter_text, body), bom=memory.bom, crlf=memory.crlf)
 
 
-def new_memory_text(fields: Mapping[str, Any], body: str) -> str:
-    """Text of a brand-new memory file with FIELDS as frontmatter."""
-    import frontmatter
-
-    post = frontmatter.Post(body.rstrip("\n"), **dict(fields))
-    return str(frontmatter.dumps(post, sort_keys=False)) + "\n"
-
-
 def split_fields(frontmatter_text: str) -> list[FieldBlock]:
     """Cut frontmatter text into per-key blocks; comments attach to the next key."""
     blocks: list[FieldBlock] = []

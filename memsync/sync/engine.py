@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memsync import git as gitcmd
-from memsync.config import Config, Settings, data_dir
+from memsync.config import Config, Settings
 from memsync.errors import (
     ExitCode,
     MemsyncError,
@@ -23,8 +22,17 @@ from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
 from memsync.sync.deadline import Deadline
 from memsync.sync.filetimes import WriteTimes
+from memsync.sync.identity import check_folder
 from memsync.sync.lock import store_lock
-from memsync.sync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
+from memsync.sync.manifest import (
+    Manifest,
+    binding_manifest,
+    hashes,
+    local_changes,
+    never_synced,
+    save_manifest,
+)
+from memsync.sync.migrate import edits_to_commit
 from memsync.sync.outgoing import commit_message
 
 if TYPE_CHECKING:
@@ -88,12 +96,6 @@ class _Run:
         return self.deadline.remaining(self.settings.network_timeout)
 
 
-def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
-    """The manifest of a binding's live directory, and the file it is kept in."""
-    path = manifest_path(data_dir(), binding.store.name, binding.live_dir)
-    return load_manifest(path, binding.live_dir, binding.store.name, binding.subdir), path
-
-
 def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
     manifest, path = binding_manifest(binding)
     run = _Run(binding, settings, deadline, manifest, path)
@@ -115,24 +117,11 @@ def _scan_live(run: _Run) -> None:
         run.note(skipped=run.report.skipped + scan.skipped)
 
 
-def local_changes(live: Mapping[str, bytes], manifest: Manifest) -> dict[str, bytes | None]:
-    """Live files that differ from what memsync last synced (None = deleted locally)."""
-    changes: dict[str, bytes | None] = {}
-    live_hashes = hashes(live)
-    for path, sha in live_hashes.items():
-        if manifest.files.get(path) != sha:
-            changes[path] = live[path]
-    for path in manifest.files:
-        if path not in live:
-            changes[path] = None
-    return changes
-
-
 def _commit_local(run: _Run) -> str | None:
     """Commit local edits on top of the local branch; returns the new head (or the old)."""
     binding = run.binding
-    changes = local_changes(run.live, run.manifest)
     heads = store.heads(binding)
+    changes, base, current = edits_to_commit(binding, run.manifest, run.live, heads.local)
     if not changes:
         return heads.local
     allowed: dict[str, bytes | None] = {}
@@ -153,28 +142,32 @@ def _commit_local(run: _Run) -> str | None:
     run.note(blocked=tuple(blocked), warnings=run.report.warnings + tuple(warnings))
     if not allowed:
         return heads.local
-    from memsync.sync.merging import merge_local_edits
+    from memsync.sync.merging import describe, merge_local_edits, riding, trailers
 
-    current = store.store_files(binding, heads.local)
-    merged, decisions = merge_local_edits(binding, run.manifest, allowed, current, heads.local)
+    merged, decisions = merge_local_edits(binding, base, allowed, current, heads.local)
     run.merged_local = frozenset(allowed)
     if not merged:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
     new = heads.local
-    for authored, group in store.by_write_day(binding.live_dir, merged):
+    groups = list(store.by_write_day(binding.live_dir, merged))
+    for n, (authored, group) in enumerate(groups):
         message = commit_message(binding.project_key, group, current, run.message)
+        message += trailers(riding(decisions, group, merged, n == len(groups) - 1), binding.prefix)
         new = store.commit_files(
             binding, parent=new, changes=group, message=message, author=author, authored=authored
         )
     assert new is not None
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
-    run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + decisions)
+    lines = tuple(map(describe, decisions))
+    run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + lines)
     return new
 
 
 def _fetch(run: _Run) -> None:
-    gitcmd.fetch(run.binding.clone_dir, run.network_time())
+    from memsync.sync.rewritten import fetch_following_rewrites as fetch
+
+    run.note(decisions=run.report.decisions + fetch(run.binding, run.network_time()))
 
 
 def _integrate_remote(run: _Run) -> str | None:
@@ -183,6 +176,7 @@ def _integrate_remote(run: _Run) -> str | None:
     heads = store.heads(binding)
     if heads.remote is None or heads.remote == heads.local:
         return heads.local
+    check_folder(binding, store.store_files(binding, heads.remote))  # moved or foreign: stop
     if heads.local is None:
         gitcmd.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
         return heads.remote
@@ -214,6 +208,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     from memsync.sync.livefiles import write_live
 
     entries = store.store_files(binding, head)
+    check_folder(binding, entries)
     skipped = [
         Skipped(p, "not a regular file")
         for p, e in entries.items()
@@ -231,6 +226,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     # Only edits that were not merged (blocked by validation) stay pending; an edit the
     # store already had would otherwise keep its live file from ever updating again.
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
+    pending |= never_synced(run.live, run.manifest, scan.files)
     times = WriteTimes(binding.clone_dir, head, binding.prefix)
     live = (binding.live_dir, scan.files, run.live, run.manifest.files, pending)
     outcome = write_live(*live, time_of=times)
@@ -298,32 +294,28 @@ def _push_body(run: _Run) -> None:
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
-            from memsync.sync.outgoing import drop_unpublished
+            from memsync.sync.outbound import vet_push
+            from memsync.sync.outgoing import sent_files
 
-            local, note = drop_unpublished(binding, heads.branch, heads.local, heads.remote)
-            head = local
-            run.note(decisions=run.report.decisions + note)
+            head, local = vet_push(run, heads)  # no commit to push when a secret blocks it
+            if local is None:
+                break
             if run.review_branch:
-                gitcmd.push_ref(
-                    binding.clone_dir,
-                    local,
-                    f"refs/heads/{run.review_branch}",
-                    run.network_time(),
-                )
-                run.note(pushed=True, review_branch=run.review_branch)
-                break
-            if gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
-                from memsync.sync.outgoing import sent_files
-
-                run.note(pushed=True, sent=sent_files(binding, heads.remote, local))
-                break
-            if attempts >= run.settings.push_retries:
-                raise UserMessageError(
-                    f"the {binding.label} store moved on {attempts} times while pushing",
-                    hint="Your commits are kept locally; run `memsync push` again.",
-                )
-            # Another machine won the race: back off, then fetch and merge again.
-            time.sleep(min(run.deadline.remaining(), backoff(attempts, time.monotonic() - began)))
+                review_ref = f"refs/heads/{run.review_branch}"
+                gitcmd.push_ref(binding.clone_dir, local, review_ref, run.network_time())
+            elif not gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
+                if attempts >= run.settings.push_retries:
+                    raise UserMessageError(
+                        f"the {binding.label} store moved on {attempts} times while pushing",
+                        hint="Your commits are kept locally; run `memsync push` again.",
+                    )
+                # Another machine won the race: back off, then fetch and merge again.
+                pause = backoff(attempts, time.monotonic() - began)
+                time.sleep(min(run.deadline.remaining(), pause))
+                continue
+            sent = sent_files(binding, heads.remote, local)
+            run.note(pushed=True, review_branch=run.review_branch, sent=sent)
+            break
     except RemoteUnavailableError as exc:
         run.note(offline=exc.message, unreachable_since=store.last_fetch(binding))
     finally:
@@ -379,6 +371,8 @@ def _adopt_branch(run: _Run) -> None:
     # Unreachable now: the branch is settled by the first run that reaches the remote.
     with contextlib.suppress(RemoteUnavailableError):
         store.adopt_remote_branch(run.binding, run.network_time())
+        _fetch(run)  # before the first local commit: no second root commit
+        _integrate_remote(run)
 
 
 @dataclass(frozen=True)

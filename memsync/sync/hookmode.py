@@ -93,7 +93,10 @@ def _read_index(path: Path, limit: int = 256_000) -> list[str]:
 
 
 def _memory_paths(paths: Sequence[str]) -> list[str]:
-    return [p for p in paths if p.endswith(".md") and p.rsplit("/", 1)[-1] != "MEMORY.md"]
+    """The memories among files sync wrote (all pass the memory rule): not the indexes."""
+    from memsync.model.safety import is_index_path
+
+    return [p for p in paths if not is_index_path(p)]
 
 
 def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
@@ -125,6 +128,20 @@ TEAM_GUIDANCE = (
 )
 
 
+def _team_section(report: StoreReport, live: Path, index_file: Path) -> Section:
+    """The team folder, when to save there, what this pull changed, then the team index."""
+    index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
+    heading = [f"Team memory: {live}", TEAM_GUIDANCE]
+    updated, deleted = _memory_paths(report.updated), _memory_paths(report.deleted)
+    if updated:
+        heading.append(f"New or changed by this pull: {_names(updated, most=20)}")
+    if deleted:
+        heading.append(f"Removed by this pull: {_names(deleted, most=20)}")
+    heading.append(f"Team index ({index_file}):")
+    lines = tuple(index or ["(no team memories yet)"])
+    return Section("\n".join(heading), lines, str(index_file))
+
+
 def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
     """Model context after a pull: changed index lines, then the team memory."""
     sections: list[Section] = []
@@ -134,16 +151,7 @@ def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
         live = Path(report.live_dir)
         index_file = live / "MEMORY.md"
         if report.scope == "team":
-            index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
-            lines = []
-            updated, deleted = _memory_paths(report.updated), _memory_paths(report.deleted)
-            if updated:
-                lines.append(f"New or changed by this pull: {_names(updated, most=20)}")
-            if deleted:
-                lines.append(f"Removed by this pull: {_names(deleted, most=20)}")
-            lines += index or ["(no team memories yet)"]
-            heading = f"Team memory: {live}\n{TEAM_GUIDANCE}\nTeam index ({index_file}):"
-            sections.append(Section(heading, tuple(lines), str(index_file)))
+            sections.append(_team_section(report, live, index_file))
         elif _memory_paths(report.changed_live):
             heading = (
                 "memsync brought memory changes from other machines after this session loaded "
@@ -291,15 +299,22 @@ def run_hook(
     for pull in pulls:
         if pull.result is not None and pull.result.url:
             output = output.with_person(f"memsync: review pull request {pull.result.url}")
-    for line in problem_lines(reports):
-        sys.stderr.write(line + "\n")
+    problems = problem_lines(reports)
+    if problems:
+        from memsync.check.secrets import redact
+
+        sys.stderr.writelines(redact(line) + "\n" for line in problems)
     _emit(output)
 
 
 def _emit(output: HookOutput) -> None:
     text = output.render()
     if text is not None:
-        sys.stdout.write(text + "\n")
+        # File names and messages can carry a secret, and this output reaches the model.
+        # A redacted span never holds a quote or backslash, so the JSON stays valid.
+        from memsync.check.secrets import redact
+
+        sys.stdout.write(redact(text) + "\n")
         sys.stdout.flush()
 
 
