@@ -23,6 +23,7 @@ SWAP_RATIO = 0.55
 # Short enough never to be typed wrong: counted whole, a changed count is a flipped rule.
 _SHORT_NEGATIONS = frozenset(["not", "no", "never", "nor", "`not", "`no"])
 _NEGATORS = frozenset(["not", "never", "instead"])
+_PARAPHRASE_WORDS = 6  # the fewest words a paraphrase is judged on
 _SAME_ORDER = 0.7  # above this token ratio, two texts are edits of one text, not paraphrases
 
 
@@ -42,8 +43,8 @@ class Similarity:
     def is_duplicate(self, threshold: float) -> bool:
         """Near duplicate (similar, or one nearly inside the other) or a paraphrase; never
         with a changed number or name, never more substituted words than the length allows."""
-        if self.facts_differ or not self.shorter:
-            return False
+        if self.facts_differ or not self.shorter or threshold > 1:
+            return False  # above 1: only identical memories are one memory
         allowed = self.shorter // 100  # a swapped word is another fact unless the text is long
         contained = self.containment >= 0.95 and self.shorter * 2 >= self.longer
         edited = not self.number_conflicts and self.conflicts <= allowed
@@ -51,6 +52,8 @@ class Similarity:
             return True
         if self.ratio >= _SAME_ORDER and not edited:
             return False  # the same text, changed: a look-alike, not a rewording
+        if self.shorter < _PARAPHRASE_WORDS:
+            return False  # `Old fact 0.` and `Recent fact 0.`: too short to tell rewording
         # Names swapped in the alignment of a reworded text may be mere misalignment; they
         # still ask for a clearer overlap.
         aligned_swaps = self.number_conflicts and self.ratio >= SWAP_RATIO
