@@ -60,10 +60,7 @@ def test_import_keeps_each_files_write_day_and_consolidation_counts_from_it(
         "log", "--format=%ad|%cd|%s", "--date=format:%Y-%m-%d", "main", "--", "*.md", cwd=remote
     )
     rows = [line.split("|") for line in log.strip().splitlines()]
-    # init's record of the project's identity (`.memsync-project`) is written today.
-    memories = [row for row in rows if "record the project's identity" not in row[2]]
-    assert len(memories) == len(rows) - 1
-    authored = sorted(row[0] for row in memories)
+    authored = sorted(row[0] for row in rows)
     assert authored == ["2026-10-02", "2026-10-20"]  # one commit per write day
     today = datetime.now().date().isoformat()
     assert {row[1] for row in rows} == {today}  # committer date: when it was synced
