@@ -17,7 +17,8 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from memsync.consolidate.engine import Options, apply_plan, make_plan
+from memsync.consolidate.engine import apply_plan, make_plan
+from memsync.consolidate.plan import Options
 
 _FRONTMATTER = (
     "---\nname: case {n}\ndescription: labelled case {n}\nmetadata:\n  type: project\n---\n"

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from memsync.consolidate.engine import Options, apply_plan, make_plan
+from memsync.consolidate.engine import apply_plan, make_plan
 from memsync.consolidate.indexfit import entry_line
+from memsync.consolidate.plan import Options
 from memsync.consolidate.report import render_markdown
 from memsync.model.index import measure_index, parse_index
 from testing.gitrepo import git

@@ -10,7 +10,6 @@ import pytest
 
 from memsync.check.findings import Finding
 from memsync.model.safety import Skipped
-from memsync.sync.engine import StoreReport
 from memsync.sync.hookmode import TEAM_GUIDANCE, person_lines, pull_sections
 from memsync.sync.hookoutput import (
     CONTEXT_LIMIT,
@@ -22,6 +21,7 @@ from memsync.sync.hookoutput import (
     js_length,
     quote_name,
 )
+from memsync.sync.report import StoreReport
 
 
 def test_names_are_quoted_as_data_never_raw_lines() -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memsync.consolidate.engine import Options, apply_plan, make_plan
+from memsync.consolidate.engine import apply_plan, make_plan
+from memsync.consolidate.plan import Options
 from memsync.consolidate.report import plan_to_json, render_markdown
 from memsync.consolidate.versions import merge_versions
 from testing.memories import write_memory

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from memsync.sync.engine import StoreReport
+    from memsync.sync.report import StoreReport
 
 # C0 and C1 controls except tab and newline, DEL, and the invisible Unicode format
 # characters that reorder or hide text (Trojan Source, CVE-2021-42574).

@@ -13,7 +13,7 @@ from memsync.cli.options import HookOption, JsonOption, ProjectOption, ScopeOpti
 from memsync.errors import ExitCode
 
 if TYPE_CHECKING:
-    from memsync.sync.engine import StoreReport
+    from memsync.sync.report import StoreReport
 
 
 def run_sync_command(
@@ -27,7 +27,8 @@ def run_sync_command(
     review: bool = False,
 ) -> None:
     """Run pull or push for the chosen stores, print per store, exit with the ranked code."""
-    from memsync.sync.engine import RunOptions, exit_code, sync_project
+    from memsync.sync.engine import RunOptions, sync_project
+    from memsync.sync.report import exit_code
 
     if hook:
         from memsync.sync.hookmode import run_hook
@@ -125,7 +126,7 @@ def init(
     ] = None,
 ) -> None:
     """Configure this project's stores, clone them and do a first sync."""
-    from memsync.sync.engine import exit_code
+    from memsync.sync.report import exit_code
     from memsync.team.initialize import default_private_remote, run_init
 
     with render.working("memsync: cloning and syncing"):

@@ -17,7 +17,7 @@ def promote(
     project: ProjectOption = Path("."),
 ) -> None:
     """Move a private memory into the team store (checked by the team rules first)."""
-    from memsync.sync.engine import exit_code
+    from memsync.sync.report import exit_code
     from memsync.team.promote import promote as promote_memory
 
     with render.working("memsync: promoting"):

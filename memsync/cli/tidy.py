@@ -124,7 +124,8 @@ def consolidate(
 ) -> None:
     """Merge duplicates, make relative dates absolute, keep the index within Claude's limits."""
     from memsync.consolidate.dedupe import DEFAULT_THRESHOLD
-    from memsync.consolidate.engine import Options, apply_plan, make_plan
+    from memsync.consolidate.engine import apply_plan, make_plan
+    from memsync.consolidate.plan import Options
     from memsync.consolidate.report import plan_to_json, render_markdown
     from memsync.errors import UsageError, UserMessageError
 

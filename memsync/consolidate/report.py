@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memsync.consolidate.engine import FolderPlan, Plan
+from memsync.consolidate.plan import FolderPlan, Plan
 from memsync.model.limits import INDEX_NAME
 
 

@@ -11,16 +11,14 @@ from typing import TYPE_CHECKING
 from memsync import git as gitcmd
 from memsync.config import Config, Settings
 from memsync.errors import (
-    ExitCode,
     MemsyncError,
     RemoteUnavailableError,
     UserMessageError,
-    most_urgent,
 )
 from memsync.model.safety import Skipped
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
-from memsync.sync.deadline import Deadline
+from memsync.sync.deadline import Deadline, backoff
 from memsync.sync.filetimes import WriteTimes
 from memsync.sync.identity import check_folder
 from memsync.sync.lock import store_lock
@@ -34,44 +32,10 @@ from memsync.sync.manifest import (
 )
 from memsync.sync.migrate import edits_to_commit
 from memsync.sync.outgoing import commit_message
+from memsync.sync.report import StoreReport
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
-
-
-@dataclass(frozen=True)
-class StoreReport:
-    """What one pull or push did for one binding."""
-
-    scope: str
-    store: str
-    committed: tuple[str, ...] = ()
-    updated: tuple[str, ...] = ()
-    # The part of `updated` that did not exist in the live directory before (shown as `+`).
-    created: tuple[str, ...] = ()
-    deleted: tuple[str, ...] = ()
-    kept_local: tuple[str, ...] = ()
-    skipped: tuple[Skipped, ...] = ()
-    blocked: tuple[Finding, ...] = ()
-    warnings: tuple[Finding, ...] = ()
-    decisions: tuple[str, ...] = ()
-    pushed: bool = False
-    # Memory files (relative to the binding's folder) the push changed on the remote.
-    sent: tuple[str, ...] = ()
-    # Commits of the local branch the remote does not have after this run.
-    ahead: int = 0
-    push_attempts: int = 0
-    offline: str | None = None
-    review_branch: str | None = None
-    error: str | None = None
-    error_code: int = 0
-    live_dir: str = ""  # the live directory this binding writes
-    unreachable_since: float | None = None  # offline: when the remote last answered a fetch
-
-    @property
-    def changed_live(self) -> tuple[str, ...]:
-        """Live files this run wrote or deleted."""
-        return self.updated + self.deleted
 
 
 @dataclass
@@ -327,19 +291,6 @@ def _push_body(run: _Run) -> None:
         save_manifest(run.manifest_file, run.manifest)
 
 
-def backoff(losses: int, attempt_seconds: float) -> float:
-    """Seconds to wait after the LOSSES-th lost push race (full jitter, doubling window).
-
-    The window is measured in attempts (fetch, merge, push): pushers that lost together
-    spread over twice as many attempt slots each time, so a crowd of N thins out in about
-    log2(N) rounds instead of colliding again and again.
-    """
-    slot = min(max(attempt_seconds, 0.05), 5.0)
-    import random
-
-    return random.uniform(0, slot * 2 ** min(losses, 4))
-
-
 def _run_store(
     binding: Binding, settings: Settings, deadline: Deadline, command: str, options: RunOptions
 ) -> StoreReport:
@@ -414,16 +365,6 @@ def run_stores(
     if errors:
         raise errors[0]
     return [r for r in reports if r is not None]
-
-
-def exit_code(reports: list[StoreReport]) -> ExitCode:
-    """The command's exit code, ranked by errors.PRECEDENCE (needs-you before offline)."""
-    codes = {r.error_code for r in reports if r.error_code}
-    if any(r.blocked for r in reports):
-        codes.add(ExitCode.NEEDS_USER)
-    if any(r.offline for r in reports):
-        codes.add(ExitCode.REMOTE_UNAVAILABLE)
-    return most_urgent(codes)
 
 
 def sync_project(

@@ -15,7 +15,7 @@ from memsync.sync.hookoutput import HookOutput, Section, clean_line, quote_name
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
     from memsync.config import Config
-    from memsync.sync.engine import StoreReport
+    from memsync.sync.report import StoreReport
 
 # `push --review --hook`: (project, scopes, message) -> (store reports, pull requests).
 ReviewPush = Callable[

@@ -22,7 +22,7 @@ from memsync.sync import store
 from memsync.sync.binding import Binding
 
 if TYPE_CHECKING:
-    from memsync.sync.engine import StoreReport
+    from memsync.sync.report import StoreReport
 
 # Text beyond this is not scanned per blob: memories are far smaller (SPEC: 250,000 bytes).
 MAX_SCAN_BYTES = 4_000_000

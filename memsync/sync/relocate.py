@@ -43,8 +43,9 @@ class Moved:
 def move_project(project_dir: Path, new: str, scopes: tuple[Scope, ...]) -> list[Moved]:
     """Move the project's folder to NEW in each store of SCOPES, push, and rebind."""
     from memsync.sync.deadline import Deadline
-    from memsync.sync.engine import exit_code, run_stores
+    from memsync.sync.engine import run_stores
     from memsync.sync.lock import store_lock
+    from memsync.sync.report import exit_code
 
     check_subdir(new)
     if new == ".":

@@ -14,7 +14,7 @@ from memsync.errors import ExitCode
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
-    from memsync.sync.engine import StoreReport
+    from memsync.sync.report import StoreReport
 
 # Blocked files named in the one-line outcome; the rest are counted (all are listed below it).
 _NAMED = 2

@@ -29,7 +29,7 @@ from memsync.model.paths import (
 
 if TYPE_CHECKING:
     from memsync.sync.binding import Binding
-    from memsync.sync.engine import StoreReport
+    from memsync.sync.report import StoreReport
 
 PRIVATE_STORE = "private"
 

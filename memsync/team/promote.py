@@ -13,7 +13,8 @@ from memsync.model.limits import INDEX_NAME
 from memsync.model.memory import parse_memory
 from memsync.sync.binding import Binding, resolve_bindings
 from memsync.sync.deadline import Deadline
-from memsync.sync.engine import StoreReport, run_stores
+from memsync.sync.engine import run_stores
+from memsync.sync.report import StoreReport
 
 
 @dataclass(frozen=True)

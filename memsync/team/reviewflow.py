@@ -14,7 +14,7 @@ from memsync import git as gitcmd
 from memsync.errors import UsageError, UserMessageError
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
-from memsync.sync.engine import StoreReport
+from memsync.sync.report import StoreReport
 from memsync.team.github import PullRequestResult
 
 BRANCH_PREFIX = "memsync"
