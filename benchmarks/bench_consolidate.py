@@ -1,135 +1,127 @@
-"""Time and peak memory of the consolidation pass on generated stores.
+"""`memsync consolidate --dry-run` at two sizes, paired, on realistic generated memories.
 
-    python benchmarks/bench_consolidate.py                 # 1,000 and 10,000 memories
-    python benchmarks/bench_consolidate.py --sizes 1000 10000 100000 --layout single projects
+    python benchmarks/bench_consolidate.py [--sizes 10000 100000] [--pairs 3] [--tmpdir DIR]
 
-Each size runs in its own process (so peak RSS is that run's), on a store generated in a
-temporary directory: `single` puts every memory in one folder (the duplicate search and the
-index see all of them), `projects` spreads them over folders of 500. Reported: planning time
-(read, dates, duplicates, index, archive choice), applying time (writes), peak RSS, and what was
-found against what was planted.
+Both stores come from benchmarks/corpus.py (English prose in the four types, code spans,
+links, planted exact, near and paraphrased duplicates, look-alikes that must stay apart,
+relative dates), all memories in one folder, so the duplicate search and the index see every
+one of them. The command runs as a user runs it, in a fresh process, alternately on the big
+and the small store (big small big small …); each pair gives the ratio big/small of wall
+time and of CPU time. Peak memory is the process's maximum RSS (from `wait4`). From the JSON
+plan: the planted pairs merged, by kind, and look-alikes merged by mistake.
+
+Stores are written to a RAM disk when there is one (/dev/shm), so the figures are memsync's
+work rather than the disk's.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import resource
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from benchmarks.corpus import Store, generate  # noqa: E402
+from benchmarks.paired import load  # noqa: E402
 
 
-def run_one(size: int, layout: str, tmpdir: str | None) -> dict[str, object]:
-    """Generate one store, consolidate it, and measure."""
-    from genstore import generate
+@dataclass(frozen=True)
+class Run:
+    """One process: wall and CPU seconds, peak RSS in MiB, and its JSON plan."""
 
-    from memsync.consolidate.engine import apply_plan, make_plan
+    wall: float
+    cpu: float
+    rss_mib: float
+    plan: dict[str, object]
 
-    with tempfile.TemporaryDirectory(prefix="memsync-bench-", dir=tmpdir) as tmp:
-        root = Path(tmp) / "store"
+
+def consolidate(store: Path) -> Run:
+    """`memsync consolidate --dry-run --format json STORE` in a fresh process."""
+    argv = [sys.executable, "-m", "memsync", "consolidate", "--dry-run", "--format", "json"]
+    with tempfile.TemporaryFile() as out:
         started = time.perf_counter()
-        made = generate(root, size, per_folder=500 if layout == "projects" else None)
-        generated = time.perf_counter() - started
-        started, cpu = time.perf_counter(), time.process_time()
-        plan = make_plan(root, all_projects=layout == "projects")
-        planned, planned_cpu = time.perf_counter() - started, time.process_time() - cpu
-        started, cpu = time.perf_counter(), time.process_time()
-        apply_plan(plan)
-        applied, applied_cpu = time.perf_counter() - started, time.process_time() - cpu
-        started = time.perf_counter()
-        second = make_plan(root, all_projects=layout == "projects")
-        replanned = time.perf_counter() - started
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    together = {
-        frozenset((f"{f.label}/{m.survivor}", f"{f.label}/{x}"))
-        for f in plan.folders
-        for m in f.merges
-        for x in m.merged
-    }
-    prefix = "store/" if layout == "single" else ""
-    found = sum(
-        frozenset(
-            (prefix + a if layout == "single" else a, prefix + b if layout == "single" else b)
-        )
-        in together
-        for a, b in made.planted
-    )
+        proc = subprocess.Popen([*argv, str(store)], stdout=out, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - started
+        stderr = proc.stderr.read().decode() if proc.stderr else ""
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError(f"consolidate {store} failed: {stderr[-2000:]}")
+        out.seek(0)
+        plan = json.loads(out.read())
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, plan)
+
+
+def found(store: Store, plan: dict[str, object]) -> dict[str, tuple[int, int]]:
+    """(merged, planted) pairs by kind; `apart` counts look-alikes merged by mistake."""
+    together: set[frozenset[str]] = set()
+    for folder in plan["folders"]:  # type: ignore[attr-defined]
+        for merge in folder["merges"]:
+            names = [merge["survivor"], *merge["merged"]]
+            stems = [Path(n).stem for n in names]
+            together.update(frozenset((a, b)) for a in stems for b in stems if a != b)
+    planted = store.planted
     return {
-        "size": size,
-        "layout": layout,
-        "folders": made.folders,
-        "generate_s": round(generated, 2),
-        "plan_s": round(planned, 2),
-        "plan_cpu_s": round(planned_cpu, 2),
-        "apply_s": round(applied, 2),
-        "apply_cpu_s": round(applied_cpu, 2),
-        "second_run_s": round(replanned, 2),
-        "second_run_changes": second.changed,
-        "peak_rss_mib": round(peak_kib / 1024, 1),
-        "planted_duplicates": len(made.planted),
-        "planted_found": found,
-        "merged": sum(len(m.merged) for f in plan.folders for m in f.merges),
-        "planted_dated_memories": made.dated,
-        "dates_rewritten": sum(len(f.dates) for f in plan.folders),
-        "archived": sum(len(f.archives) for f in plan.folders),
+        kind: (sum(frozenset(p) in together for p in pairs), len(pairs))
+        for kind, pairs in (
+            ("exact", planted.exact),
+            ("near", planted.near),
+            ("paraphrase", planted.paraphrase),
+            ("apart", planted.apart),
+        )
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run every size and layout in a child process and print a Markdown table."""
+    """Generate both stores, run the pairs, print a Markdown report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--layout", nargs="+", default=["single"], choices=["single", "projects"])
+    parser.add_argument("--sizes", type=int, nargs=2, default=[10_000, 100_000])
+    parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument(
-        "--tmpdir",
-        default="/dev/shm" if Path("/dev/shm").is_dir() else None,
-        help="where stores are generated (default: /dev/shm, a RAM disk, so the figures are "
-        "memsync's own work rather than the disk's)",
+        "--tmpdir", default="/dev/shm" if Path("/dev/shm").is_dir() else None, help="where"
     )
-    parser.add_argument("--one", nargs=2, metavar=("SIZE", "LAYOUT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.one:
-        print(json.dumps(run_one(int(args.one[0]), args.one[1], args.tmpdir)))
-        return 0
-    rows = []
-    for layout in args.layout:
-        for size in args.sizes:
-            child = subprocess.run(
-                [sys.executable, __file__, "--one", str(size), layout]
-                + (["--tmpdir", args.tmpdir] if args.tmpdir else []),
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            rows.append(json.loads(child.stdout.strip().splitlines()[-1]))
-            print(json.dumps(rows[-1]), file=sys.stderr)
-    print(
-        "| memories | layout | plan (CPU) | apply (CPU) | 2nd run | peak RSS"
-        " | planted pairs merged | dates rewritten | archived |"
-    )
-    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for r in rows:
+    small_n, big_n = sorted(args.sizes)
+    with tempfile.TemporaryDirectory(prefix="memsync-consolidate-", dir=args.tmpdir) as tmp:
+        small = generate(Path(tmp) / f"s{small_n}", small_n, seed=1)
+        big = generate(Path(tmp) / f"s{big_n}", big_n, seed=1)
+        print(f"load before: {load()}")
+        runs: dict[int, list[Run]] = {small_n: [], big_n: []}
+        for index in range(args.pairs):
+            order = (big, small) if index % 2 == 0 else (small, big)
+            for store in order:
+                runs[store.memories].append(consolidate(store.root))
+        print(f"load after: {load()}\n")
+        wall = [b.wall / s.wall for b, s in zip(runs[big_n], runs[small_n], strict=True)]
+        cpu = [b.cpu / s.cpu for b, s in zip(runs[big_n], runs[small_n], strict=True)]
         print(
-            f"| {r['size']:,} | {r['layout']} | {r['plan_s']} s ({r['plan_cpu_s']} s)"
-            f" | {r['apply_s']} s ({r['apply_cpu_s']} s)"
-            f" | {r['second_run_s']} s{' (changes!)' if r['second_run_changes'] else ''}"
-            f" | {r['peak_rss_mib']} MiB | {r['planted_found']} / {r['planted_duplicates']}"
-            f" | {r['dates_rewritten']} | {r['archived']:,} |"
+            "| memories | wall (median) | CPU (median) | peak RSS (max) | exact | near |"
+            " paraphrase | look-alikes merged |"
         )
-    for layout in args.layout:
-        by_size = {r["size"]: r for r in rows if r["layout"] == layout}
-        if 10000 in by_size and 100000 in by_size:
-            big, small = by_size[100000], by_size[10000]
-            wall = float(big["plan_s"]) / float(small["plan_s"])  # type: ignore[arg-type]
-            cpu = float(big["plan_cpu_s"]) / float(small["plan_cpu_s"])  # type: ignore[arg-type]
-            print(f"\n{layout}: plan time(100k) / time(10k) = {wall:.1f} wall, {cpu:.1f} CPU")
+        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for store in (small, big):
+            done = runs[store.memories]
+            kinds = found(store, done[-1].plan)
+            cells = " | ".join(f"{a} / {b}" for a, b in kinds.values())
+            print(
+                f"| {store.memories:,} | {statistics.median(r.wall for r in done):.1f} s"
+                f" | {statistics.median(r.cpu for r in done):.1f} s"
+                f" | {max(r.rss_mib for r in done):.0f} MiB | {cells} |"
+            )
+        print(
+            f"\n{big_n:,} / {small_n:,}: wall **{statistics.median(wall):.1f}×**"
+            f" ({min(wall):.1f}–{max(wall):.1f}), CPU **{statistics.median(cpu):.1f}×**"
+            f" ({min(cpu):.1f}–{max(cpu):.1f}) over {args.pairs} pairs (goal ≤ 11×,"
+            f" peak ≤ 1 GiB at {big_n:,})"
+        )
     return 0
 
 

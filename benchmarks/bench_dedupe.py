@@ -1,10 +1,14 @@
-"""Recall and false merges of the duplicate search on the labelled set.
+"""Recall and false merges of the duplicate search: the labelled set and planted pairs.
 
-    python benchmarks/bench_dedupe.py [--threshold 0.85] [--labelled FILE.jsonl]
+    python benchmarks/bench_dedupe.py [--threshold 0.85] [--labelled FILE.jsonl] [--planted N]
 
-Every memory of the set carries a cluster: the original memory and its planted near-duplicates
-share one, each look-alike has its own. Recall is the share of same-cluster pairs that end up in
+Labelled set: every memory carries a cluster: the original memory and its duplicates share
+one, each look-alike has its own. Recall is the share of same-cluster pairs that end up in
 one group; a false merge is a pair of memories from different clusters put in one group.
+
+Planted pairs: N memories from benchmarks/corpus.py searched together, with the exact, near
+and paraphrased duplicates it planted, and the look-alikes (another name, number or the
+rule negated) that must stay apart.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.corpus import Generator  # noqa: E402
 from memsync.consolidate.dedupe import DEFAULT_THRESHOLD, Candidate, find_duplicates  # noqa: E402
 
 LABELLED = ROOT / "tests" / "data" / "dedupe" / "labelled.jsonl"
@@ -73,11 +78,36 @@ def score_dedupe(rows: list[dict[str, str]], threshold: float = DEFAULT_THRESHOL
     )
 
 
+def score_planted(
+    count: int, seed: int = 7, threshold: float = DEFAULT_THRESHOLD
+) -> dict[str, tuple[int, int]]:
+    """(pairs grouped, pairs planted) by kind among COUNT generated memories; for `apart`
+    the grouped pairs are false merges."""
+    generator = Generator(seed)
+    memories = list(generator.memories(count))
+    groups = find_duplicates(
+        [Candidate(m.name, m.type, "\n".join(m.lines) + "\n") for m in memories],
+        threshold=threshold,
+    )
+    grouped = {frozenset(p) for g in groups for p in combinations(g.members, 2)}
+    planted = generator.planted
+    return {
+        kind: (sum(frozenset(p) in grouped for p in pairs), len(pairs))
+        for kind, pairs in (
+            ("exact", planted.exact),
+            ("near", planted.near),
+            ("paraphrase", planted.paraphrase),
+            ("apart", planted.apart),
+        )
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print recall and false merges for one or several thresholds."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--labelled", type=Path, default=LABELLED)
     parser.add_argument("--threshold", type=float, action="append")
+    parser.add_argument("--planted", type=int, default=5000, help="generated memories")
     args = parser.parse_args(argv)
     rows = load_labelled(args.labelled)
     clusters = {r["cluster"] for r in rows}
@@ -93,6 +123,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         for a, b in s.merged_wrongly:
             print(f"|  | | false merge: {a} + {b} | | |")
+    if args.planted:
+        kinds = score_planted(args.planted)
+        print(f"\nplanted pairs among {args.planted:,} generated memories (threshold 0.85):\n")
+        print("| exact | near | paraphrase | look-alikes merged (must be 0) |")
+        print("| ---: | ---: | ---: | ---: |")
+        print("| " + " | ".join(f"{a} / {b} ({a / b:.0%})" for a, b in kinds.values()) + " |")
     return 0
 
 

@@ -27,8 +27,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.corpus_phrases import FAMILIES, SYNONYMS, VOCABULARY
+from benchmarks.corpus_phrases import FAMILIES as BASE_FAMILIES
+from benchmarks.corpus_phrases import MORE_USER, SYNONYMS, VOCABULARY
 
+FAMILIES = (*BASE_FAMILIES, *MORE_USER)
 TYPES = ("user", "feedback", "project", "reference")
 _TYPE_WEIGHTS = (10, 35, 35, 20)
 RELATIVE = (

@@ -361,6 +361,37 @@ FAMILIES: tuple[Family, ...] = (
     ),
 )
 
+MORE_USER: tuple[Family, ...] = (
+    _f(
+        "user",
+        "module person",
+        "The user maintains `{module}` together with {person}.",
+        "`{module}` is maintained by the user and {person}.",
+        "The user and {person} look after `{module}`.",
+    ),
+    _f(
+        "user",
+        "tool service",
+        "The user debugs {service} with `{tool}` and wants commands they can paste.",
+        "When debugging {service}, the user relies on `{tool}` and likes copy-pasteable commands.",
+        "Give the user commands to paste; they debug {service} with `{tool}`.",
+    ),
+    _f(
+        "user",
+        "person service",
+        "The user reports to {person}, who decides what ships in {service}.",
+        "{person} is the user's lead and decides what goes into {service}.",
+        "What ships in {service} is decided by {person}, the user's manager.",
+    ),
+    _f(
+        "user",
+        "service number",
+        "The user is on call for {service} every {number} weeks.",
+        "Every {number} weeks the user takes the on-call shift for {service}.",
+        "The user's on-call rotation for {service} comes around every {number} weeks.",
+    ),
+)
+
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "always": ("consistently",),
     "before": ("prior to",),

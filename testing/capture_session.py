@@ -2,11 +2,11 @@
 
 `python -m testing.capture_session` sets up two simulated machines sharing file:// remotes.
 On the laptop the real client (driven by the stand-in model) saves a private memory; the
-desktop pulls it. Then the laptop saves a second private memory, a team memory, and a
-`user` memory under team/ (which memsync must keep out of the team store). A session on
-the desktop follows: the script prints, from the request the client sent, the MEMORY.md the
-client loaded and the block memsync's SessionStart hook added; then the laptop's next
-session start, where the hook tells the person about the held-back memory.
+desktop pulls it. Then the laptop saves a second private memory and a team memory.
+A session on the desktop follows: the script prints, from the request the client sent, the
+MEMORY.md the client loaded and the block memsync's SessionStart hook added. Last, the laptop
+saves a `user` memory under team/ (memsync keeps it out of the team store), and the script
+prints the laptop's next session-start hook output, which tells the person.
 """
 
 from __future__ import annotations
@@ -79,10 +79,6 @@ def _story(laptop: Site, desktop: Site) -> None:
                 memory_text("testing-policy", "Tests hit a real database", "feedback", policy),
             ),
             write(
-                str(laptop.team / "about-alice.md"),
-                memory_text("about-alice", "Alice prefers terse answers", "user", "Be terse."),
-            ),
-            write(
                 str(laptop.team / "MEMORY.md"),
                 "- [Testing policy](testing-policy.md) — integration tests use a real database\n",
             ),
@@ -104,6 +100,9 @@ def main() -> None:
         _story(laptop, desktop)
         _, requests = desktop.session()
         shown = _blocks(requests[0])
+        # A `user` memory saved under team/: memsync holds the team push back and says so.
+        about = memory_text("about-alice", "Alice prefers terse answers", "user", "Be terse.")
+        laptop.session([write(str(laptop.team / "about-alice.md"), about)])
         run, _ = laptop.session()
         output = json.dumps(hook_json(run)[0], indent=2, ensure_ascii=False)
         shown.append(f"[laptop: next SessionStart hook output]\n{output}")

@@ -13,26 +13,13 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from testing.claude_client import ClaudeRun, client_env, run_claude
+from testing.machines import Machine
 from testing.messages_api import MessagesStandIn, Recorded, ToolCall
 
 SOURCE_ROOT = Path(__file__).resolve().parent.parent
-
-
-class MachineLike(Protocol):
-    """What a Site needs of a simulated machine (tests/conftest.py's Machine)."""
-
-    name: str
-    home: Path
-    env: dict[str, str]
-
-    def git(self, *args: str, cwd: Path) -> str: ...
-
-    def memsync(
-        self, *args: str, cwd: Path | None = None, stdin: str | None = None, check: bool = True
-    ) -> Any: ...
 
 
 def memory_dir_of(claude_dir: Path, project_root: Path) -> Path:
@@ -45,7 +32,7 @@ def memory_dir_of(claude_dir: Path, project_root: Path) -> Path:
 class Site:
     """One machine with the project checked out, memsync configured and a stand-in API."""
 
-    machine: MachineLike
+    machine: Machine
     project: Path
     api: MessagesStandIn
     binary: Path

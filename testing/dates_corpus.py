@@ -17,12 +17,11 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from memsync.consolidate.engine import Options, apply_plan, make_plan
+from memsync.consolidate.engine import apply_plan, make_plan
+from memsync.consolidate.plan import Options
 
-# No `type`: a typed memory takes part in near-duplicate merging and in archiving when the
-# index overflows, which would take cases away from this dates-only measurement.
 _FRONTMATTER = (
-    "---\nname: case {n}\ndescription: labelled case {n}\nmetadata:\n  node_type: memory\n---\n"
+    "---\nname: case {n}\ndescription: labelled case {n}\nmetadata:\n  type: project\n---\n"
 )
 
 
@@ -86,7 +85,8 @@ def build(cases: list[Case], folder: Path, *, frontmatter: bool = True) -> None:
     for day in sorted(by_day):  # one commit a day: blame gives each line its day
         for case in by_day[day]:
             head = _FRONTMATTER.format(n=case.ident) if frontmatter else ""
-            (folder / f"{case.ident}.md").write_text(f"{head}\n{case.text}\n", encoding="utf-8")
+            (folder / case.ident).mkdir(exist_ok=True)
+            _case_file(folder, case).write_text(f"{head}\n{case.text}\n", encoding="utf-8")
         stamp = f"{day}T12:00:00+0000"
         env = {**os.environ, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
         _git(folder, "add", "-A", env=env)
@@ -121,23 +121,29 @@ def _first_day(value: str) -> date | None:
 def run(cases: list[Case], folder: Path, *, frontmatter: bool = True) -> Score:
     """Build, consolidate and score CASES in FOLDER."""
     build(cases, folder, frontmatter=frontmatter)
-    plan = make_plan(folder, options=Options(threshold=1.01))  # dates only: no merges
+    # One project folder per case: cases never merge with each other, nothing is archived.
+    plan = make_plan(folder, all_projects=True, options=Options(allow_archive="none"))
     apply_plan(plan)
     changes: dict[str, list[Any]] = {}
-    for change in plan.folders[0].dates:
-        changes.setdefault(change.path, []).append(change)
+    for unit in plan.folders:
+        for change in unit.dates:
+            changes.setdefault(unit.root.name, []).append(change)
     return score(cases, folder, changes)
+
+
+def _case_file(folder: Path, case: Case) -> Path:
+    return folder / case.ident / f"{case.ident}.md"
 
 
 def score(cases: list[Case], folder: Path, changes: dict[str, list[Any]]) -> Score:
     """Compare every consolidated case file with its labels."""
     result = Score()
     for case in cases:
-        body = (folder / f"{case.ident}.md").read_text(encoding="utf-8")
+        body = _case_file(folder, case).read_text(encoding="utf-8")
         body = body.split("\n---\n", 1)[1] if body.startswith("---\n") else body
         old_lines = case.text.split("\n")
         new_lines = body.strip("\n").split("\n")
-        found = changes.get(f"{case.ident}.md", [])
+        found = changes.get(case.ident, [])
         context_kept = new_lines[:-1] == old_lines[:-1]
         if not case.phrases:
             result.negatives += 1

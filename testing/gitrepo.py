@@ -42,3 +42,8 @@ def make_bare_remote(path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     git("init", "-q", "--bare", "-b", "main", str(path), cwd=path.parent)
     return path
+
+
+def remote_head(remote: Path, branch: str = "main") -> str:
+    """The commit BRANCH points at in the bare repository REMOTE."""
+    return git("rev-parse", f"refs/heads/{branch}", cwd=remote).strip()

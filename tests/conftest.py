@@ -51,6 +51,15 @@ def bare_remote(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def remotes(tmp_path: Path) -> tuple[Path, Path]:
+    """Empty bare remotes for a private and a team store."""
+    return (
+        make_bare_remote(tmp_path / "remotes" / "private.git"),
+        make_bare_remote(tmp_path / "remotes" / "team.git"),
+    )
+
+
+@pytest.fixture
 def machines(tmp_path: Path) -> list[Machine]:
     """Three simulated machines (alice-laptop, alice-desktop, bob-laptop)."""
     return [

@@ -31,15 +31,6 @@ LAYERS: dict[str, float] = {
     "__main__": 9,
 }
 MAX_LINES = 400
-# Modules still over MAX_LINES, with the size they may not grow past. Each is being split;
-# an entry whose module has shrunk below the limit must be removed (the test says so).
-OVERSIZED: dict[str, int] = {
-    "memsync/check/secret_rules.py": 531,
-    "memsync/check/secrets.py": 443,
-    "memsync/consolidate/engine.py": 448,
-    "memsync/merge/tree.py": 596,
-    "memsync/sync/engine.py": 462,
-}
 
 
 def _modules() -> Iterator[tuple[str, Path]]:
@@ -144,12 +135,8 @@ def test_modules_stay_small() -> None:
         str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines())
         for _, path in _modules()
     }
-    too_big = {
-        name: size for name, size in sizes.items() if size > max(MAX_LINES, OVERSIZED.get(name, 0))
-    }
+    too_big = {name: size for name, size in sizes.items() if size > MAX_LINES}
     assert not too_big, f"modules over {MAX_LINES} lines (split them): {too_big}"
-    shrunk = [name for name, limit in OVERSIZED.items() if sizes.get(name, 0) <= MAX_LINES]
-    assert not shrunk, f"now within {MAX_LINES} lines: remove from OVERSIZED: {shrunk}"
 
 
 @pytest.mark.parametrize(

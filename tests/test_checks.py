@@ -20,7 +20,7 @@ from memsync.check.rules import (
     relative_date_positions,
     relative_dates,
 )
-from memsync.check.run import run_check, store_scope
+from memsync.check.run import checkout_scope, run_check
 from memsync.cli.app import app, main
 from memsync.cli.tidy import _render_check
 from memsync.config import Config, StoreConfig, save_config
@@ -464,13 +464,13 @@ def test_empty_store_checkout_is_clean(tmp_path: Path) -> None:
 
 def test_store_scope_comes_from_config_then_scaffold(tmp_path: Path) -> None:
     store = _store(tmp_path / "mine", scaffold=False)
-    assert store_scope(store) == "private"
+    assert checkout_scope(store) == "private"
     git("remote", "add", "origin", "git@github.com:Acme/Memory.git", cwd=store)
     (store / ".gitattributes").write_text("*.md merge=memsync\n", encoding="utf-8")
-    assert store_scope(store) == "team"
+    assert checkout_scope(store) == "team"
     config = Config().with_store(StoreConfig("p", "private", "https://github.com/acme/memory"))
     save_config(config)
-    assert store_scope(store) == "private"
+    assert checkout_scope(store) == "private"
 
 
 def test_claude_code_directory_is_the_default(tmp_path: Path) -> None:

@@ -8,11 +8,11 @@ import pytest
 
 from memsync.config import (
     CONFIG_HEADER,
-    Binding,
     Config,
     ProjectConfig,
     Settings,
     StoreConfig,
+    StoreFolder,
     config_path,
     data_dir,
     load_config,
@@ -29,8 +29,8 @@ def _sample() -> Config:
         ProjectConfig(
             root="/home/alice/src/api",
             key="acme-api",
-            private=Binding("mine", "acme-api"),
-            team=Binding("acme", "."),
+            private=StoreFolder("mine", "acme-api"),
+            team=StoreFolder("acme", "."),
         )
     )
 
@@ -85,7 +85,7 @@ def test_hand_edits_are_read(tmp_path: Path) -> None:
     )
     config = load_config(path)
     project = config.projects["/p"]
-    assert project.binding("team") == Binding("t", "sub")
+    assert project.binding("team") == StoreFolder("t", "sub")
     assert project.binding("private") is None
     assert config.settings.push_retries == 2
 
@@ -94,11 +94,45 @@ def test_hand_edits_are_read(tmp_path: Path) -> None:
     ("text", "fragment"),
     [
         ("stores: [unclosed\n", "not valid YAML"),
-        ("stores:\n  s: {scope: public, url: u}\n", "scope must be private or team"),
-        ("settings:\n  colour: red\n", "unknown settings: colour"),
-        ("settings:\n  private_secrets: ignore\n", "warn or block"),
-        ("projects:\n  /p: {team: {store: t, subdir: s}}\n", "unexpected shape"),
-        ("stores: 3\n", "unexpected shape"),
+        (
+            "stores:\n  s: {scope: public, url: u}\n",
+            "`stores.s.scope` must be one of private, team, not 'public'",
+        ),
+        ("settings:\n  colour: red\n", "`settings.colour` is not a known key (expected one of"),
+        (
+            "settings:\n  private_secrets: ignore\n",
+            "`settings.private_secrets` must be one of warn, block",
+        ),
+        (
+            "projects:\n  /p: {team: {store: t, subdir: s}}\n",
+            "`projects./p.key` is missing (expected a string)",
+        ),
+        ("stores: 3\n", "`stores` must be a mapping, not 3"),
+        ("settings:\n  pull_timeout: ten\n", "`settings.pull_timeout` must be a number, not 'ten'"),
+        ("settings:\n  push_retries: 2.5\n", "`settings.push_retries` must be a whole number"),
+        ("settings:\n  push_retries: yes\n", "must be a whole number, not True (a boolean)"),
+        ("settings:\n  lock_timeout: -1\n", "`settings.lock_timeout` must be above 0"),
+        ("setings:\n  pull_timeout: 3\n", "`setings` is not a known key"),
+        ("- a\n- b\n", "`(top level)` must be a mapping, not a list"),
+        (
+            "stores:\n  s: {scope: team, url: u, branch: main}\n",
+            "`stores.s.branch` is not a known key (expected one of: scope, url)",
+        ),
+        (
+            "stores:\n  s: {scope: team, url: u}\n"
+            "projects:\n  /p: {key: k, team: {store: x, subdir: k}}\n",
+            "`projects./p.team.store` names a store 'x' that `stores:` does not define",
+        ),
+        (
+            "stores:\n  s: {scope: team, url: u}\n"
+            "projects:\n  /p: {key: k, private: {store: s, subdir: k}}\n",
+            "names the team store 's' for private memory",
+        ),
+        (
+            "projects:\n  /p: {key: k, identity: {origin: 5}}\n",
+            "`projects./p.identity.origin` must be a string or empty, not 5",
+        ),
+        ("stores:\n  s: [1]\n", "`stores.s` must be a mapping of scope, url, not a list"),
     ],
 )
 def test_bad_files_are_usage_errors_naming_the_file(
@@ -123,3 +157,32 @@ def test_empty_file_is_an_empty_configuration(tmp_path: Path) -> None:
     path = tmp_path / "config.yaml"
     path.write_text("# nothing yet\n", encoding="utf-8")
     assert load_config(path) == Config()
+
+
+def test_identity_round_trips_and_only_known_fields_are_written(tmp_path: Path) -> None:
+    from memsync.config import ProjectIdentity
+
+    identity = ProjectIdentity(origin=None, root_commit="ab" * 20)
+    config = _sample().with_project(
+        ProjectConfig(root="/p", key="web", private=StoreFolder("mine", "web"), identity=identity)
+    )
+    path = save_config(config, tmp_path / "c.yaml")
+    assert "root_commit: abab" in path.read_text(encoding="utf-8")
+    assert "origin" not in path.read_text(encoding="utf-8").split("/p:")[1]
+    assert load_config(path) == config
+
+
+def test_identities_match_on_origin_or_root_commit_and_names_only_alone() -> None:
+    from memsync.config import ProjectIdentity as Id
+
+    assert Id(origin="github.com/a/b", root_commit="1").same_project(Id(origin="github.com/a/b"))
+    # A repository that gained an origin (or moved forges) keeps its root commit.
+    assert Id(root_commit="1").same_project(Id(origin="gitlab.com/a/b", root_commit="1"))
+    assert not Id(root_commit="1", directory="web").same_project(
+        Id(root_commit="2", directory="web")
+    )
+    assert not Id(directory="web").same_project(Id(root_commit="2", directory="web"))
+    assert Id(directory="web").same_project(Id(directory="web"))
+    assert Id(root_commit="3f2a9c1b7e4d00").describe() == "root commit 3f2a9c1b7e4d"
+    assert Id(origin="github.com/a/b").describe() == "origin github.com/a/b"
+    assert "no git history" in Id(directory="web").describe()

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from memsync.consolidate.engine import Options, apply_plan, make_plan
+from memsync.consolidate.engine import apply_plan, make_plan
 from memsync.consolidate.indexfit import entry_line
+from memsync.consolidate.plan import Options
 from memsync.consolidate.report import render_markdown
 from memsync.model.index import measure_index, parse_index
 from testing.gitrepo import git
@@ -171,7 +172,7 @@ def test_user_and_feedback_archived_only_when_allowed(tmp_path: Path) -> None:
     _many(folder, {"user": 120, "feedback": 100})
     plan = make_plan(folder)
     assert plan.folders[0].archives == ()
-    assert "still over Claude Code's limits" in plan.folders[0].problems[0]
+    assert "would not make it fit, so none was moved" in plan.folders[0].problems[0]
     plan = make_plan(folder, options=Options(allow_archive="all"))
     archived = plan.folders[0].archives
     assert len(archived) == 20 and {a.type for a in archived} == {"feedback"}
@@ -205,8 +206,12 @@ def test_duplicates_merged_and_index_follows(tmp_path: Path) -> None:
     # The survivor is the indexed one, then the one with the most complete frontmatter.
     assert [(m.kind, m.survivor, m.merged) for m in merges] == [("near", "b.md", ("a.md", "c.md"))]
     assert "a.md: name: testing policy" in merges[0].dropped
+    a_before, c_before = (folder / "a.md").read_bytes(), (folder / "c.md").read_bytes()
     apply_plan(plan)
-    assert sorted(p.name for p in folder.iterdir()) == ["MEMORY.md", "b.md", "d.md"]
+    # Nothing is lost: the merged-away files are kept, unchanged, in archive/.
+    assert sorted(p.name for p in folder.iterdir()) == ["MEMORY.md", "archive", "b.md", "d.md"]
+    assert (folder / "archive" / "a.md").read_bytes() == a_before
+    assert (folder / "archive" / "c.md").read_bytes() == c_before
     merged = (folder / "b.md").read_text(encoding="utf-8")
     assert "name: db tests" in merged and "tags: [db, tests]" in merged
     assert "owner: alice" in merged

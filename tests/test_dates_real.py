@@ -7,6 +7,7 @@ team's shared corpus: precision and recall must stay at the documented levels
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -14,19 +15,20 @@ import pytest
 from testing import dates_corpus
 
 OWN = Path(__file__).parent / "data" / "dates" / "real.json"
-SHARED = Path("/work/shared/corpora/dates-real.json")
+# The team's shared corpus sits beside the repository (`../shared`), in CI as on a workstation.
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "dates-real.json"
 
 
 def test_own_corpus_size_and_provenance() -> None:
     cases = dates_corpus.load(OWN)
     positives = [c for c in cases if c.phrases]
     assert len(positives) >= 150
-    assert len(cases) - len(positives) >= 90
+    assert len(cases) - len(positives) >= 100
     assert all(len(c.source.split()) == 3 for c in cases)  # repository, path, commit
 
 
 @pytest.mark.parametrize(
-    ("corpus", "precision", "recall"), [(OWN, 0.96, 0.98), (SHARED, 0.98, 0.95)]
+    ("corpus", "precision", "recall"), [(OWN, 0.97, 0.98), (SHARED, 0.98, 0.95)]
 )
 def test_precision_and_recall_through_consolidate(
     corpus: Path, precision: float, recall: float, tmp_path: Path
@@ -36,3 +38,14 @@ def test_precision_and_recall_through_consolidate(
     score = dates_corpus.run(dates_corpus.load(corpus), tmp_path / "memory")
     assert score.precision >= precision, score.failures
     assert score.recall >= recall, score.failures
+
+
+def test_check_flags_exactly_what_consolidate_converts() -> None:
+    from memsync.check.rules import relative_date_positions
+    from memsync.consolidate.dates import resolve_relative_dates
+
+    for case in dates_corpus.load(OWN):
+        _, replacements = resolve_relative_dates(case.text, lambda _: date(2026, 5, 1))
+        converted = [(r.line, r.old) for r in replacements]
+        flagged = [(line, expression) for line, _, expression in relative_date_positions(case.text)]
+        assert flagged == converted, case.ident

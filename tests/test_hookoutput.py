@@ -10,7 +10,6 @@ import pytest
 
 from memsync.check.findings import Finding
 from memsync.model.safety import Skipped
-from memsync.sync.engine import StoreReport
 from memsync.sync.hookmode import TEAM_GUIDANCE, person_lines, pull_sections
 from memsync.sync.hookoutput import (
     CONTEXT_LIMIT,
@@ -19,8 +18,10 @@ from memsync.sync.hookoutput import (
     Section,
     clean_line,
     fit_sections,
+    js_length,
     quote_name,
 )
+from memsync.sync.report import StoreReport
 
 
 def test_names_are_quoted_as_data_never_raw_lines() -> None:
@@ -36,6 +37,14 @@ def test_names_are_quoted_as_data_never_raw_lines() -> None:
 def test_lines_lose_control_characters_and_are_bounded() -> None:
     assert clean_line("- [A](a.md) — x\x1b[31m\u2028y  ") == "- [A](a.md) — x [31m y"
     assert len(clean_line("x" * 1000)) == 300
+
+
+def test_length_is_counted_in_utf16_units_as_the_client_does() -> None:
+    assert js_length("a😀é") == 4
+    lines = tuple("- 😀 " + "x" * 90 for _ in range(200))  # 96 characters, 97 units each
+    text = fit_sections((Section("Team:", lines, "/t/MEMORY.md"),), CONTEXT_LIMIT)
+    assert len(text) < CONTEXT_LIMIT < js_length(text) + 100
+    assert js_length(text) <= CONTEXT_LIMIT
 
 
 def test_sections_that_fit_are_joined_whole() -> None:
@@ -58,6 +67,8 @@ def test_what_does_not_fit_becomes_a_line_naming_the_file_to_read() -> None:
     assert len(text) > CONTEXT_LIMIT - 200  # the room is used, not wasted
     # A heading longer than the limit cannot fit at all: cut, never over the limit.
     assert len(fit_sections((Section("h" * 20_000),), CONTEXT_LIMIT)) == CONTEXT_LIMIT
+    emoji = fit_sections((Section("😀" * 6000),), CONTEXT_LIMIT)
+    assert CONTEXT_LIMIT - 1 <= js_length(emoji) <= CONTEXT_LIMIT and emoji.endswith("😀…")
     one = Section("x", ("y" * 50, "z" * 50), None).more_line(1)
     assert one == "(1 more line not shown)"
 
@@ -110,12 +121,12 @@ def test_pull_context_carries_the_changed_index_lines_and_the_team_memory(tmp_pa
         '- removed: "gone.md"',
     )
     assert changed.full_text_in == str(private / "MEMORY.md")
-    assert shared.heading.startswith(f"Team memory: {team}\n{TEAM_GUIDANCE}")
-    assert shared.lines == (
-        'New or changed by this pull: "tests.md"',
-        'Removed by this pull: "x.md"',
-        "- [Tests](tests.md) — real database",
+    assert shared.heading == (
+        f"Team memory: {team}\n{TEAM_GUIDANCE}\n"
+        'New or changed by this pull: "tests.md"\nRemoved by this pull: "x.md"\n'
+        f"Team index ({team / 'MEMORY.md'}):"
     )
+    assert shared.lines == ("- [Tests](tests.md) — real database",)
     assert shared.full_text_in == str(team / "MEMORY.md")
 
 
@@ -170,4 +181,47 @@ def test_problems_reach_the_person_one_line_each_with_the_fix() -> None:
         "memsync: team: merge: deploy.md: description: kept `B` over `A` (newer) "
         "(`memsync log` has both versions)",
         "memsync: private: the store is busy (Try again.)",
+    ]
+
+
+def test_a_hook_that_cannot_start_tells_the_person_and_exits_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from memsync import config
+    from memsync.errors import UserMessageError
+    from memsync.sync import hookmode
+
+    def broken() -> None:
+        raise UserMessageError("cannot read config.yaml", hint="Fix the YAML or delete the file.")
+
+    monkeypatch.setattr(config, "load_config", broken)
+    hookmode.run_hook("pull", tmp_path, ("private",))
+    out = capsys.readouterr()
+    assert json.loads(out.out) == {
+        "systemMessage": "memsync: cannot read config.yaml (Fix the YAML or delete the file.)"
+    }
+    assert out.err == "memsync: cannot read config.yaml\n"
+
+    def crash() -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(config, "load_config", crash)
+    hookmode.run_hook("push", tmp_path, ("private",))
+    out = capsys.readouterr()
+    message = json.loads(out.out)["systemMessage"]
+    assert message == "memsync: push failed: RuntimeError('boom'); run `memsync push`"
+
+
+def test_problem_lines_for_the_terminal_name_files_plainly() -> None:
+    from memsync.sync.hookmode import problem_lines
+
+    report = StoreReport(
+        scope="team",
+        store="t",
+        offline="cannot reach origin",
+        skipped=(Skipped("dir/a.md", "symlink"),),
+    )
+    assert problem_lines([report]) == [
+        "memsync: team: cannot reach origin (kept locally)",
+        "memsync: team: skipped 1 file(s): a.md",
     ]

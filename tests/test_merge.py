@@ -123,17 +123,26 @@ def test_field_deleted_on_one_side_untouched_on_the_other_goes() -> None:
     assert "tags" not in fields(both_ways(BASE, ours, theirs))
 
 
-def test_same_body_lines_changed_on_both_sides_keeps_both_without_markers() -> None:
+def test_same_body_words_changed_on_both_sides_keeps_both_without_markers() -> None:
     ours = BASE.replace(b"while the migration failed", b"while prod broke")
-    theirs = BASE.replace(b"while the migration failed", b"but the migration failed")
+    theirs = BASE.replace(b"while the migration failed", b"while the deploy failed")
     result = both_ways(BASE, ours, theirs, 10, 20)
     text = body(result)
     assert "while prod broke" in text
-    assert "but the migration failed" in text
+    assert "while the deploy failed" in text
     assert "<<<<<<<" not in text and "=======" not in text
     # Older change first, then the newer one.
-    assert text.index("while prod broke") < text.index("but the migration failed")
+    assert text.index("while prod broke") < text.index("while the deploy failed")
     assert [d.kind for d in result.decisions] == ["body-conflict"]
+    assert "same words in body line 2" in result.decisions[0].detail
+
+
+def test_different_words_of_one_line_changed_on_both_sides_combine() -> None:
+    ours = BASE.replace(b"while the migration failed", b"while prod broke")
+    theirs = BASE.replace(b"passed while", b"passed but")
+    result = both_ways(BASE, ours, theirs, 10, 20)
+    assert "**Why:** mocked tests passed but prod broke.\n" in body(result)
+    assert result.decisions == ()
 
 
 def test_both_sides_append_lines() -> None:

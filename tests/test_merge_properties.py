@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memsync.merge.diff3 import merge3, merge_text, split_lines
+from memsync.merge.diff3 import merge3, merge_text
 from memsync.merge.fields import parses_as_mapping
 from memsync.merge.memory import FileMerge, merge_memory
 from memsync.model.memory import split_frontmatter
@@ -95,10 +96,10 @@ def _texts(result: FileMerge) -> list[str]:
     return out + [v.decode() for v in result.extra_files.values()]
 
 
-def _body_lines(text: str | None, whole: bool) -> Counter[str]:
+def _body_words(text: str | None, whole: bool) -> Counter[str]:
     if text is None:
         return Counter()
-    return Counter(split_lines(text if whole else split_frontmatter(text)[1])[0])
+    return Counter(re.findall(r"\w+", text if whole else split_frontmatter(text)[1]))
 
 
 def _valid(text: str | None) -> bool:
@@ -130,7 +131,7 @@ def test_identities(files: tuple[bytes | None, ...], t1: int | None, t2: int | N
 
 @SETTINGS
 @given(triple(), TIMES, TIMES)
-def test_no_markers_and_no_lost_lines(
+def test_no_markers_and_no_lost_words(
     files: tuple[bytes | None, ...], t1: int | None, t2: int | None
 ) -> None:
     base, ours, theirs = files
@@ -138,20 +139,21 @@ def test_no_markers_and_no_lost_lines(
     texts = _texts(result)
     assert not any(marker in text for text in texts for marker in MARKERS)
     dec = [None if x is None else x.decode() for x in files]
-    # Frontmatter lines may lose a field conflict (reported); body lines never get lost.
+    # Frontmatter may lose a field conflict (reported); body words never get lost (lines
+    # both sides changed are merged by words, so a line may be combined with the other's).
     whole = not all(t is None or split_frontmatter(t)[0] is not None for t in dec[1:])
     merged: set[str] = set()
     for text in texts:
-        merged |= set(_body_lines(text, whole))
-    base_lines = _body_lines(dec[0], whole)
+        merged |= set(_body_words(text, whole))
+    base_words = _body_words(dec[0], whole)
     for mine, other in ((dec[1], dec[2]), (dec[2], dec[1])):
         if mine is None:
             continue
         if other is None and dec[0] is not None and result.content is None:
             continue  # deleted on one side, untouched on the other
-        # A line may go only when the other side deleted (an occurrence of) it from the base.
-        for line in set(_body_lines(mine, whole)) - merged:
-            assert base_lines[line] > _body_lines(other, whole)[line], line
+        # A word may go only when the other side deleted (an occurrence of) it from the base.
+        for word in set(_body_words(mine, whole)) - merged:
+            assert base_words[word] > _body_words(other, whole)[word], word
 
 
 @SETTINGS

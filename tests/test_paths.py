@@ -184,3 +184,63 @@ def test_project_key_falls_back_to_the_directory_name() -> None:
     assert project_key(Path("/src/x"), "https://github.com/Acme/API") == "acme-api"
     assert project_key(Path("/src/Fallback"), "https://github.com") == "fallback"
     assert project_key(Path("/src/!!!"), None) == "project"
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "git@github.com:Acme/API.git",
+        "git@GitHub.com:acme/api",
+        "https://github.com/acme/api",
+        "https://github.com/acme/api/",
+        "https://GITHUB.com/Acme/API.git/",
+        "https://user:token@github.com/acme/api.git",
+        "ssh://git@github.com/acme/api.git",
+        "ssh://git@github.com:22/acme/api",
+        "git+ssh://git@github.com/acme/api",
+        "http://github.com:80/acme/api",
+        "  github.com:acme/api.git  ",
+    ],
+)
+def test_every_spelling_of_a_repository_normalizes_the_same(spelling: str) -> None:
+    from memsync.model.paths import normalize_url
+
+    assert normalize_url(spelling) == "github.com/acme/api"
+
+
+def test_normalization_keeps_what_names_another_repository(tmp_path: Path) -> None:
+    from memsync.model.paths import is_local_url, normalize_url
+
+    assert normalize_url("ssh://git@github.com:2222/acme/api.git") == "github.com:2222/acme/api"
+    assert normalize_url("https://gitlab.com/acme/api") != normalize_url(
+        "https://github.com/acme/api"
+    )
+    repo = tmp_path / "Store.git"
+    repo.mkdir()
+    link = tmp_path / "link.git"
+    link.symlink_to(repo)
+    # A local remote is one directory however it is reached; `.git` and case are kept.
+    assert normalize_url(str(repo)) == str(repo.resolve())
+    assert normalize_url(f"file://{repo}/") == str(repo.resolve())
+    assert normalize_url(str(link)) == str(repo.resolve())
+    assert normalize_url("Store.git", cwd=tmp_path) == str(repo.resolve())
+    assert normalize_url(str(tmp_path / "Store")) != normalize_url(str(repo))
+    assert is_local_url(normalize_url(str(repo)))
+    assert not is_local_url(normalize_url("git@github.com:acme/api"))
+    assert normalize_url("C:\\repos\\Api.git") == "C:/repos/Api.git"
+
+
+def test_store_scope_matches_any_spelling_and_reads_bare_repositories(tmp_path: Path) -> None:
+    from memsync.check.scope import store_scope
+    from memsync.config import Config, StoreConfig, save_config
+
+    bare = tmp_path / "mirror.git"
+    git("init", "-q", "--bare", str(bare), cwd=tmp_path)
+    assert store_scope(bare, [], None) == "private"
+    assert store_scope(bare, [".github/workflows/memsync-check.yml"], None) == "team"
+    assert store_scope(bare, [], b"*.md merge=memsync\n") == "team"
+    git("remote", "add", "origin", "git@github.com:Acme/Memory.git", cwd=bare)
+    save_config(Config().with_store(StoreConfig("p", "private", "https://github.com/acme/memory/")))
+    assert store_scope(bare, [], b"*.md merge=memsync\n") == "private"
+    save_config(Config().with_store(StoreConfig("t", "team", "https://gitlab.com/acme/memory")))
+    assert store_scope(bare, [], None) == "private"  # another forge: another repository

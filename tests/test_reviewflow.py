@@ -251,7 +251,8 @@ def test_cli_push_review_prints_the_pull_request(
     push = ["push", "--project", str(project), "--review"]
     code, out, err = cli(machine, capsys, *push, "-m", "Deploy freeze for the team")
     assert code == 0, err
-    assert "team (team-acme-team-memory): updated 2, pushed" in out
+    # Two files reach the review branch: the memory and its index line.
+    assert "team (team-acme-team-memory): pulled 2; pushed 2 to memsync/alice-laptop-user/" in out
     assert "review: pushed memsync/alice-laptop-user/" in out
     assert "(1 memory changed against main)" in out
     assert "review: pull request opened: https://github.com/acme/team-memory/pull/1" in out

@@ -10,10 +10,7 @@ corpus somewhere (e.g. to try another scanner on it):
 from __future__ import annotations
 
 import base64
-import json
 import random
-import re
-import string
 import sys
 from pathlib import Path
 
@@ -27,72 +24,34 @@ from memsync.check.secrets import (
     scan_text,
     shannon_entropy,
 )
+from testing.secretgen import ALPHABETS, DATA, POSITIVES, materialize
 
-DATA = Path(__file__).parent / "data" / "secrets"
-POSITIVES = DATA / "positives"
 BENIGN = DATA / "benign.txt"
 
-CLAUDE_CODE_RULE_IDS = (
-    "aws-access-token", "gcp-api-key", "azure-ad-client-secret", "digitalocean-pat",
-    "digitalocean-access-token", "anthropic-api-key", "anthropic-admin-api-key",
-    "openai-api-key", "huggingface-access-token", "github-pat", "github-fine-grained-pat",
-    "github-app-token", "github-oauth", "github-refresh-token", "gitlab-pat",
-    "gitlab-deploy-token", "slack-bot-token", "slack-user-token", "slack-app-token",
-    "twilio-api-key", "sendgrid-api-token", "npm-access-token", "pypi-upload-token",
-    "databricks-api-token", "hashicorp-tf-api-token", "pulumi-api-token",
-    "postman-api-token", "grafana-api-key", "grafana-cloud-api-token",
+# The client's 52 rule ids (CLAUDE-CODE.md section 4), in the table's order.
+CLIENT_RULE_IDS = (
+    "aws-access-token", "gcp-api-key", "google-oauth-client-secret", "azure-ad-client-secret",
+    "digitalocean-pat", "digitalocean-access-token", "anthropic-api-key",
+    "anthropic-admin-api-key", "anthropic-oauth-token", "openai-api-key",
+    "openai-legacy-api-key", "huggingface-access-token", "supabase-secret-key",
+    "supabase-access-token", "github-pat", "github-fine-grained-pat", "github-app-token",
+    "github-oauth", "github-refresh-token", "gitlab-pat", "gitlab-deploy-token",
+    "gitlab-runner-authentication-token", "gitlab-oauth-app-secret",
+    "gitlab-pipeline-trigger-token", "gitlab-kubernetes-agent-token",
+    "gitlab-incoming-mail-token", "gitlab-scim-oauth-token", "gitlab-ci-build-token",
+    "gitlab-feed-token", "gitlab-feature-flag-client-token", "slack-bot-token",
+    "slack-user-token", "slack-rotation-token", "slack-app-token", "slack-workflow-token",
+    "slack-webhook-url", "twilio-api-key", "sendgrid-api-token", "npm-access-token",
+    "pypi-upload-token", "databricks-api-token", "hashicorp-tf-api-token",
+    "pulumi-api-token", "postman-api-token", "grafana-api-key", "grafana-cloud-api-token",
     "grafana-service-account-token", "sentry-user-token", "sentry-org-token",
-    "stripe-access-token", "shopify-access-token", "shopify-shared-secret", "private-key",
+    "stripe-access-token", "shopify-access-token", "shopify-shared-secret",
 )  # fmt: skip
+EXTRA_RULE_IDS = (
+    "jwt", "jwt-base64", "discord-webhook-url", "microsoft-teams-webhook", "putty-private-key",
+)  # fmt: skip
+CLAUDE_CODE_RULE_IDS = (*CLIENT_RULE_IDS, "private-key", *EXTRA_RULE_IDS)
 GENERIC = "generic-high-entropy-secret"
-
-_ALNUM = string.ascii_letters + string.digits
-ALPHABETS = {
-    "alnum": _ALNUM,
-    "alpha": string.ascii_letters,
-    "hex": "0123456789abcdef",
-    "digits": string.digits,
-    "b32": string.ascii_uppercase + "234567",
-    "urlsafe": _ALNUM + "_-",
-    "b64": _ALNUM + "+/",
-    "lowalnum": string.ascii_lowercase + string.digits,
-    "upalnum": string.ascii_uppercase + string.digits,
-    "azure": _ALNUM + "_~.-",
-}
-_SLOT = re.compile(r"<<([a-z0-9-]+)(?::(\d+))?>>")
-
-
-def _sentry_payload(rng: random.Random) -> str:
-    claims = {
-        "iat": 1712345678.0 + rng.randint(0, 10**6),
-        "url": "https://sentry.io",
-        "region_url": "https://us.sentry.io",
-        "org": "acme",
-    }
-    return base64.b64encode(json.dumps(claims, separators=(",", ":")).encode()).decode()
-
-
-def _pem_body(rng: random.Random) -> str:
-    return "\n".join("".join(rng.choices(ALPHABETS["b64"], k=70)) for _ in range(5))
-
-
-def materialize(template: str, seed: str) -> tuple[str, list[str]]:
-    """Fill a template's slots; returns the text and the generated random parts."""
-    rng = random.Random(seed)
-    parts: list[str] = []
-
-    def fill(match: re.Match[str]) -> str:
-        name, count = match.group(1), match.group(2)
-        if name == "sentry-payload":
-            value = _sentry_payload(rng)
-        elif name == "pem-body":
-            value = _pem_body(rng)
-        else:
-            value = "".join(rng.choices(ALPHABETS[name], k=int(count)))
-        parts.append(value)
-        return value
-
-    return _SLOT.sub(fill, template), parts
 
 
 def positive(rule_id: str) -> tuple[str, list[str]]:
@@ -107,9 +66,9 @@ def rand(alphabet: str, k: int, seed: str) -> str:
 # --- the rule table ------------------------------------------------------------------
 
 
-def test_rules_table_is_the_36_claude_code_rules_then_generic() -> None:
+def test_rules_table_is_the_clients_52_then_pem_extras_and_generic() -> None:
+    assert len(CLIENT_RULE_IDS) == 52
     assert tuple(r.rule_id for r in RULES) == (*CLAUDE_CODE_RULE_IDS, GENERIC)
-    assert len(RULES) == 37
     assert all(r.description for r in RULES)
     assert ALLOW_MARKER == "memsync:allow-secret"
 
@@ -137,10 +96,10 @@ def test_each_rule_finds_its_positive(rule_id: str) -> None:
         assert part[:12] not in finding.preview
 
 
-def test_positive_corpus_scores_36_of_36() -> None:
+def test_positive_corpus_scores_every_rule() -> None:
     found = {rule_id for rule_id in CLAUDE_CODE_RULE_IDS if any(
         f.rule_id == rule_id for f in scan_text(positive(rule_id)[0]))}  # fmt: skip
-    assert len(found) == 36, sorted(set(CLAUDE_CODE_RULE_IDS) - found)
+    assert len(found) == len(CLAUDE_CODE_RULE_IDS), sorted(set(CLAUDE_CODE_RULE_IDS) - found)
 
 
 # Hand-made tokens often get the length or alphabet slightly wrong; the widened
@@ -151,7 +110,7 @@ NEAR_MISS_FORMATS = (
     ("digitalocean-pat", "dop_v1_<<alnum:64>>"),
     ("anthropic-api-key", "sk-ant-api03-<<urlsafe:90>>"),
     ("openai-api-key", "sk-proj-<<alnum:100>>"),
-    ("openai-api-key", "sk-<<alnum:48>>"),
+    ("openai-legacy-api-key", "sk-<<alnum:48>>"),
     ("huggingface-access-token", "hf_<<alnum:37>>"),
     ("github-fine-grained-pat", "github_pat_<<alnum:76>>"),
     ("sendgrid-api-token", "SG.<<urlsafe:20>>.<<urlsafe:40>>"),
@@ -276,8 +235,24 @@ def _jwt(claims: str) -> str:
 def test_generic_rule_flags_jwts_except_tutorial_samples() -> None:
     real = _jwt('{"sub":"u_82731","org":"acme","exp":1767225600}')
     sample = _jwt('{"sub":"1234567890","name":"John Doe","iat":1516239022}')
-    assert [f.rule_id for f in scan_text(f"access_token: {real}")] == [GENERIC]
+    assert [f.rule_id for f in scan_text(f"access_token: {real}")] == ["jwt"]
+    assert [f.rule_id for f in scan_text(f"Bare: **{real}**.")] == ["jwt"]
     assert scan_text(f"access_token: {sample}") == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "api_key = <<hex:64>>",
+        "token: <<hex:40>>",
+        "SECRET=<<hex:32>>",
+        "export PGPASSWORD=<<alnum:12>>",
+        "client_secret: 0x<<hex:48>>",
+    ],
+)
+def test_hex_and_passwords_under_credential_names_are_secrets(line: str) -> None:
+    text, _ = materialize(line, line)
+    assert [f.rule_id for f in scan_text(text)] == [GENERIC]
 
 
 def test_generic_rule_judges_base64_values_by_their_text() -> None:
@@ -290,9 +265,9 @@ def test_generic_rule_judges_base64_values_by_their_text() -> None:
 @pytest.mark.parametrize(
     "line",
     [
-        "api_key = 9f86d081884c7d659a2feaea0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a0",
-        "token: 3f786850e387550fdab836ed7e6dc881de23001b",
-        "secret = 5D41402ABC4B2A76B9719D911017C592",
+        "sha256 = 9f86d081884c7d659a2feaea0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a0",
+        "token_sha1: 3f786850e387550fdab836ed7e6dc881de23001b",
+        "gpg_signing_key = 5D41402ABC4B2A76B9719D911017C592",
         "api_key: 550e8400-e29b-41d4-a716-446655440000",
         "password: <your-password-goes-here>",
         "API_KEY=${{ secrets.API_KEY }}",
@@ -305,7 +280,7 @@ def test_generic_rule_judges_base64_values_by_their_text() -> None:
         "public_key = MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE5b1c2d3e4f5",
         "keyboard_layout = us-intl-altgr-dead-keys-2",
         "token = build-cache-2024-03-05-linux-x86_64",
-        "password: Tr0ub4dor&3",  # too short for the generic rule (16)
+        "password: Tr0ub4dor&3",  # xkcd's famous example password
     ],
 )
 def test_generic_rule_ignores_lookalikes(line: str) -> None:
@@ -383,3 +358,24 @@ if __name__ == "__main__":
     for rule in CLAUDE_CODE_RULE_IDS:
         (out / "positives" / f"{rule}.txt").write_text(positive(rule)[0], encoding="utf-8")
     (out / "benign.txt").write_text(BENIGN.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://u:" * 25000,
+        "key:" + "x:" * 120000,
+        "PuTTY-User-Key-File-2: " * 10000,
+        "-----BEGIN RSA PRIVATE KEY-----\n" * 8000,
+        "ghp_" * 60000,
+        "%41" * 80000,
+        'abcdefghij"\n"' * 20000,
+    ],
+    ids=["urls", "colons", "putty", "pem", "prefix", "escapes", "joins"],
+)
+def test_hostile_text_of_the_size_limit_scans_in_linear_time(text: str) -> None:
+    import time
+
+    began = time.monotonic()
+    assert scan_text(text) == []
+    assert time.monotonic() - began < 20  # ~0.3 s idle; quadratic inputs took minutes

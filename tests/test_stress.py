@@ -237,7 +237,7 @@ def test_temporary_files_of_a_killed_run_are_swept_by_the_next(tmp_path: Path) -
 def test_push_backoff_spreads_losers_over_a_doubling_window() -> None:
     import random
 
-    from memsync.sync.engine import backoff
+    from memsync.sync.deadline import backoff
 
     random.seed(3)
     for losses, window in ((1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (9, 8.0)):

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from memsync.errors import PRECEDENCE, ExitCode, most_urgent
-from memsync.sync.engine import StoreReport, exit_code
+from memsync.sync.report import StoreReport, exit_code
 from testing.gitrepo import make_bare_remote
 from testing.machines import ORIGIN, Machine, memory_dir, setup_machine
 from testing.memories import write_memory

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import pytest
 import yaml
 
 import memsync
@@ -188,3 +191,42 @@ def test_init_scaffolds_with_the_configured_spec(machines: list[Machine], tmp_pa
     pinned = memsync_cli("init", "--team", str(other), "--no-hooks", cwd=second, env=env)
     assert pinned.returncode == 0, pinned.stderr
     assert "may not install in CI" in pinned.stderr
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+def test_the_scaffolded_pre_commit_hook_passes_on_its_first_run(tmp_path: Path) -> None:
+    """pre-commit installs the configured spec and runs `memsync check` on its first run."""
+    pre_commit = shutil.which("pre-commit", path=str(Path(sys.executable).parent))
+    if pre_commit is None:
+        pytest.skip("pre-commit is not installed")
+    repo = tmp_path / "team"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", str(repo), cwd=tmp_path)
+    # This checkout as the spec: what a team gets with a spec its runners can install.
+    scaffold.scaffold(repo, memsync_spec=f"memsync @ {ROOT.as_uri()}", verify=False)
+    folder = repo / "acme-api"
+    folder.mkdir()
+    (folder / "a.md").write_text("---\nname: a\ndescription: a\ntype: project\n---\nBody.\n")
+    (folder / "MEMORY.md").write_text("- [a](a.md) — a memory\n")
+    git("add", "-A", cwd=repo)
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    env.pop("PYTHONPATH", None)
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [pre_commit, "run", "--all-files", "--color=never"],
+            cwd=repo, env=env, capture_output=True, text=True, timeout=900, check=False,
+        )  # fmt: skip
+
+    first = run()
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert re.search(r"memsync check\.+Passed", first.stdout)
+    (folder / "broken.md").write_text("---\nname: [unclosed\n---\nBody.\n")
+    git("add", "-A", cwd=repo)
+    second = run()
+    assert second.returncode == 1
+    assert re.search(r"memsync check\.+Failed", second.stdout)
+    assert "broken.md" in second.stdout

@@ -6,23 +6,9 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
-
-from testing.gitrepo import git, git_bytes, make_bare_remote
+from testing.gitrepo import git_bytes, remote_head
 from testing.machines import ORIGIN, Machine, memory_dir, remote_files, setup_machine
 from testing.memories import write_memory
-
-
-def remote_head(remote: Path) -> str:
-    return git("rev-parse", "refs/heads/main", cwd=remote).strip()
-
-
-@pytest.fixture
-def remotes(tmp_path: Path) -> tuple[Path, Path]:
-    return (
-        make_bare_remote(tmp_path / "remotes" / "private.git"),
-        make_bare_remote(tmp_path / "remotes" / "team.git"),
-    )
 
 
 def test_init_without_arguments_uses_a_local_bare_remote(machines: list[Machine]) -> None:

@@ -1,26 +1,16 @@
-"""Tree-level merge: pure merge_trees, and merge_commits on real git clones."""
+"""Tree-level merge: pure merge_trees on path -> bytes maps."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memsync.errors import UnsafeStateError
-from memsync.merge.tree import (
-    TreeMergeResult,
-    build_merge_commit,
-    detect_renames,
-    merge_commits,
-    merge_trees,
-)
+from memsync.merge.tree import TreeMergeResult, detect_renames, merge_trees
 from memsync.model.index import parse_index
 from memsync.model.memory import parse_memory
-from testing.gitrepo import git
 
 EXAMPLES = 1000 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 100
 
@@ -168,155 +158,3 @@ def test_tree_merge_is_symmetric(
     assert result.changed == tuple(
         sorted(p for p in {*ours, *result.files} if ours.get(p) != result.files.get(p))
     )
-
-
-# --- merge_commits on real clones ---
-
-
-def commit_files(repo: Path, files: Mapping[str, bytes | None], message: str, when: int) -> str:
-    for path, data in files.items():
-        target = repo / path
-        if data is None:
-            target.unlink()
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-    git("add", "-A", cwd=repo)
-    stamp = f"@{when} +0000"
-    env = {**os.environ, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
-    git("commit", "-q", "-m", message, cwd=repo, env=env)
-    return git("rev-parse", "HEAD", cwd=repo).strip()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Path:
-    repo = tmp_path / "store"
-    repo.mkdir()
-    git("init", "-q", "-b", "main", cwd=repo)
-    commit_files(repo, BASE, "base", 1_000)
-    git("branch", "other", cwd=repo)
-    return repo
-
-
-def diverge(store: Path) -> tuple[str, str]:
-    ours = commit_files(
-        store,
-        {
-            "p/a.md": mem("a", "A\n", "desc from main"),
-            "p/MEMORY.md": index("a", "b", "c"),
-            "p/c.md": mem("c", "C\n"),
-        },
-        "main edits",
-        2_000,
-    )
-    git("checkout", "-q", "other", cwd=store)
-    theirs = commit_files(
-        store,
-        {"p/a.md": mem("a", "A\nmore body\n"), "p/b.md": None, "p/c.md": mem("sea", "S\n")},
-        "other edits",
-        3_000,
-    )
-    git("checkout", "-q", "main", cwd=store)
-    return ours, theirs
-
-
-def test_merge_commits_creates_a_clean_merge(store: Path) -> None:
-    ours, theirs = diverge(store)
-    outcome = merge_commits(store, "HEAD", "other", "memsync: merge")
-    assert outcome.status == "merged"
-    assert git("rev-parse", "HEAD", cwd=store).strip() == outcome.commit
-    assert git("rev-list", "--parents", "-n1", "HEAD", cwd=store).split()[1:] == [ours, theirs]
-    assert git("status", "--porcelain", cwd=store) == ""
-    a = parse_memory((store / "p/a.md").read_bytes())
-    assert a.description == "desc from main" and "more body" in a.body
-    assert not (store / "p/b.md").exists()
-    assert (store / "p/c-2.md").read_bytes() == mem("sea", "S\n")
-    assert targets((store / "p/MEMORY.md").read_bytes()) == ["a.md", "c.md", "c-2.md"]
-    assert set(outcome.changed) == {"p/a.md", "p/b.md", "p/c-2.md", "p/MEMORY.md"}
-    assert outcome.renamed == (("p/c.md", "p/c-2.md"),)
-
-
-def test_both_machines_converge_to_the_same_tree(store: Path) -> None:
-    diverge(store)
-    git("branch", "main-copy", "main", cwd=store)
-    one = merge_commits(store, "main", "other", "merge on machine one")
-    git("checkout", "-q", "other", cwd=store)
-    two = merge_commits(store, "other", "main-copy", "merge on machine two")
-    tree = "{}^{{tree}}"
-    assert git("rev-parse", tree.format(one.commit), cwd=store) == git(
-        "rev-parse", tree.format(two.commit), cwd=store
-    )
-
-
-def test_fast_forward_and_up_to_date(store: Path) -> None:
-    git("checkout", "-q", "other", cwd=store)
-    theirs = commit_files(store, {"p/z.md": mem("z", "Z\n")}, "z", 5_000)
-    git("checkout", "-q", "main", cwd=store)
-    outcome = merge_commits(store, "HEAD", "other", "m")
-    assert (outcome.status, outcome.commit, outcome.changed) == (
-        "fast-forward",
-        theirs,
-        ("p/z.md",),
-    )
-    assert (store / "p/z.md").exists() and git("status", "--porcelain", cwd=store) == ""
-    assert merge_commits(store, "HEAD", "other", "m").status == "up-to-date"
-
-
-def test_merging_into_a_branch_that_is_not_checked_out_moves_only_its_ref(store: Path) -> None:
-    diverge(store)
-    head_before = git("rev-parse", "HEAD", cwd=store)
-    outcome = merge_commits(store, "other", "main", "m")
-    assert git("rev-parse", "other", cwd=store).strip() == outcome.commit
-    assert git("rev-parse", "HEAD", cwd=store) == head_before
-
-
-def test_refuses_a_dirty_clone_and_changes_nothing(store: Path) -> None:
-    diverge(store)
-    (store / "p/a.md").write_text("local edit\n")
-    head = git("rev-parse", "HEAD", cwd=store)
-    with pytest.raises(UnsafeStateError, match="uncommitted"):
-        merge_commits(store, "HEAD", "other", "m")
-    assert git("rev-parse", "HEAD", cwd=store) == head
-    assert (store / "p/a.md").read_text() == "local edit\n"
-
-
-def test_an_untracked_file_in_the_way_leaves_everything_as_it_was(store: Path) -> None:
-    diverge(store)
-    (store / "p/c-2.md").write_text("untracked\n")
-    head = git("rev-parse", "HEAD", cwd=store)
-    with pytest.raises(UnsafeStateError, match="could not update"):
-        merge_commits(store, "HEAD", "other", "m")
-    assert git("rev-parse", "HEAD", cwd=store) == head
-    assert git("status", "--porcelain", "--untracked-files=no", cwd=store) == ""
-    assert (store / "p/c-2.md").read_text() == "untracked\n"
-    assert not (store / ".git/MERGE_HEAD").exists()
-
-
-def test_refuses_a_clone_in_the_middle_of_a_merge(store: Path) -> None:
-    diverge(store)
-    (store / ".git/MERGE_HEAD").write_text(git("rev-parse", "other", cwd=store))
-    with pytest.raises(UnsafeStateError, match="middle of a merge"):
-        merge_commits(store, "HEAD", "other", "m")
-
-
-def test_newer_commit_time_wins_a_field_conflict(store: Path) -> None:
-    commit_files(store, {"p/a.md": mem("a", "A\n", "older")}, "main", 2_000)
-    git("checkout", "-q", "other", cwd=store)
-    commit_files(store, {"p/a.md": mem("a", "A\n", "newer")}, "other", 9_000)
-    git("checkout", "-q", "main", cwd=store)
-    outcome = merge_commits(store, "HEAD", "other", "m")
-    assert parse_memory((store / "p/a.md").read_bytes()).description == "newer"
-    (decision,) = outcome.decisions
-    assert (decision.kept, decision.lost) == ("newer", "older")
-
-
-def test_build_merge_commit_moves_nothing_and_uses_the_given_identity(store: Path) -> None:
-    ours, theirs = diverge(store)
-    base = git("merge-base", ours, theirs, cwd=store).strip()
-    env = {"GIT_AUTHOR_NAME": "Ann", "GIT_AUTHOR_EMAIL": "ann@example.invalid"}
-    outcome = build_merge_commit(store, base, ours, theirs, message="m", env=env)
-    assert git("rev-parse", "HEAD", cwd=store).strip() == ours
-    assert git("log", "-1", "--format=%an <%ae>", outcome.commit, cwd=store).strip() == (
-        "Ann <ann@example.invalid>"
-    )
-    assert {d.kind for d in outcome.decisions} == {"add-add-renamed"}

@@ -55,7 +55,10 @@ def test_import_keeps_each_files_write_day_and_consolidation_counts_from_it(
         modified="2026-10-20T09:30:00.000Z",
     )
     laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
-    log = git("log", "--format=%ad|%cd|%s", "--date=format:%Y-%m-%d", "main", cwd=remote)
+    # Memory commits only: the project's identity file is recorded when init runs.
+    log = git(
+        "log", "--format=%ad|%cd|%s", "--date=format:%Y-%m-%d", "main", "--", "*.md", cwd=remote
+    )
     rows = [line.split("|") for line in log.strip().splitlines()]
     authored = sorted(row[0] for row in rows)
     assert authored == ["2026-10-02", "2026-10-20"]  # one commit per write day
@@ -74,5 +77,11 @@ def test_import_keeps_each_files_write_day_and_consolidation_counts_from_it(
     other = desktop.checkout_project(ORIGIN, "code/api")
     desktop.memsync("init", "--private", str(remote), "--no-hooks", cwd=other)
     theirs = _live(desktop, other)
+    # Even with every file time on B saying "now" (a copy, a restore), the store clone's
+    # history dates each line of the live folder: blame against the clone, not mtimes.
+    for path in theirs.glob("*.md"):
+        os.utime(path, None)
     desktop.memsync("consolidate", str(theirs), "--yes")
     assert "Retro notes written on 2026-10-20." in (theirs / "retro.md").read_text()
+    assert "We deployed the hotfix on 2026-10-01." in (theirs / "deploy.md").read_text()
+    assert "The code freeze starts on 2026-10-03." in (theirs / "freeze.md").read_text()

@@ -128,7 +128,9 @@ def remote_files(remote: Path, prefix: str = PROJECT_KEY) -> dict[str, bytes]:
             continue
         meta, _, path = record.partition("\t")
         _, kind, sha = meta.split()
-        if kind == "blob":
+        # SPEC 2: each project folder records its identity in `.memsync-project`, a file
+        # that is never a memory and never reaches a live directory.
+        if kind == "blob" and not path.endswith("/.memsync-project"):
             shas[path[len(prefix) + 1 :]] = sha
     if not shas:
         return {}

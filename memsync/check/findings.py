@@ -111,6 +111,14 @@ class Finding:
     message: str
     column: int = 1
 
+    def __post_init__(self) -> None:
+        # Messages and paths quote file content (`unknown type 'AKIA…'`): every report
+        # format (text, json, sarif, github) shows them redacted, never the secret.
+        from memsync.check.secrets import redact
+
+        object.__setattr__(self, "message", redact(self.message))
+        object.__setattr__(self, "path", redact(self.path))
+
     def describe(self) -> str:
         """`team/ci.md:3: error: message [rule]`."""
         return f"{self.path}:{self.line}: {self.severity}: {self.message} [{self.rule}]"

@@ -110,7 +110,7 @@ def directory_trees(root: Path, scope: ScopeName | None) -> list[Tree]:
 
 def store_trees(root: Path, scope: ScopeName | None) -> list[Tree]:
     """Every project folder of a store checkout (or its root, for a one-project store)."""
-    scope = scope or store_scope(root)
+    scope = scope or checkout_scope(root)
     top = [
         e
         for e in _entries(root)
@@ -126,25 +126,14 @@ def store_trees(root: Path, scope: ScopeName | None) -> list[Tree]:
     return [Tree(folder, scope) for folder in folders]
 
 
-def store_scope(root: Path) -> ScopeName:
-    """A store checkout's scope: from memsync's config, else team when scaffolded as one."""
-    from memsync.model.paths import key_from_url, origin_url
+def checkout_scope(root: Path) -> ScopeName:
+    """A store checkout's scope, by the one rule (`check.scope.store_scope`)."""
+    from memsync.check.scope import SCAFFOLD_WORKFLOW
+    from memsync.check.scope import store_scope as scope_of
 
-    url = origin_url(root)
-    if url:
-        from memsync.config import load_config
-
-        key = key_from_url(url)
-        for store in load_config().stores.values():
-            if key is not None and key_from_url(store.url) == key:
-                return store.scope
     attributes = root / ".gitattributes"
-    scaffolded = (root / ".github" / "workflows" / "memsync-check.yml").is_file()
-    if scaffolded or (
-        attributes.is_file() and "merge=memsync" in attributes.read_text("utf-8", "replace")
-    ):
-        return "team"
-    return "private"
+    scaffold = [SCAFFOLD_WORKFLOW] if (root / SCAFFOLD_WORKFLOW).is_file() else []
+    return scope_of(root, scaffold, attributes.read_bytes() if attributes.is_file() else None)
 
 
 def _check_single_file(path: Path, scope: ScopeName | None, cwd: Path) -> CheckReport:

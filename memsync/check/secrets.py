@@ -1,8 +1,11 @@
-"""Secret scanner for memories: Claude Code's 36 gitleaks rules plus a generic rule.
+"""Secret scanner: the client's 52 rules, PEM and PuTTY keys, JWTs, webhooks, a generic rule.
 
-A finding names path, line, column and rule, with a redacted preview; the secret
-itself never leaves this module. A line containing ``memsync:allow-secret`` is
-never reported. Rule table and gitleaks attribution: ``memsync/secret_rules.py``.
+A finding names path, line, column and rule, with a redacted preview; the secret itself
+never leaves this module. A line containing ``memsync:allow-secret`` is never reported.
+Besides the text as written, the scan looks at it with invisible characters removed (the
+client does too), with lines and string concatenations joined (a token split in two) and
+inside base64 runs that decode to text. Rule tables: secret_rules, secret_extra,
+secret_generic; sources and widenings in docs/SECRETS.md.
 """
 
 from __future__ import annotations
@@ -11,33 +14,42 @@ import base64
 import binascii
 import bisect
 import hashlib
-import math
 import re
-from collections import Counter
+import string
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import unquote
 
-from memsync.check.secret_rules import CLAUDE_CODE_RULES, GENERIC_RULE, SecretRule
+from memsync.check.secret_extra import CHECKS, SPECIFIC_RULES
+from memsync.check.secret_generic import generic_hits
+from memsync.check.secret_rules import (
+    GENERIC_RULE,
+    Hit,
+    SecretRule,
+    redacted,
+    shannon_entropy,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
 __all__ = [
     "ALLOW_MARKER",
     "RULES",
     "SecretFinding",
     "SecretRule",
+    "redact",
     "scan_file",
     "scan_text",
     "shannon_entropy",
 ]
 
 ALLOW_MARKER = "memsync:allow-secret"
+# scan_file reads at most this much (memories are limited to 250,000 bytes).
+_SCAN_FILE_LIMIT = 16_000_000
 
-RULES: tuple[SecretRule, ...] = (*CLAUDE_CODE_RULES, GENERIC_RULE)
+RULES: tuple[SecretRule, ...] = (*SPECIFIC_RULES, GENERIC_RULE)
 
 
 @dataclass(frozen=True)
@@ -56,61 +68,73 @@ class SecretFinding:
         return f"{where}: {self.rule_id}: {self.preview}"
 
 
-def shannon_entropy(value: str) -> float:
-    """Shannon entropy of ``value`` in bits per character."""
-    if not value:
-        return 0.0
-    size = len(value)
-    return -sum(n / size * math.log2(n / size) for n in Counter(value).values())
-
-
 def scan_text(text: str, path: str = "") -> list[SecretFinding]:
     """Scan ``text``; findings have 1-based line/column and are sorted by position."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    lowered = text.lower()
-    hits: list[_Hit] = []
-    for compiled in _compiled_rules():
-        if any(keyword in lowered for keyword in compiled.rule.keywords):
-            hits.extend(compiled.find(text))
-    if any(keyword in lowered for keyword in _GENERIC_KEYWORDS):
-        taken = [(hit.start, hit.end) for hit in hits]
-        hits.extend(h for h in _generic_hits(text) if not _overlaps(h, taken))
-    if not hits:
+    spans = [(hit.start, hit) for hit in _all_hits(text)]
+    if not spans:
         return []
     lines = _LineIndex(text)
-    findings: dict[tuple[int, int, str], SecretFinding] = {}
-    for hit in hits:
-        line, column, line_text = lines.locate(hit.start)
+    findings: dict[tuple[int, str], SecretFinding] = {}
+    for start, hit in sorted(spans, key=lambda pair: pair[0]):
+        line, column, line_text = lines.locate(start)
         if ALLOW_MARKER in line_text:
             continue
-        key = (line, column, hit.rule.rule_id)
-        findings.setdefault(
-            key,
-            SecretFinding(path, line, column, hit.rule.rule_id, hit.rule.description, hit.preview),
-        )
+        rule = hit.rule
+        found = SecretFinding(path, line, column, rule.rule_id, rule.description, hit.preview)
+        findings.setdefault((line, rule.rule_id), found)
     return sorted(findings.values(), key=lambda f: (f.line, f.column, f.rule_id))
 
 
 def scan_file(path: Path, display_path: str | None = None) -> list[SecretFinding]:
-    """Scan a file (UTF-8, undecodable bytes replaced, BOM stripped)."""
-    text = path.read_bytes().decode("utf-8", errors="replace")
+    """Scan a regular file (UTF-8, undecodable bytes replaced, BOM stripped)."""
+    from memsync.fsutil.reads import read_regular
+
+    text = read_regular(path, follow=True, limit=_SCAN_FILE_LIMIT).decode("utf-8", "replace")
     return scan_text(text, str(path) if display_path is None else display_path)
 
 
-# --- matching the 36 rules ---------------------------------------------------------
+def redact(text: str) -> str:
+    """TEXT with every secret replaced by `(rule-id: prefix…(redacted N chars))`."""
+    if len(text) < 8:
+        return text
+    hits = sorted(_all_hits(text), key=lambda h: h.start)
+    out, position = [], 0
+    for hit in hits:
+        if hit.start < position:
+            continue
+        # Parentheses, not brackets: rich would take `[…]` for markup and drop it.
+        shown = hit.preview.replace("[", "(").replace("]", ")")
+        out += [text[position : hit.start], f"({hit.rule.rule_id}: {shown})"]
+        position = hit.end
+    return "".join([*out, text[position:]]) if out else text
 
 
-@dataclass(frozen=True)
-class _Hit:
-    rule: SecretRule
-    start: int
-    end: int
-    preview: str
+def _all_hits(text: str) -> list[Hit]:
+    """Hits in TEXT and (mapped back to TEXT's offsets) in its decoded variants."""
+    hits = _specific_hits(text)
+    seen = {(hit.start, hit.rule.rule_id) for hit in hits}
+    for variant, offsets in _variants(text):
+        for hit in _specific_hits(variant):
+            start = offsets[hit.start]
+            end = offsets[min(hit.end, len(offsets)) - 1] + 1
+            if (start, hit.rule.rule_id) not in seen:
+                seen.add((start, hit.rule.rule_id))
+                hits.append(Hit(hit.rule, start, end, hit.preview))
+    for run_start, run_end, decoded in _base64_texts(text):
+        for hit in _specific_hits(decoded) + generic_hits(decoded):
+            if (run_start, hit.rule.rule_id) not in seen:
+                seen.add((run_start, hit.rule.rule_id))
+                preview = f"{hit.preview} (base64-encoded)"
+                hits.append(Hit(hit.rule, run_start, run_end, preview))
+    # The generic rule only speaks where no rule with a fixed shape found anything.
+    taken = [(hit.start, hit.end) for hit in hits]
+    hits.extend(h for h in generic_hits(text) if not _overlaps(h, taken))
+    return hits
 
 
-def _redact(shown: str, hidden: int) -> str:
-    return f"{shown}…[redacted {hidden} chars]"
+# --- matching the rules with a fixed shape -----------------------------------------
 
 
 @dataclass(frozen=True)
@@ -121,18 +145,18 @@ class _CompiledRule:
     require: re.Pattern[str] | None
     prefix: re.Pattern[str] | None
 
-    def find(self, text: str) -> Iterator[_Hit]:
+    def find(self, text: str) -> Iterator[Hit]:
         seen: set[int] = set()
         for pattern in self.patterns:
             for match in pattern.finditer(text):
                 index = next((i for i, g in enumerate(match.groups(), 1) if g), 0)
                 start, end = match.span(index)
                 if start in seen:
-                    continue  # a widened pattern re-finding the same secret
+                    continue  # a wider pattern re-finding the same secret
                 secret = text[start:end]
                 if self.accepts(secret):
                     seen.add(start)
-                    yield _Hit(self.rule, start, end, self.preview(secret))
+                    yield Hit(self.rule, start, end, self.preview(secret))
 
     def accepts(self, secret: str) -> bool:
         rule = self.rule
@@ -142,6 +166,8 @@ class _CompiledRule:
             return False
         if self.require is not None and not self.require.search(secret):
             return False
+        if rule.check and not CHECKS[rule.check](secret):
+            return False
         return not (
             rule.allow_sha256 and hashlib.sha256(secret.encode()).hexdigest() in rule.allow_sha256
         )
@@ -150,27 +176,50 @@ class _CompiledRule:
         match = self.prefix.match(secret) if self.prefix is not None else None
         # The public prefix is shown only while it stays a small part of the secret.
         shown = match.group(0) if match and match.end() * 2 <= len(secret) else ""
-        return _redact(shown, len(secret) - len(shown))
+        return redacted(shown, len(secret) - len(shown))
 
 
 @cache
-def _compiled_rules() -> tuple[_CompiledRule, ...]:
-    def compile_all(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+def _compiled(index: int) -> _CompiledRule:
+    """Rule INDEX compiled on first use: most texts never need most rules."""
+
+    def compile_all(patterns: Iterable[str]) -> tuple[re.Pattern[str], ...]:
         return tuple(re.compile(p, re.ASCII) for p in patterns)
 
-    return tuple(
-        _CompiledRule(
-            rule,
-            compile_all(rule.patterns),
-            compile_all((*rule.allow, rule.placeholder) if rule.placeholder else rule.allow),
-            re.compile(rule.require, re.ASCII) if rule.require else None,
-            re.compile(rule.prefix, re.ASCII) if rule.prefix else None,
-        )
-        for rule in CLAUDE_CODE_RULES
+    rule = SPECIFIC_RULES[index]
+    return _CompiledRule(
+        rule,
+        compile_all(rule.patterns),
+        compile_all((*rule.allow, rule.placeholder) if rule.placeholder else rule.allow),
+        re.compile(rule.require, re.ASCII) if rule.require else None,
+        re.compile(rule.prefix, re.ASCII) if rule.prefix else None,
     )
 
 
-def _overlaps(hit: _Hit, spans: list[tuple[int, int]]) -> bool:
+@cache
+def _keywords() -> dict[str, list[int]]:
+    """Each distinct rule keyword and the rules it wakes (one `in` test per keyword)."""
+    rules: dict[str, list[int]] = {}
+    for index, rule in enumerate(SPECIFIC_RULES):
+        for keyword in rule.keywords:
+            rules.setdefault(keyword, []).append(index)
+    return rules
+
+
+def _specific_hits(text: str) -> list[Hit]:
+    rules = _keywords()
+    lowered = text.lower()
+    present = [keyword for keyword in rules if keyword in lowered]
+    if not present:
+        return []
+    wanted = sorted({index for keyword in present for index in rules[keyword]})
+    hits: list[Hit] = []
+    for index in wanted:
+        hits.extend(_compiled(index).find(text))
+    return hits
+
+
+def _overlaps(hit: Hit, spans: list[tuple[int, int]]) -> bool:
     return any(hit.start < end and start < hit.end for start, end in spans)
 
 
@@ -189,255 +238,109 @@ class _LineIndex:
         return index + 1, offset - start + 1, line_text
 
 
-# --- the generic rule --------------------------------------------------------------
+# --- variants: what a reader (or the model) would reassemble -----------------------
 
-
-class _Lazy:
-    """A regex compiled on first use, so importing this module stays cheap."""
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._pattern, self._flags = pattern, flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def get(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self._pattern, self._flags)
-        return self._compiled
-
-
-# Cheap lowercase prefilter: without one of these the generic rule cannot match.
-_GENERIC_KEYWORDS = ("key", "token", "secret", "pass", "pwd", "cred", "auth", "://")
-
-# Words of a key name (split on _ . - and camelCase) that make it a credential name.
-_KEY_WORDS = frozenset(
-    {
-        "key", "keys", "apikey", "token", "secret", "secrets", "password", "passwd", "pwd",
-        "pass", "passphrase", "credential", "credentials", "creds", "auth", "authorization",
-        "secretkey", "accesskey", "privatekey", "signingkey", "masterkey", "apitoken",
-        "authtoken", "accesstoken", "refreshtoken", "bearertoken", "sessiontoken",
-        "clientsecret", "apisecret", "dbpassword", "bearer",
-    }
-)  # fmt: skip
-# Words that may follow the credential word (`api_key_prod`, `TOKEN_B64`, `token2`).
-_KEY_SUFFIXES = frozenset(
-    {
-        "value", "val", "str", "string", "b64", "base64", "hex", "raw", "plain",
-        "plaintext", "header", "prod", "production", "dev", "development", "staging",
-        "stage", "stg", "test", "live", "local", "qa", "uat", "old", "new", "current",
-        "primary", "secondary", "backup",
-    }
-)  # fmt: skip
-# Words before the credential word that make it something else (`public_key`,
-# `cache_key`, `next_page_token`, `csrf_token`, `example_secret`).
-_KEY_NON_SECRET = frozenset(
-    {
-        "public", "pub", "primary", "foreign", "sort", "partition", "cache", "lookup",
-        "i18n", "translation", "idempotency", "dedup", "dedupe", "routing", "shard",
-        "row", "composite", "natural", "unique", "index", "csrf", "xsrf", "page", "next",
-        "continuation", "cursor", "sync", "example", "sample", "dummy", "fake",
-        "placeholder", "mock", "hotkey", "publishable", "site", "object", "map", "dict",
-        "sequence", "schema",
-    }
-)  # fmt: skip
-
-_ASSIGNMENT = _Lazy(
-    r"""
-    (?<![\w.$-])
-    ["'\x60*]{0,2}(?P<key>[A-Za-z_][\w.-]{0,63})["'\x60*]{0,2}  # key, maybe quoted
-    [ \t]*(?::=|=>|\?=|=|:)[ \t]*                               # assignment
-    (?:(?P<scheme>[Bb]earer|[Bb]asic|[Tt]oken)[ \t]+)?         # header scheme
-    ["'\x60]?(?P<value>[^\s"'\x60,;<>]{16,})                    # the value
-    """,
-    re.VERBOSE | re.ASCII,
+# Zero-width and invisible formatting characters the client strips before its scan.
+_INVISIBLE_SOURCE = ("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+                        "\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]")  # fmt: skip
+_TOKEN_CHAR = r"[\w+/=~.-]"
+# A token split over lines or string pieces: `"ghp_abc" + "def"`, `ghp_abc\` NL `def`,
+# a line break with indentation or a `>` quote marker, and the quotes around the pieces.
+_JOIN_SOURCE = (
+    # A line break right after a run of 8 token characters (no trailing space: prose
+    # lines end in words and spaces, a wrapped token does not) ...
+    r"(?<=[\w+/=~.-]{8})(?:(?:[\"'\x60][ \t]*)?(?:[+&,\\]|\|\|)?[ \t]*)?\r?\n"
+    r"[ \t]*(?:>[ \t]?)*(?:(?:[+&]|\|\|)[ \t]*)?[\"'\x60]?(?=[\w+/=~-]{4})"
+    # ... or string pieces glued on one line: `"ghp_abc" + "def"`.
+    rf"|(?<={_TOKEN_CHAR})[\"'\x60][ \t]*(?:\+|\.\.?|\|\||&)?[ \t]*[\"'\x60]"
+    rf"(?={_TOKEN_CHAR})"
 )
-_URL_CREDENTIALS = _Lazy(
-    r"\b(?P<scheme>[A-Za-z][A-Za-z0-9+.-]{1,15})://(?P<user>[^\s:/@'\"\x60<>]{0,64})"
-    r":(?P<password>[^\s/@:,'\"\x60<>]{1,128})@(?P<host>[A-Za-z0-9.-]+)",
-    re.ASCII,
+# `%5F`, `&#95;`, `&#x5f;`, `\x5f`, `\u005f`: escapes that hide a token's characters.
+_ESCAPE_SOURCE = (
+    r"%([0-9A-Fa-f]{2})|&#([0-9]{2,3});|&#[xX]([0-9A-Fa-f]{2});|\\x([0-9A-Fa-f]{2})"
+    r"|\\u00([0-9A-Fa-f]{2})"
 )
-_KEY_PARTS = _Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", re.ASCII)
-_PLACEHOLDER = _Lazy(
-    r"""x{4,}|X{4,}|\*{3,}|\.\.\.|…|\#{3,}|changeme|change[_-]me|example|placeholder
-    |your[_-]|redacted|dummy|sample|lorem|replace[_-]?me|insert[_-]|todo|fixme|<|>
-    |\$\{|\$\(|\{\{|%[A-Za-z_]+%|^\$[A-Za-z_]|^@[A-Za-z_]+@?$""",
-    re.VERBOSE | re.IGNORECASE | re.ASCII,
-)
-# References to secret stores and encrypted blobs name a secret without holding it.
-_SECRET_REFERENCE = _Lazy(
-    r"^(?:ENC\[|vault:|arn:|op://|sm://|gcp:|azure:|ref\+|secretsmanager:|ssm:|"
-    r"projects/|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|sha\d+[-:]|md5[-:]|AAAA[BC]3N|"
-    r"data:|pk_(?:live|test)_)",
-    re.IGNORECASE | re.ASCII,
-)
-_BASE64 = _Lazy(r"[A-Za-z0-9+/]+={0,2}", re.ASCII)
-_HEX = _Lazy(r"(?:0x)?(?:[0-9a-f]+|[0-9A-F]+)", re.ASCII)
-_UUID = _Lazy(
-    r"(?:[A-Za-z]{1,12}[:_-])*[{(]?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
-    r"-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}[})]?",
-    re.ASCII,
-)
-_PATH = _Lazy(
-    r"""(?:~|\.{1,2})?/[\w.-]+/[\w./-]*$        # /etc/x, ~/.ssh/id, ./config/keys/
-    |(?:~|\.{1,2})?/?[\w./-]*\.[A-Za-z][A-Za-z0-9]{0,4}$  # dev-signing-key.pem
-    |[A-Za-z]:\\                            # C:\Users
-    |[a-z0-9._-]+(?:/[a-z0-9._-]+)+/?$       # secrets/prod/db-password
-    """,
-    re.VERBOSE | re.ASCII,
-)
-_SEPARATORS = _Lazy(r"[-_.:/+@]+")
-_CAMEL_WORDS = _Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", re.ASCII)
-_RUNS = _Lazy(r"[A-Za-z]+|\d+", re.ASCII)
-_VOWELS = frozenset("aeiouyAEIOUY")
-_CONSONANT_RUNS = _Lazy(r"[aeiouy]+", re.ASCII)
-# Published documentation examples that are not anybody's credentials.
-_DOCUMENTED_EXAMPLES = ("SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",)  # jwt.io's sample
-# Claims that mark a JWT as a tutorial sample (jwt.io and most docs use these).
-_SAMPLE_CLAIMS = ('"John Doe"', '"1234567890"', "example")
-_JWT = _Lazy(r"eyJ[\w-]+\.(eyJ[\w-]+)\.[\w-]*", re.ASCII)
-_LOCAL_HOSTS = _Lazy(
-    r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0|(?:[\w-]+\.)*example\.(?:com|org|net)"
-    r"|[\w.-]+\.(?:example|test|invalid|localhost))$",
-    re.IGNORECASE | re.ASCII,
-)
-_JWT_HEADER_ONLY = _Lazy(r"eyJ[A-Za-z0-9_-]+={0,2}", re.ASCII)
-_GENERIC_ENTROPY = 3.5
-_URL_PASSWORD_ENTROPY = 2.5
+_HEX_RUN_SOURCE = r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){16,}(?![0-9A-Fa-f])"
+_BASE64_RUN_SOURCE = r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}"
 
 
-def _is_credential_name(key: str) -> bool:
-    """True for names like ``api_key``, ``SLACK_BOT_TOKEN``, ``db.password``."""
-    words = [w.lower() for w in _KEY_PARTS.get().findall(key)]
-    last = max((i for i, w in enumerate(words) if w in _KEY_WORDS), default=-1)
-    if last < 0:
-        return False
-    after_ok = all(w in _KEY_SUFFIXES or w in _KEY_WORDS or w.isdigit() for w in words[last + 1 :])
-    return after_ok and not any(w in _KEY_NON_SECRET for w in words[:last])
+@cache
+def _pattern(source: str) -> re.Pattern[str]:
+    """SOURCE compiled on first use: importing the scanner stays cheap on hook paths."""
+    return re.compile(source, re.ASCII if source != _INVISIBLE_SOURCE else 0)
 
 
-def _is_wordy(segment: str) -> bool:
-    """True for a word, identifier (`getHTTPResponse`, `win32api`) or number; False for
-    random characters."""
-    if segment.isdigit() or len(segment) <= 4:
-        return True
-    runs = _RUNS.get().findall(segment)
-    digit_runs = sum(run.isdigit() for run in runs)
-    if "".join(runs) != segment or digit_runs > (2 if len(segment) <= 8 else 1):
-        return False  # `utf8mb4` and `node20` yes, digits sprinkled through text no
-    letters = "".join(run for run in runs if run.isalpha())
-    upper = sum(c.isupper() for c in letters)
-    if len(letters) >= 12 and upper < len(letters) and upper * 5 >= len(letters) * 2:
-        return False  # random mixed case: identifiers are mostly lowercase
-    words = [w for run in runs if run.isalpha() for w in _CAMEL_WORDS.get().findall(run)]
-    # Random text splits into many one- or two-letter "words" and vowel-less runs.
-    short = sum(len(word) <= 2 for word in words)
-    voweless = sum(
-        len(word) >= 4 and not word.isupper() and not _VOWELS.intersection(word) for word in words
-    )
-    return short <= 1 and voweless == 0 and all(_pronounceable(word) for word in words)
+def _variants(text: str) -> Iterator[tuple[str, list[int]]]:
+    """(text, offset map back into TEXT): invisibles removed, escapes decoded, pieces joined."""
+    base, offsets = text, None
+    for source in (_INVISIBLE_SOURCE, _ESCAPE_SOURCE, _JOIN_SOURCE):
+        pattern = _pattern(source)
+        if pattern.search(base) is None:
+            continue  # the common case: no offset map is ever built
+        if offsets is None:
+            offsets = list(range(len(text) + 1))
+        changed, changed_offsets = _substitute(base, pattern, offsets)
+        if changed != base:
+            base, offsets = changed, changed_offsets
+            yield base, offsets
 
 
-def _pronounceable(word: str) -> bool:
-    """Rough test that a long single-case word is language, not random letters."""
-    if len(word) < 6:
-        return True
-    vowels = sum(c in _VOWELS for c in word)
-    longest_consonant_run = max(len(run) for run in _CONSONANT_RUNS.get().split(word.lower()))
-    return longest_consonant_run < 5 and vowels * 5 >= len(word)
+def _unescaped(match: re.Match[str]) -> str:
+    """The character a percent, HTML or backslash escape stands for (printable ASCII)."""
+    code = next(g for g in match.groups() if g is not None)
+    char = chr(int(code, 10 if match.group(0).startswith("&#") and "x" not in match.group(0)
+                   else 16))  # fmt: skip
+    return char if " " <= char <= "~" else match.group(0)
 
 
-def _looks_random(value: str, min_length: int, min_entropy: float) -> bool:
-    """True when ``value`` looks like generated secret material, not words or ids."""
-    if (
-        len(value) < min_length
-        or _PLACEHOLDER.get().search(value)
-        or _SECRET_REFERENCE.get().match(value)
-    ):
-        return False
-    if not any(c.isalpha() for c in value):
-        return False  # numbers, dates, phone numbers
-    if any(c in value for c in "()[]{}") or any(doc in value for doc in _DOCUMENTED_EXAMPLES):
-        return False  # code expressions and documented examples
-    if _is_sample_jwt(value):
-        return False
-    if _HEX.get().fullmatch(value) or _UUID.get().fullmatch(value):
-        return False  # SHAs, digests, UUIDs
-    if all(_is_wordy(part) for part in _SEPARATORS.get().split(value) if part):
-        return False  # slugs, identifiers, versions, dates
-    if shannon_entropy(value) <= min_entropy:
-        return False
-    # Base64 of readable text (Kubernetes `data:` values) is judged by that text.
-    text = _decoded_text(value)
-    return text is None or _looks_random(text, 8, 3.0)
-
-
-def _is_sample_jwt(value: str) -> bool:
-    """True for a JWT whose payload carries tutorial claims (`"name": "John Doe"`)."""
-    match = _JWT.get().fullmatch(value)
-    if match is None:
-        return False
-    payload = match.group(1)
-    try:
-        claims = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
-        return False
-    return any(sample in claims for sample in _SAMPLE_CLAIMS)
-
-
-def _decoded_text(value: str) -> str | None:
-    """The printable ASCII text ``value`` is the base64 encoding of, if any."""
-    if len(value) % 4 or not _BASE64.get().fullmatch(value):
-        return None
-    try:
-        text = base64.b64decode(value, validate=True).decode("ascii")
-    except (binascii.Error, UnicodeDecodeError):
-        return None
-    return text if text.isprintable() else None
-
-
-def _basic_auth_password(value: str) -> str | None:
-    """The password inside an HTTP Basic credential, or None when it is not one."""
-    user, colon, password = (_decoded_text(value) or "").partition(":")
-    return password if colon and user else None
-
-
-def _assignment_hit(match: re.Match[str]) -> _Hit | None:
-    key, raw = match.group("key"), match.group("value")
-    value = raw.rstrip(".:!?)]}")
-    if "://" in value or not _is_credential_name(key):
-        return None
-    # `eyJhbGciOi...<snip>`: what follows the value can mark it as a placeholder.
-    if _PLACEHOLDER.get().search(match.string[match.end("value") : match.end("value") + 1] + raw):
-        return None
-    if _JWT_HEADER_ONLY.get().fullmatch(value):
-        return None  # a JWT header alone is public metadata
-    if match.group("scheme") in ("Basic", "basic"):
-        password = _basic_auth_password(value)
-        if password is not None and not _looks_random(password, 8, _URL_PASSWORD_ENTROPY):
-            return None  # documented `user:password` pairs and the like
-    if _PATH.get().match(value) or not _looks_random(value, 16, _GENERIC_ENTROPY):
-        return None
-    start = match.start("value")
-    shown = key if len(key) <= 40 else key[:40] + "…"
-    return _Hit(GENERIC_RULE, start, start + len(value), _redact(f"{shown}=", len(value)))
-
-
-def _generic_hits(text: str) -> Iterator[_Hit]:
+def _substitute(text: str, pattern: re.Pattern[str], offsets: list[int]) -> tuple[str, list[int]]:
+    """TEXT with PATTERN's matches removed (or unescaped), and each character's offset."""
+    unescape = pattern.pattern == _ESCAPE_SOURCE
+    pieces: list[str] = []
+    kept: list[int] = []
     position = 0
-    while match := _ASSIGNMENT.get().search(text, position):
-        hit = _assignment_hit(match)
-        # A rejected match may have swallowed the next assignment (`url: https://x?token=`):
-        # resume inside its value.
-        position = match.end() if hit else match.start("value")
-        if hit:
-            yield hit
-    if "://" not in text:
-        return
-    for match in _URL_CREDENTIALS.get().finditer(text):
-        password = unquote(match.group("password"))
-        if _LOCAL_HOSTS.get().match(match.group("host")):
+    for match in pattern.finditer(text):
+        pieces.append(text[position : match.start()])
+        kept.extend(offsets[position : match.start()])
+        if unescape:
+            replacement = _unescaped(match)
+            pieces.append(replacement)
+            kept.extend([offsets[match.start()]] * len(replacement))
+        position = match.end()
+    pieces.append(text[position:])
+    kept.extend(offsets[position:])
+    return "".join(pieces), kept
+
+
+def _base64_texts(text: str, depth: int = 0) -> Iterator[tuple[int, int, str]]:
+    """(start, end, decoded text) for each base64 or hex run in TEXT that decodes to text."""
+    runs = list(_pattern(_BASE64_RUN_SOURCE).finditer(text))
+    runs += _pattern(_HEX_RUN_SOURCE).finditer(text)
+    for match in runs:
+        run = match.group(0)
+        if run.startswith(("eyJ", "ZXlK")):
+            continue  # JWTs and their encodings have their own rules
+        decoded = _decode(run)
+        if decoded is None:
             continue
-        if not _looks_random(password, 8, _URL_PASSWORD_ENTROPY):
-            continue
-        start, end = match.span("password")
-        shown = f"{match.group('scheme')}://{match.group('user')}:"
-        yield _Hit(GENERIC_RULE, start, end, _redact(shown, end - start))
+        yield match.start(), match.end(), decoded
+        if depth < 1:
+            for _, _, inner in _base64_texts(decoded, depth + 1):
+                yield match.start(), match.end(), inner
+
+
+def _decode(run: str) -> str | None:
+    """The text RUN is the base64 (standard or URL-safe) encoding of, if it is mostly text."""
+    body = run.rstrip("=")
+    padded = body + "=" * (-len(body) % 4)
+    hexadecimal = len(body) % 2 == 0 and all(c in string.hexdigits for c in body)
+    try:
+        if hexadecimal:
+            raw = bytes.fromhex(body)
+        else:
+            raw = base64.urlsafe_b64decode(padded.replace("+", "-").replace("/", "_"))
+        decoded = raw.decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    printable = sum(c.isprintable() or c in "\n\r\t" for c in decoded)
+    return decoded if decoded and printable * 10 >= len(decoded) * 9 else None

@@ -8,24 +8,34 @@ printed); 130 interrupted (Ctrl-C). No expected error prints a traceback.
 from __future__ import annotations
 
 import sys
-from typing import Annotated, NoReturn
+from collections.abc import Callable
+from typing import Annotated, Any, NoReturn
 
 import typer
 
 from memsync import __version__
-from memsync.cli import hooks, mergefile, render, status, sync, team, tidy
+from memsync.cli import hooks, mergefile, project, render, status, sync, team, tidy
 from memsync.errors import ExitCode, MemsyncError
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 
-app = typer.Typer(
-    name="memsync",
-    help="Keep Claude Code's memory in git: across machines, shared by a team, reviewed.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings=HELP_OPTIONS,
+# (name, help panel, function): one table, so a run can build only the command it runs.
+_COMMANDS: tuple[tuple[str, str, Callable[..., Any]], ...] = (
+    ("init", "Sync", sync.init),
+    ("pull", "Sync", sync.pull),
+    ("push", "Sync", sync.push),
+    ("sync", "Sync", sync.sync),
+    ("status", "Inspect", status.status),
+    ("diff", "Inspect", status.diff),
+    ("log", "Inspect", status.log),
+    ("promote", "Team", team.promote),
+    ("scaffold", "Team", team.scaffold),
+    ("review", "Team", team.review),
+    ("check", "Check and tidy", tidy.check),
+    ("consolidate", "Check and tidy", tidy.consolidate),
+    ("merge-file", "Git integration", mergefile.merge_file),
 )
+_NAMES = frozenset(name for name, _, _ in _COMMANDS) | {"hooks"}
 
 
 def _version_callback(value: bool) -> None:
@@ -34,7 +44,6 @@ def _version_callback(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: Annotated[
         bool,
@@ -46,29 +55,44 @@ def _root(
     """memsync: Claude Code memory in git."""
 
 
-app.command(rich_help_panel="Sync")(sync.init)
-app.command(rich_help_panel="Sync")(sync.pull)
-app.command(rich_help_panel="Sync")(sync.push)
-app.command("sync", rich_help_panel="Sync")(sync.sync)
-app.command(rich_help_panel="Inspect")(status.status)
-app.command(rich_help_panel="Inspect")(status.diff)
-app.command(rich_help_panel="Inspect")(status.log)
-app.command(rich_help_panel="Team")(team.promote)
-app.command(rich_help_panel="Team")(team.scaffold)
-app.command(rich_help_panel="Team")(team.review)
-app.command(rich_help_panel="Check and tidy")(tidy.check)
-app.command(rich_help_panel="Check and tidy")(tidy.consolidate)
-app.command("merge-file", rich_help_panel="Git integration")(mergefile.merge_file)
+def build_app(only: str | None = None) -> typer.Typer:
+    """The typer application: every command, or ONLY the one named (and the root options).
 
-hooks_app = typer.Typer(
-    help="Claude Code hooks: `memsync pull --hook` at session start, `push --hook` at the end.",
-    no_args_is_help=True,
-    context_settings=HELP_OPTIONS,
+    typer turns each registered function's signature into click parameters on every run;
+    a run that builds only its own command skips that work for the other dozen."""
+    built = typer.Typer(
+        name="memsync",
+        help="Keep Claude Code's memory in git: across machines, shared by a team, reviewed.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings=HELP_OPTIONS,
+    )
+    built.callback()(_root)
+    for name, panel, function in _COMMANDS:
+        if only in (None, name):
+            built.command(name, rich_help_panel=panel)(function)
+    if only in (None, "hooks"):
+        hooks_app = typer.Typer(
+            help="Claude Code hooks: `memsync pull --hook` at session start, `push --hook` at"
+            " the end.",
+            no_args_is_help=True,
+            context_settings=HELP_OPTIONS,
+        )
+        hooks_app.command("install")(hooks.install)
+        hooks_app.command("uninstall")(hooks.uninstall)
+        hooks_app.command("status")(hooks.status)
+        built.add_typer(hooks_app, name="hooks", rich_help_panel="Git integration")
+    return built
+
+
+app = build_app()
+
+project_app = typer.Typer(
+    help="A project's folder in its stores.", no_args_is_help=True, context_settings=HELP_OPTIONS
 )
-hooks_app.command("install")(hooks.install)
-hooks_app.command("uninstall")(hooks.uninstall)
-hooks_app.command("status")(hooks.status)
-app.add_typer(hooks_app, name="hooks", rich_help_panel="Git integration")
+project_app.command("move")(project.move)
+app.add_typer(project_app, name="project", rich_help_panel="Sync")
 
 
 def fail(error: MemsyncError) -> NoReturn:
@@ -96,8 +120,10 @@ def crash(exc: BaseException) -> NoReturn:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; map every error to the exit codes of SPEC section 7."""
+    args = sys.argv[1:] if argv is None else argv
+    target = build_app(args[0]) if args and args[0] in _NAMES else app
     try:
-        app(args=argv, prog_name="memsync")
+        target(args=argv, prog_name="memsync")
     except MemsyncError as error:
         fail(error)
     except KeyboardInterrupt:

@@ -38,17 +38,13 @@ def _settings_file(settings: Path | None, scope: SettingsScope, project: Path) -
     return hooks.user_settings_path()
 
 
-def _other_scope_files(scope: SettingsScope, project: Path) -> list[Path]:
+def other_scope_files(scope: SettingsScope, project: Path) -> list[Path]:
     """Settings files of the other scope, where a second copy of the hooks would run too."""
     from memsync.model import paths
     from memsync.team import claudehooks as hooks
 
     if scope is SettingsScope.user:
-        try:
-            root = paths.project_root(project)
-        except Exception:  # outside any project there is no project scope to look at
-            return []
-        return hooks.project_settings_paths(root)
+        return hooks.project_settings_paths(paths.project_root(project))
     return [hooks.user_settings_path()]
 
 
@@ -75,7 +71,7 @@ def install(
     from memsync.team.claudehooks import install_hooks
 
     path = _settings_file(settings, scope, project)
-    result = install_hooks(path, others=_other_scope_files(scope, project), dry_run=dry_run)
+    result = install_hooks(path, others=other_scope_files(scope, project), dry_run=dry_run)
     _show(result.change, dry_run, "installed", result.warnings)
 
 

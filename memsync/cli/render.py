@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from memsync.sync.engine import StoreReport
+    from memsync.sync.report import StoreReport
 
 # C0 and C1 controls except tab and newline, DEL, and the invisible Unicode format
 # characters that reorder or hide text (Trojan Source, CVE-2021-42574).
@@ -29,7 +29,11 @@ Segment = str | tuple[str, str]
 
 
 def printable(text: str) -> str:
-    """TEXT with every control or invisible formatting character written as an escape."""
+    """TEXT with secrets redacted and every control or invisible formatting character
+    written as an escape (a file name or message can carry either: docs/SECRETS.md)."""
+    from memsync.check.secrets import redact
+
+    text = redact(text)
     return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
@@ -57,7 +61,10 @@ def print_json(data: object) -> None:
     """DATA as indented JSON on stdout (JSON escapes control characters itself)."""
     import json
 
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+    from memsync.check.secrets import redact
+
+    # A redacted span never holds a quote or backslash, so the JSON stays valid.
+    sys.stdout.write(redact(json.dumps(data, indent=2, ensure_ascii=False, default=str)) + "\n")
 
 
 def working(what: str) -> Any:

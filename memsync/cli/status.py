@@ -9,6 +9,7 @@ import typer
 
 from memsync.cli import render
 from memsync.cli.options import JsonOption, ProjectOption, ScopeOption, SyncScope
+from memsync.errors import ExitCode
 
 
 def status(
@@ -38,7 +39,7 @@ def status(
         for st in statuses:
             _render_status(st)
     if exit_code and not all(s.clean for s in statuses):
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.NEEDS_USER)
 
 
 def _render_status(st: Any) -> None:
@@ -147,5 +148,7 @@ def log(
         render.line(f"    {entry.subject}")
         for status_letter, path in entry.files:
             render.line(f"      {signs.get(status_letter[:1], status_letter)} {path}")
+        for decision in entry.decisions:
+            render.line(f"      merge: {decision}")
     if not entries:
         render.line("no memory changes recorded yet")

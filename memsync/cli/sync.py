@@ -10,9 +10,10 @@ import typer
 
 from memsync.cli import render
 from memsync.cli.options import HookOption, JsonOption, ProjectOption, ScopeOption, SyncScope
+from memsync.errors import ExitCode
 
 if TYPE_CHECKING:
-    from memsync.sync.engine import StoreReport
+    from memsync.sync.report import StoreReport
 
 
 def run_sync_command(
@@ -26,14 +27,15 @@ def run_sync_command(
     review: bool = False,
 ) -> None:
     """Run pull or push for the chosen stores, print per store, exit with the ranked code."""
-    from memsync.sync.engine import RunOptions, exit_code, sync_project
+    from memsync.sync.engine import RunOptions, sync_project
+    from memsync.sync.report import exit_code
 
     if hook:
         from memsync.sync.hookmode import run_hook
 
         review_push = _hook_review_push if review else None
         run_hook(command, project, scope.scopes(), message=message, review=review_push)
-        raise typer.Exit(0)
+        raise typer.Exit(ExitCode.OK)  # a hook never blocks a session
     pushed: Any = None
     if review:
         from memsync.team.reviewflow import push_for_review
@@ -124,7 +126,7 @@ def init(
     ] = None,
 ) -> None:
     """Configure this project's stores, clone them and do a first sync."""
-    from memsync.sync.engine import exit_code
+    from memsync.sync.report import exit_code
     from memsync.team.initialize import default_private_remote, run_init
 
     with render.working("memsync: cloning and syncing"):
@@ -146,9 +148,12 @@ def init(
     reports = list(result.reports)
     render.report_lines("init", reports)
     if hooks:
+        from memsync.cli.hooks import other_scope_files
+        from memsync.cli.options import SettingsScope
         from memsync.team.claudehooks import install_hooks, user_settings_path
 
-        installed = install_hooks(user_settings_path())
+        others = other_scope_files(SettingsScope.user, project)
+        installed = install_hooks(user_settings_path(), others=others)
         render.line(
             f"hooks    SessionStart/SessionEnd installed in {installed.change.settings_path}"
         )

@@ -17,7 +17,7 @@ def promote(
     project: ProjectOption = Path("."),
 ) -> None:
     """Move a private memory into the team store (checked by the team rules first)."""
-    from memsync.sync.engine import exit_code
+    from memsync.sync.report import exit_code
     from memsync.team.promote import promote as promote_memory
 
     with render.working("memsync: promoting"):
@@ -105,4 +105,6 @@ def review(
         render.print_json(review_data(result))
     else:
         # Plain stdout: the Markdown goes to a PR body or $GITHUB_STEP_SUMMARY as it is.
-        sys.stdout.write(render_markdown(result))
+        from memsync.check.secrets import redact
+
+        sys.stdout.write(redact(render_markdown(result)))

@@ -16,6 +16,7 @@ from memsync.cli.options import (
     ReportFormat,
     StoreScope,
 )
+from memsync.errors import ExitCode
 
 CheckPathArgument = Annotated[
     Path | None,
@@ -61,7 +62,7 @@ def check(
         _render_check(report)
     else:
         sys.stdout.write(render_findings(report, fmt.value))
-    raise typer.Exit(1 if report.has_errors else 0)
+    raise typer.Exit(ExitCode.NEEDS_USER if report.has_errors else ExitCode.OK)
 
 
 def _render_check(report: Any) -> None:
@@ -123,7 +124,8 @@ def consolidate(
 ) -> None:
     """Merge duplicates, make relative dates absolute, keep the index within Claude's limits."""
     from memsync.consolidate.dedupe import DEFAULT_THRESHOLD
-    from memsync.consolidate.engine import Options, apply_plan, make_plan
+    from memsync.consolidate.engine import apply_plan, make_plan
+    from memsync.consolidate.plan import Options
     from memsync.consolidate.report import plan_to_json, render_markdown
     from memsync.errors import UsageError, UserMessageError
 
@@ -131,7 +133,8 @@ def consolidate(
     if threshold is not None and not 0 < threshold <= 1:
         raise UsageError(f"--threshold must be between 0 and 1, not {threshold}")
     path = _consolidate_target(path, all_projects, project)
-    options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.lower())
+    history = None if all_projects else _store_history(path)
+    options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.lower(), history)
     with render.working("Planning the consolidation…"):
         plan = make_plan(path, all_projects=all_projects, options=options, dry_run=dry_run)
 
@@ -142,7 +145,9 @@ def consolidate(
             return json.dumps(plan_to_json(plan), indent=2, ensure_ascii=False) + "\n"
         return render_markdown(plan)
 
-    sys.stdout.write(text())
+    from memsync.check.secrets import redact
+
+    sys.stdout.write(redact(text()))
     if plan.changed and not dry_run:
         if not yes:
             if not sys.stdin.isatty():
@@ -154,7 +159,7 @@ def consolidate(
                 )
             if not typer.confirm("Apply these changes?", default=False):
                 render.line("Nothing changed.", stderr=True)
-                raise typer.Exit(0)
+                raise typer.Exit(ExitCode.OK)
         with render.working("Applying the consolidation…"):
             apply_plan(plan)
         if fmt != "json":
@@ -172,6 +177,33 @@ def _write_report(path: Path, text: str) -> None:
         if exc.filename is None:
             raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
+
+
+def _store_history(path: Path) -> tuple[Path, str] | None:
+    """The store clone holding the history of PATH when it is a synced live memory folder (not
+    itself in git): blame there dates each line by when it was written, not by file times."""
+    from memsync.config import SCOPES, load_config
+    from memsync.errors import MemsyncError
+    from memsync.model.paths import find_git_root
+
+    if not path.is_dir() or find_git_root(path) is not None:
+        return None
+    try:
+        config = load_config()
+    except (MemsyncError, OSError):
+        return None  # no usable configuration: consolidate without the store's history
+    from memsync.sync.binding import resolve_bindings
+
+    target = path.resolve()
+    for root in config.projects:
+        try:
+            _, bindings = resolve_bindings(config, Path(root), SCOPES)
+        except (MemsyncError, OSError):
+            continue
+        for binding in bindings:
+            if binding.live_dir.resolve() == target and binding.clone_dir.is_dir():
+                return binding.clone_dir, binding.prefix
+    return None
 
 
 def _consolidate_target(path: Path | None, all_projects: bool, project: Path) -> Path:

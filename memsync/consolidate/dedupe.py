@@ -16,7 +16,7 @@ import hashlib
 import math
 from array import array
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from itertools import chain
@@ -44,7 +44,7 @@ DEFAULT_THRESHOLD = 0.85
 PROBE_BUDGET = 400  # posting entries one memory's probe reads: the work per memory is flat
 MIN_SHARED = 2  # probed terms a candidate must share
 BEST_MATCHES = 8  # candidates kept per memory, those sharing the most probed terms
-_OVERLAP_FLOOR = 0.35  # below this weighted term overlap no pair is a duplicate: skip the check
+_OVERLAP_FLOOR = 0.5  # below this weighted term overlap no pair is a duplicate: skip the check
 
 
 @dataclass(frozen=True)
@@ -94,11 +94,14 @@ def similarity(body_a: str, body_b: str) -> Similarity:
     return compare(a or empty, b or empty)
 
 
-def candidate_pairs(term_sets: Sequence[array[int] | None]) -> set[tuple[int, int]]:
+def candidate_pairs(
+    term_sets: Sequence[array[int] | None], *, probe: Iterable[int] | None = None
+) -> set[tuple[int, int]]:
     """Pairs (i < j) of memories sharing their rarest terms (see the module doc).
 
     TERM_SETS holds each memory's sorted distinct terms (None keeps a memory out); callers
-    fold the type into the terms so only memories of one type pair up."""
+    fold the type into the terms so only memories of one type pair up. PROBE, when given,
+    limits the search to pairs with one of those memories."""
     df = Counter(chain.from_iterable(t for t in term_sets if t is not None))
     postings: dict[int, array[int]] = {t: array("I") for t, n in df.items() if n > 1}
     for ident, found in enumerate(term_sets):
@@ -106,7 +109,8 @@ def candidate_pairs(term_sets: Sequence[array[int] | None]) -> set[tuple[int, in
             if t in postings:
                 postings[t].append(ident)
     pairs: set[tuple[int, int]] = set()
-    for ident, found in enumerate(term_sets):
+    for ident in range(len(term_sets)) if probe is None else probe:
+        found = term_sets[ident]
         rarest = sorted((t for t in found or () if t in postings), key=lambda t: (df[t], t))
         hits: Counter[int] = Counter()
         visited = 0
@@ -119,10 +123,11 @@ def candidate_pairs(term_sets: Sequence[array[int] | None]) -> set[tuple[int, in
             hits.update(posting)
             visited += len(posting)
         del hits[ident]
-        for other, count in hits.most_common(BEST_MATCHES):
-            if count < MIN_SHARED:
-                break
-            pairs.add((ident, other) if ident < other else (other, ident))
+        best = [(other, n) for other, n in hits.items() if n >= MIN_SHARED]
+        if len(best) > BEST_MATCHES:
+            # Most shared terms first; among equals, the first met shares the rarest term.
+            best = sorted(best, key=lambda item: -item[1])[:BEST_MATCHES]
+        pairs.update((ident, o) if ident < o else (o, ident) for o, _ in best)
     return pairs
 
 
@@ -170,24 +175,33 @@ def group_duplicates(
         )
     df = Counter(chain.from_iterable(f for f in folded if f is not None))
     population = max(len(folded), 1)
+    # Squared: the rare terms (names, the topic) decide, the template's words barely count.
+    weight = {term: math.log(1 + population / n) ** 2 for term, n in df.items()}
+    # A term both memories of a pair hold weighs by how rare it is among the others: in a
+    # folder of two, every term is as rare as can be.
+    paired = {term: math.log(1 + population / (n - 1)) ** 2 for term, n in df.items() if n > 1}
+    totals = [0.0 if f is None else sum(map(weight.__getitem__, f)) for f in folded]
 
-    def weigher(rep: int) -> Callable[[int], float]:
-        high = kinds[prints[names[representatives[rep]]].type or ""] << 32
-        # Squared: the rare terms (names, the topic) decide, the template's words barely count.
-        return lambda term: math.log(1 + population / df.get(high | term, 1)) ** 2
+    def check(a: int, b: int) -> Similarity | None:
+        """The exact check of one pair, or None when their terms are too far apart."""
+        terms_a, terms_b, text_a, text_b = folded[a], folded[b], texts[a], texts[b]
+        if terms_a is None or terms_b is None or text_a is None or text_b is None:
+            return None
+        shared = set(terms_a).intersection(terms_b)
+        alone = sum(map(weight.__getitem__, shared))
+        together = sum(map(paired.__getitem__, shared))
+        overlap = 2 * together / (totals[a] + totals[b] - 2 * alone + 2 * together)
+        return None if overlap < _OVERLAP_FLOOR else compare(text_a, text_b, overlap)
 
+    probe = None
+    if focused is not None:
+        probe = [r for r, rep in enumerate(representatives) if rep in focused]
     scored: list[tuple[float, int, int]] = []
-    for a, b in sorted(candidate_pairs(folded)):
-        if focused is not None and not (
-            representatives[a] in focused or representatives[b] in focused
-        ):
-            continue
-        result = _check(texts, a, b, weigher(a))
+    for a, b in sorted(candidate_pairs(folded, probe=probe)):
+        result = check(a, b)
         if result is not None and result.is_duplicate(threshold):
             scored.append((-max(result.ratio, result.overlap), a, b))
-    groups = _complete_linkage(
-        scored, size=len(representatives), texts=texts, weigher=weigher, threshold=threshold
-    )
+    groups = _complete_linkage(scored, size=len(representatives), check=check, threshold=threshold)
     out: list[DuplicateGroup] = []
     for rep_ids, lowest in groups:
         member_ids = sorted(m for r in rep_ids for m in followers[representatives[r]])
@@ -199,20 +213,6 @@ def group_duplicates(
         out.append(DuplicateGroup(kind, tuple(names[m] for m in member_ids), lowest))
     out.sort(key=lambda g: g.members)
     return out
-
-
-def _check(
-    texts: Sequence[Text | None], a: int, b: int, weigh: Callable[[int], float]
-) -> Similarity | None:
-    """The exact check of one pair, or None when their terms are too far apart to bother."""
-    text_a, text_b = texts[a], texts[b]
-    if text_a is None or text_b is None:
-        return None
-    shared = set(text_a.terms).intersection(text_b.terms)
-    total = sum(map(weigh, text_a.terms)) + sum(map(weigh, text_b.terms))
-    if total and 2 * sum(map(weigh, shared)) / total < _OVERLAP_FLOOR:
-        return None
-    return compare(text_a, text_b, weigh)
 
 
 class _UnionFind:
@@ -245,8 +245,7 @@ def _complete_linkage(
     scored: list[tuple[float, int, int]],
     *,
     size: int,
-    texts: Sequence[Text | None],
-    weigher: Callable[[int], Callable[[int], float]],
+    check: Callable[[int, int], Similarity | None],
     threshold: float,
 ) -> list[tuple[list[int], float]]:
     """Join pairs, most similar first, only when every cross pair is a duplicate too.
@@ -260,7 +259,7 @@ def _complete_linkage(
         key = (min(x, y), max(x, y))
         if key in known:
             return known[key]
-        result = _check(texts, key[0], key[1], weigher(key[0]))
+        result = check(key[0], key[1])
         if result is None or not result.is_duplicate(threshold):
             return None
         return max(result.ratio, result.overlap)

@@ -10,12 +10,10 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from memsync.consolidate.dates import Replacement, convertible_dates, resolve_relative_dates
-from memsync.consolidate.dedupe import DEFAULT_THRESHOLD, group_duplicates, merge_bodies
 from memsync.consolidate.folder import (
     MemoryFile,
     frontmatter_date,
@@ -27,100 +25,21 @@ from memsync.consolidate.folder import (
     written_dates,
 )
 from memsync.consolidate.indexfit import ARCHIVE_ORDER, IndexMemory, IndexRebuild, rebuild_index
+from memsync.consolidate.plan import ArchiveMove, DateChange, FolderPlan, Options, Plan
+from memsync.consolidate.versions import plan_merges
 from memsync.errors import UsageError, UserMessageError
 from memsync.model.index import Index, IndexLine, IndexSize, parse_index
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.model.memory import Memory, compose, encode, parse_memory, parse_yaml_mapping
-
-_MERGE_ROUNDS = 5
-
-
-@dataclass(frozen=True)
-class Options:
-    """How the pass runs."""
-
-    threshold: float = DEFAULT_THRESHOLD
-    allow_archive: str = "project-reference"  # "project-reference" | "all" | "none"
-
-
-@dataclass(frozen=True)
-class DateChange:
-    """One relative date rewritten."""
-
-    path: str
-    line: int  # 1-based line in the file
-    old: str
-    new: str
-    value: str
-    written: str  # ISO date the line was written
-    source: str  # "git blame" | "frontmatter <field>" | "file modification time"
-
-
-@dataclass(frozen=True)
-class MergeChange:
-    """Duplicates merged into one surviving memory."""
-
-    kind: str  # "exact" | "near"
-    survivor: str
-    merged: tuple[str, ...]
-    similarity: float
-    dropped: tuple[str, ...]  # frontmatter values that did not survive, `file: key: value`
-
-
-@dataclass(frozen=True)
-class ArchiveMove:
-    """A memory moved out of the index into `archive/`."""
-
-    path: str
-    destination: str
-    type: str
-    updated: str  # ISO date of its last update
-
-
-@dataclass(frozen=True)
-class FolderPlan:
-    """Everything the pass will do in one memory folder."""
-
-    root: Path
-    label: str
-    dates: tuple[DateChange, ...] = ()
-    merges: tuple[MergeChange, ...] = ()
-    archives: tuple[ArchiveMove, ...] = ()
-    index: IndexRebuild | None = None
-    index_changed: bool = False
-    writes: dict[str, bytes] = field(default_factory=dict)
-    moves: tuple[tuple[str, str], ...] = ()  # (from, to): renamed unchanged
-    deletes: tuple[str, ...] = ()
-    originals: dict[str, bytes | None] = field(default_factory=dict)  # digests; None: absent
-    skipped: tuple[str, ...] = ()
-    problems: tuple[str, ...] = ()
-
-    @property
-    def changed(self) -> bool:
-        """Whether applying this plan changes any file."""
-        return bool(self.writes or self.moves or self.deletes)
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The plan for every folder of one run."""
-
-    folders: tuple[FolderPlan, ...]
-    dry_run: bool = False
-
-    @property
-    def changed(self) -> bool:
-        """Whether any folder changes."""
-        return any(f.changed for f in self.folders)
-
-
-# --- planning ---
 
 
 def plan_folder(root: Path, options: Options, *, label: str | None = None) -> FolderPlan:
     """Everything consolidation would change in ROOT; reads files and git, writes nothing."""
     found, others, skipped = scan_folder(root)
     repo, prefix, commit_times = git_times(root)
+    outside = None
+    if repo is None and options.history is not None:
+        (repo, prefix), outside = options.history, root
     files: dict[str, MemoryFile] = {}
     dates: list[DateChange] = []
     for rel, path, mtime in found:
@@ -131,7 +50,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
             skipped.append(f"{rel}: {memory.decode_error}")
             others.append(rel)
             continue
-        new_memory, changes = _rewrite_dates(memory, mtime, repo, prefix)
+        new_memory, changes = _rewrite_dates(memory, mtime, repo, prefix, outside)
         record = MemoryFile.of(new_memory, _digest(raw), mtime, commit_times.get(rel))
         if changes:
             record.new_raw = new_memory.raw
@@ -142,10 +61,10 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     existing = None
     if index_raw is not None:
         mtime = index_path.stat().st_mtime
-        existing, index_dates = _index_prose_dates(index_raw, mtime, repo, prefix)
+        existing, index_dates = _index_prose_dates(index_raw, mtime, repo, prefix, outside)
         dates += index_dates
     indexed = set(existing.targets) if existing else set()
-    merges, removed = _plan_merges(root, files, indexed, options.threshold)
+    merges, removed = plan_merges(root, files, indexed, options.threshold)
     memories = [
         IndexMemory(f.path, f.name, f.description, f.type, updated_key(f)) for f in files.values()
     ]
@@ -159,7 +78,19 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     writes: dict[str, bytes] = {}
     moves: list[tuple[str, str]] = []
     originals: dict[str, bytes | None] = dict(removed)
-    deleted = list(removed)
+    deleted: list[str] = []
+    retired: list[tuple[str, str]] = []  # merged-away files and where in archive/ they went
+    for rel, digest in sorted(removed.items()):
+        destination = _archive_destination(root, rel, digest, allocated)
+        retired.append((rel, destination))
+        if (root / destination).is_file():
+            deleted.append(rel)  # the same content is already archived there
+        else:
+            moves.append((rel, destination))
+            originals[destination] = None
+    kept_lines = _dangling_text(root, rebuild, {rel for rel, _ in retired})
+    if kept_lines is not None:
+        writes[INDEX_LINES], originals[INDEX_LINES] = kept_lines
     for move in archives:
         item = files[move.path]
         originals[move.path] = item.digest
@@ -187,6 +118,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         dates=tuple(dates),
         merges=tuple(merges),
         archives=tuple(archives),
+        retired=tuple(retired),
         index=rebuild,
         index_changed=index_changed,
         writes=writes,
@@ -199,14 +131,20 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
 
 
 def _rewrite_dates(
-    memory: Memory, mtime: float, repo: Path | None, prefix: str
+    memory: Memory, mtime: float, repo: Path | None, prefix: str, outside: Path | None
 ) -> tuple[Memory, list[DateChange]]:
     """MEMORY with its relative dates made absolute; blame only when it has one."""
     if not convertible_dates(memory.text):
         return memory, []
     lines = memory.text.split("\n")
     when, source = written_dates(
-        memory.path, mtime, frontmatter_date(memory), repo, prefix, lines=lines
+        memory.path,
+        mtime,
+        frontmatter_date(memory),
+        repo,
+        prefix,
+        lines=lines,
+        contents=None if outside is None else outside / memory.path,
     )
     new_text, replacements = resolve_relative_dates(memory.text, when)
     new_text, replacements = _keep_frontmatter_valid(memory, new_text, replacements)
@@ -218,7 +156,7 @@ def _rewrite_dates(
 
 
 def _index_prose_dates(
-    raw: bytes, mtime: float, repo: Path | None, prefix: str
+    raw: bytes, mtime: float, repo: Path | None, prefix: str, outside: Path | None
 ) -> tuple[Index, list[DateChange]]:
     """The index with relative dates in its headings and prose made absolute (entry lines are
     rebuilt from the memories' frontmatter, so their dates come from there)."""
@@ -228,7 +166,11 @@ def _index_prose_dates(
     prose = "\n".join("" if line.entry else line.text for line in index.lines)
     if not convertible_dates(prose):
         return index, []
-    when, source = written_dates(INDEX_NAME, mtime, None, repo, prefix, lines=prose.split("\n"))
+    prose_lines = prose.split("\n")
+    contents = None if outside is None else outside / INDEX_NAME
+    when, source = written_dates(
+        INDEX_NAME, mtime, None, repo, prefix, lines=prose_lines, contents=contents
+    )
     new_prose, replacements = resolve_relative_dates(prose, when)
     rewritten = new_prose.split("\n")
     lines = [
@@ -267,100 +209,56 @@ def _keep_frontmatter_valid(
     return compose(memory.frontmatter_text, new.body), kept
 
 
-def _completeness(item: MemoryFile, indexed: set[str]) -> tuple[Any, ...]:
-    """Sort key of the memory that survives a merge: the most complete, then indexed."""
-    return (
-        not item.type_valid,
-        item.problem,
-        item.path not in indexed,
-        -item.fields,
-        -len(item.description or ""),
-        item.path.count("/"),
-        len(item.path),
-        item.path,
-    )
-
-
-def _plan_merges(
-    root: Path, files: dict[str, MemoryFile], indexed: set[str], threshold: float
-) -> tuple[list[MergeChange], dict[str, bytes]]:
-    """Merge duplicate groups until none is left (merging can reveal a new near-duplicate).
-
-    Returns the merges and the digests of the files merged away."""
-    merges: list[MergeChange] = []
-    deleted: dict[str, bytes] = {}
-    changed: set[str] | None = None  # None: the first search looks at every pair
-    for _ in range(_MERGE_ROUNDS):
-        prints = {rel: f.fingerprint for rel, f in files.items()}
-        groups = group_duplicates(prints, threshold=threshold, focus=changed)
-        changed = set()
-        if not groups:
-            break
-        for group in groups:
-            members = sorted(
-                (files[k] for k in group.members), key=lambda f: _completeness(f, indexed)
-            )
-            survivor, rest = members[0], sorted(members[1:], key=lambda f: f.path)
-            memory, dropped = _merge_group(survivor.load(root), [o.load(root) for o in rest])
-            survivor.new_raw = memory.raw
-            survivor.update(memory)
-            changed.add(survivor.path)
-            for other in rest:
-                del files[other.path]
-                deleted[other.path] = other.digest
-            merges.append(
-                MergeChange(
-                    group.kind,
-                    survivor.path,
-                    tuple(o.path for o in rest),
-                    round(group.similarity, 3),
-                    tuple(dropped),
-                )
-            )
-    return merges, deleted
-
-
-def _merge_group(survivor: Memory, rest: list[Memory]) -> tuple[Memory, list[str]]:
-    """One memory from a duplicate group: frontmatter by the merge engine's field rules (the
-    survivor's scalars win), every distinct body line; and the values that did not survive."""
-    from memsync.merge.fields import merge_frontmatter
-
-    frontmatter = survivor.frontmatter_text
-    dropped: list[str] = []
-    for other in rest:
-        theirs = other.frontmatter_text
-        if theirs is None or theirs == frontmatter:
-            continue
-        if frontmatter is None:
-            frontmatter = theirs
-            continue
-        merged = merge_frontmatter(None, frontmatter, theirs, a_time=1, b_time=0, a_first=True)
-        if merged is None:
-            dropped.append(f"{other.path}: frontmatter (not a mapping)")
-            continue
-        frontmatter = merged.text
-        dropped += [f"{other.path}: {o.key}: {o.lost}" for o in merged.outcomes if o.lost]
-    body = merge_bodies([survivor.body, *(o.body for o in rest)])
-    raw = encode(compose(frontmatter, body), bom=survivor.bom, crlf=survivor.crlf)
-    return parse_memory(raw, survivor.path), dropped
-
-
-def _archive_move(root: Path, item: MemoryFile, allocated: set[str]) -> ArchiveMove:
-    """Where a memory goes in `archive/`: its own path there, or `name-2.md` when another file
-    with other content already has it."""
+def _archive_destination(root: Path, rel: str, digest: bytes, allocated: set[str]) -> str:
+    """Where REL goes in `archive/`: its own path there, or `name-2.md` when another file with
+    other content already has it."""
     from memsync.merge.memory import free_name
-
-    current = _digest(item.new_raw) if item.new_raw is not None else item.digest
 
     def taken(candidate: str) -> bool:
         existing = root / candidate
-        same = existing.is_file() and _digest(existing.read_bytes()) == current
+        same = existing.is_file() and _digest(existing.read_bytes()) == digest
         return candidate in allocated or (existing.exists() and not same)
 
-    destination = f"{ARCHIVE_DIR}/{item.path}"
+    destination = f"{ARCHIVE_DIR}/{rel}"
     if taken(destination):
         destination = free_name(destination, taken)
     allocated.add(destination)
+    return destination
+
+
+def _dangling_text(
+    root: Path, rebuild: IndexRebuild, retired: set[str]
+) -> tuple[bytes, bytes | None] | None:
+    """The new content of archive/index-lines.md and the digest of the old: every index line
+    whose memory is missing is kept there (a merged-away memory's line is not: its file is in
+    archive/ itself)."""
+    lines = [
+        text
+        for text, target in zip(rebuild.dangling_lines, rebuild.dangling, strict=True)
+        if target not in retired
+    ]
+    if not lines:
+        return None
+    path = root / INDEX_LINES
+    old = path.read_bytes() if path.is_file() else None
+    head = old if old is not None else _INDEX_LINES_HEAD.encode("utf-8")
+    if not head.endswith(b"\n"):
+        head += b"\n"
+    new = head + "".join(f"{line}\n" for line in lines).encode("utf-8")
+    return new, None if old is None else _digest(old)
+
+
+INDEX_LINES = f"{ARCHIVE_DIR}/index-lines.md"
+_INDEX_LINES_HEAD = (
+    "# Index lines whose memory was missing\n\n"
+    "memsync consolidate keeps here every MEMORY.md line that pointed at a missing file.\n\n"
+)
+
+
+def _archive_move(root: Path, item: MemoryFile, allocated: set[str]) -> ArchiveMove:
+    """Where a memory leaving the index goes in `archive/`, and what the report says of it."""
+    current = _digest(item.new_raw) if item.new_raw is not None else item.digest
+    destination = _archive_destination(root, item.path, current, allocated)
     primary, fm_time, _ = updated_key(item)
     when = primary if primary != float("inf") else fm_time
     return ArchiveMove(item.path, destination, item.type or "", local_date(when).isoformat())
@@ -371,8 +269,9 @@ def _over_limit(size: IndexSize, allow_archive: str) -> str:
         "" if allow_archive == "all" else " (`--allow-archive all` may archive user and feedback)"
     )
     return (
-        f"{INDEX_NAME} is still over Claude Code's limits after archiving: {size.lines} lines, "
-        f"{size.chars:,} characters{more}"
+        f"{INDEX_NAME} is over Claude Code's limits ({size.lines} lines, {size.chars:,} "
+        f"characters) and archiving the memories it may move would not make it fit, so none "
+        f"was moved{more}"
     )
 
 

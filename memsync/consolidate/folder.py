@@ -17,6 +17,7 @@ from memsync.consolidate.dedupe import Fingerprint, fingerprint
 from memsync.consolidate.evidence import stated_dates
 from memsync.consolidate.indexfit import IndexMemory
 from memsync.errors import UsageError
+from memsync.fsutil.reads import read_regular, read_regular_or_none
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
 from memsync.model.memory import Memory, parse_memory
 from memsync.model.safety import ScopeName
@@ -79,7 +80,7 @@ class MemoryFile:
 
     def load(self, root: Path) -> Memory:
         """The memory as the plan has it: planned content, else the file on disk."""
-        raw = self.new_raw if self.new_raw is not None else (root / self.path).read_bytes()
+        raw = self.new_raw if self.new_raw is not None else read_regular(root / self.path)
         return parse_memory(raw, self.path)
 
 
@@ -138,6 +139,8 @@ def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], li
                 others.append(rel)
             elif entry.is_symlink():
                 skipped.append(f"{rel}: a symlink")
+            elif not entry.is_file(follow_symlinks=False):
+                skipped.append(f"{rel}: not a regular file")  # a FIFO would hang a read
             else:
                 stat = entry.stat(follow_symlinks=False)
                 if stat.st_size > MAX_MEMORY_BYTES:
@@ -154,7 +157,10 @@ def index_memories(folder: Path) -> tuple[list[IndexMemory], list[str]]:
     found, others, _ = scan_folder(folder)
     memories = []
     for rel, path, mtime in found:
-        memory = parse_memory(Path(path).read_bytes(), rel)
+        data = read_regular_or_none(path)
+        if data is None:
+            continue
+        memory = parse_memory(data, rel)
         if memory.decode_error is None:
             memories.append(index_memory(memory, (mtime,)))
     return memories, others
@@ -238,16 +244,18 @@ def written_dates(
     prefix: str,
     *,
     lines: list[str] | None = None,
+    contents: Path | None = None,
 ) -> tuple[Callable[[int], date], Callable[[int], str]]:
     """(0-based line -> date written, line -> how that was found) for the file PATH.
 
     Evidence, strongest first (SPEC section 5): a date the line starts with or the dated
-    heading it sits under (LINES, the file's text), the line's blame author date, the
+    heading it sits under (LINES, the file's text), the line's blame author date (CONTENTS: the
+    file lives outside REPO, a store clone holding its history), the
     frontmatter's date (FALLBACK: `metadata.modified`), the file's modification time."""
     mtime_day = local_date(mtime)
     blame: list[gitcmd.BlameLine] | None = None
     if repo is not None:
-        blame = gitcmd.blame_lines(repo, f"{prefix}/{path}" if prefix else path)
+        blame = gitcmd.blame_lines(repo, f"{prefix}/{path}" if prefix else path, contents)
 
     def recorded(line: int) -> tuple[date, str]:
         if blame is not None and line < len(blame) and blame[line].committed:

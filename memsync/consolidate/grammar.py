@@ -235,7 +235,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
         end, after = end + 2, after[2:]
     if after and (after[0].isalnum() or after[0] in "-_=@\\·" or re.match(r"[.:]\w", after)):
         return None
-    if _slash(after, False) or re.match(r"\s*[=<>]", after):
+    if _slash(after, False) or re.match(r"\s*[=<>]\s*\w+_\w", after):
         return None  # `today = today_date - start`: a formula's variable
     if before[-1:] in "\"'“‘`" and before[-1:] and after[:1] in "\"'”’`" and after[:1]:
         return None  # a quoted mention of the words, not a use

@@ -49,6 +49,8 @@ class IndexRebuild:
     added: tuple[str, ...]
     dangling: tuple[str, ...]
     duplicates: tuple[str, ...]
+    dangling_lines: tuple[str, ...]  # in full: their text is kept in archive/ and reported
+    duplicate_lines: tuple[str, ...]
     rewritten: tuple[str, ...]
     shortened: tuple[str, ...]
     archived: tuple[str, ...]
@@ -102,6 +104,8 @@ def rebuild_index(
     duplicates: list[str] = []
     rewritten: list[str] = []
     shortened: list[str] = []
+    dangling_lines: list[str] = []
+    duplicate_lines: list[str] = []
     for line in existing.lines if existing else ():
         entry = line.entry
         if entry is None or not _is_memory_link(entry.target):
@@ -114,9 +118,11 @@ def rebuild_index(
                 lines.append(line)
             else:
                 dangling.append(entry.target)
+                dangling_lines.append(line.text)
             continue
         if entry.target in seen:
             duplicates.append(entry.target)
+            duplicate_lines.append(line.text)
             continue
         seen.add(entry.target)
         new = entry_line(memory.title or entry.title, memory.path, memory.hook or entry.hook)
@@ -146,6 +152,8 @@ def rebuild_index(
         added=tuple(added),
         dangling=tuple(dangling),
         duplicates=tuple(duplicates),
+        dangling_lines=tuple(dangling_lines),
+        duplicate_lines=tuple(duplicate_lines),
         rewritten=tuple(rewritten),
         shortened=tuple(shortened),
         archived=tuple(archived),
@@ -189,6 +197,8 @@ def _fit(
         memory = next(m for m in victims if m.path not in done)
         archived.append(memory.path)
         kept = kept.with_lines([ln for ln in kept.lines if not _links(ln, memory.path)])
+    if not measure_index(kept.text()).fits:
+        return index, []  # archiving cannot make it fit: move nothing, say so (SPEC section 5)
     return kept, archived
 
 

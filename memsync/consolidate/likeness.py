@@ -11,15 +11,20 @@ is a look-alike (the same template for another service, the opposite rule).
 
 from __future__ import annotations
 
+import itertools
 from array import array
-from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from memsync.consolidate.wording import LEXICON, POLARITY, STOPWORDS, typo_variant
 
 PARAPHRASE = 0.6  # weighted share of canonical terms two paraphrases have in common
-_SAME_ORDER = 0.6  # above this token ratio, two texts are edits of one text, not paraphrases
+SWAP_RATIO = 0.55
+# Short enough never to be typed wrong: counted whole, a changed count is a flipped rule.
+_SHORT_NEGATIONS = frozenset(["not", "no", "never", "nor", "`not", "`no"])
+_NEGATORS = frozenset(["not", "never", "instead"])
+_PARAPHRASE_WORDS = 6  # the fewest words a paraphrase is judged on
+_SAME_ORDER = 0.7  # above this token ratio, two texts are edits of one text, not paraphrases
 
 
 @dataclass(frozen=True)
@@ -38,18 +43,20 @@ class Similarity:
     def is_duplicate(self, threshold: float) -> bool:
         """Near duplicate (similar, or one nearly inside the other) or a paraphrase; never
         with a changed number or name, never more substituted words than the length allows."""
-        if self.facts_differ or not self.shorter:
-            return False
-        allowed = 0 if self.shorter < 40 else 1 + self.shorter // 100
+        if self.facts_differ or not self.shorter or threshold > 1:
+            return False  # above 1: only identical memories are one memory
+        allowed = self.shorter // 100  # a swapped word is another fact unless the text is long
         contained = self.containment >= 0.95 and self.shorter * 2 >= self.longer
         edited = not self.number_conflicts and self.conflicts <= allowed
         if edited and (self.ratio >= threshold or contained):
             return True
         if self.ratio >= _SAME_ORDER and not edited:
             return False  # the same text, changed: a look-alike, not a rewording
+        if self.shorter < _PARAPHRASE_WORDS:
+            return False  # `Old fact 0.` and `Recent fact 0.`: too short to tell rewording
         # Names swapped in the alignment of a reworded text may be mere misalignment; they
         # still ask for a clearer overlap.
-        aligned_swaps = self.number_conflicts and self.ratio >= 0.55
+        aligned_swaps = self.number_conflicts and self.ratio >= SWAP_RATIO
         bar = max(PARAPHRASE, threshold - 0.25) + (0.1 if aligned_swaps else 0.0)
         return self.overlap >= bar
 
@@ -90,15 +97,19 @@ def _align(a: array[int], b: array[int]) -> tuple[int, int, int]:
     return matched, conflicts, numbers
 
 
-def _overlap(a: array[int], b: array[int], weight: Callable[[int], float]) -> float:
-    shared = set(a).intersection(b)
-    total = sum(map(weight, a)) + sum(map(weight, b))
-    return 2 * sum(map(weight, shared)) / total if total else 0.0
+def _overlap(a: array[int], b: array[int]) -> float:
+    shared = len(set(a).intersection(b))
+    return 2 * shared / (len(a) + len(b)) if len(a) + len(b) else 0.0
 
 
 def _numbers(text: Text) -> set[str]:
     digits = LEXICON.digits
     return {run for w in text.words for run in digits[w]}
+
+
+def _polarity(text: Text) -> int:
+    words = LEXICON.words
+    return sum(words[w] in _SHORT_NEGATIONS for w in text.words)
 
 
 def _names_differ(a: Text, b: Text) -> bool:
@@ -109,24 +120,61 @@ def _names_differ(a: Text, b: Text) -> bool:
     return bool(names_a - names_b) and bool(names_b - names_a)
 
 
-def compare(a: Text, b: Text, weight: Callable[[int], float] = lambda _: 1.0) -> Similarity:
-    """The exact check of two bodies; WEIGHT gives a term's weight (rarer terms weigh more)."""
+def _negated(text: Text) -> tuple[set[int], set[int]]:
+    """(terms right after a not/never/instead of, terms of lines with no negation at all)."""
+    words, term = LEXICON.words, LEXICON.term
+    negated: set[int] = set()
+    plain: set[int] = set()
+    bounds = [*text.starts, len(text.words)]
+    for start, end in itertools.pairwise(bounds):
+        line = text.words[start:end]
+        reach = 0  # words a negation still reaches: `never the merge button`, not further
+        for ident in line:
+            if words[ident].lstrip("`") in _NEGATORS:
+                reach = 2
+            elif reach:
+                reach -= 1
+                if term[ident] >= 0:
+                    negated.add(term[ident])
+                    reach = 0
+        if not any(words[i].lstrip("`") in _NEGATORS for i in line):
+            plain.update(term[i] for i in line)
+            # `squash-merge` states `squash` too.
+            parts = [p for i in line if "-" in words[i] for p in words[i].strip("`").split("-")]
+            plain.update(term[LEXICON.intern(p)] for p in parts if p)
+    return negated, plain
+
+
+def _stances_differ(a: Text, b: Text) -> bool:
+    """A term one text rules out (`never squash`) that the other states plainly, in a line
+    with no negation at all (`always squash`)."""
+    negated_a, plain_a = _negated(a)
+    negated_b, plain_b = _negated(b)
+    return bool((negated_a - negated_b) & plain_b or (negated_b - negated_a) & plain_a)
+
+
+def compare(a: Text, b: Text, overlap: float | None = None) -> Similarity:
+    """The exact check of two bodies; OVERLAP is their share of canonical terms weighted by
+    rarity in the folder (when not given: every term weighs the same)."""
     shorter, longer = sorted((len(a.words), len(b.words)))
     numbers_a, numbers_b = _numbers(a), _numbers(b)
     if numbers_a - numbers_b and numbers_b - numbers_a:
         # Each side has a number the other lacks: a changed number, decided without aligning.
         return Similarity(0.0, 0.0, 0, 1, shorter, longer, facts_differ=True)
-    overlap = _overlap(a.terms, b.terms, weight)
+    if overlap is None:
+        overlap = _overlap(a.terms, b.terms)
     matched, conflicts, numbers = _align(a.words, b.words)
     total = len(a.words) + len(b.words)
     ratio = 2 * matched / total if total else 1.0
-    if ratio < 0.999:
+    if ratio < 0.95 and len(a.starts) > 1 and len(b.starts) > 1:
         # Lines moved around: align them sorted too, keep the kinder reading.
         sorted_a, sorted_b = _sorted_lines(a), _sorted_lines(b)
         m2, c2, n2 = _align(sorted_a, sorted_b)
         if 2 * m2 / total - 0.05 * c2 > ratio - 0.05 * conflicts:
             matched, conflicts, numbers = m2, c2, n2
             ratio = 2 * matched / total
+    if len(a.starts) == len(b.starts) and _polarity(a) != _polarity(b):
+        numbers += 1  # the same lines, one more `not`: the opposite rule
     return Similarity(
         ratio,
         matched / shorter if shorter else 1.0,
@@ -135,7 +183,7 @@ def compare(a: Text, b: Text, weight: Callable[[int], float] = lambda _: 1.0) ->
         shorter,
         longer,
         overlap,
-        _names_differ(a, b),
+        _names_differ(a, b) or (ratio < _SAME_ORDER and _stances_differ(a, b)),
     )
 
 

@@ -16,7 +16,9 @@ _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?"
 _CAL = rf"(?:{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}\b|\d{{4}}-\d\d-\d\d\b)"
 _PIN_AFTER = re.compile(rf"^\s*[(,]\s*(?:{_WEEKDAY}\s+)?{_CAL}\s*\)", re.IGNORECASE)
 _PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*$", re.IGNORECASE)
-_IDIOM_BEFORE = re.compile(r"(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+\s+$", re.IGNORECASE)
+_IDIOM_BEFORE = re.compile(
+    r"(?:(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+|\bha(?:s|ve)\s+been)\s+$", re.IGNORECASE
+)
 _COUNT_BEFORE = re.compile(
     r"\b(?:\w+est|most|least|first|second|third|only|once|twice|times?|instances?|record)\b"
     r"|\d+\s+(?!days?\b|weeks?\b|months?\b)[a-z]|\d%|\$\d",
@@ -50,7 +52,7 @@ def names_identifier(line: str, word: str) -> bool:
 
 
 def idiom(before: str) -> bool:
-    """`None pay tomorrow`: a generic statement, not a day."""
+    """`None pay tomorrow`, `"tomorrow" has been tomorrow for days`: not a day."""
     return _IDIOM_BEFORE.search(before) is not None
 
 

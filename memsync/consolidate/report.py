@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memsync.consolidate.engine import FolderPlan, Plan
+from memsync.consolidate.plan import FolderPlan, Plan
 from memsync.model.limits import INDEX_NAME
 
 
@@ -63,6 +63,12 @@ def _folder_markdown(folder: FolderPlan) -> list[str]:
             merged = ", ".join(_code(p) for p in m.merged)
             out.append(f"| {_code(m.survivor)} | {merged} | {match} | {_cell(dropped)} |")
         out.append("")
+        out += [f"- {_code(source)} kept as {_code(place)}" for source, place in folder.retired]
+        for m in folder.merges:
+            if m.superseded:
+                out += ["", f"Lines of older versions superseded in {_code(m.survivor)}:", ""]
+                out += [f"    {line}" for line in m.superseded]
+        out.append("")
     if folder.dates:
         out += ["### Relative dates made absolute", ""]
         out += ["| where | before | after | line written | from |", "|---|---|---|---|---|"]
@@ -104,6 +110,13 @@ def _index_markdown(folder: FolderPlan) -> list[str]:
             shown = ", ".join(_code(p) for p in paths[:50])
             more = f" and {len(paths) - 50} more" if len(paths) > 50 else ""
             out.append(f"- {label} ({len(paths)}): {shown}{more}")
+    if rebuild.dangling_lines:
+        out += ["", "Lines whose memory is missing (kept in `archive/index-lines.md`):", ""]
+        out += [f"    {line}" for line in rebuild.dangling_lines]
+    if rebuild.duplicate_lines:
+        out += ["", "Duplicate lines removed:", ""]
+        out += [f"    {line}" for line in rebuild.duplicate_lines]
+        out.append("")
     before, after = rebuild.before, rebuild.after
     out.append(
         f"- size: {before.lines} lines, {before.chars:,} characters → "
@@ -125,6 +138,8 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                 "changed": f.index_changed,
                 "added": list(r.added),
                 "dangling_removed": list(r.dangling),
+                "dangling_lines": list(r.dangling_lines),
+                "duplicate_lines": list(r.duplicate_lines),
                 "duplicates_removed": list(r.duplicates),
                 "rewritten": list(r.rewritten),
                 "shortened": list(r.shortened),
@@ -144,11 +159,13 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                         "merged": list(m.merged),
                         "similarity": m.similarity,
                         "dropped": list(m.dropped),
+                        "superseded": list(m.superseded),
                     }
                     for m in f.merges
                 ],
                 "dates": [vars(d) for d in f.dates],
                 "archives": [vars(a) for a in f.archives],
+                "retired": [list(r) for r in f.retired],
                 "index": index,
                 "writes": sorted(f.writes),
                 "moves": [list(m) for m in f.moves],

@@ -10,10 +10,39 @@ weekday in a recurring slot (`Mon=jobs`, a cadence, `every Monday`) or used as a
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from memsync.consolidate.grammar import Context, DateMatch
+
+class DateMatch(Protocol):
+    """What these rules read of an earlier match (memsync.consolidate.grammar.DateMatch)."""
+
+    @property
+    def end(self) -> int: ...
+    @property
+    def recipe(self) -> tuple[str, int, int]: ...
+    @property
+    def mode(self) -> str: ...
+
+
+class Context(Protocol):
+    """What these rules read of a match's surroundings (memsync.consolidate.grammar.Context)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def before(self) -> str: ...
+    @property
+    def after(self) -> str: ...
+    @property
+    def prev(self) -> str | None: ...
+    @property
+    def nxt(self) -> str | None: ...
+    @property
+    def found(self) -> Sequence[DateMatch]: ...
+
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _AHEAD_PREPS = frozenset(["for", "until", "till", "by", "before", "past", "starting", "beginning"])
@@ -134,7 +163,7 @@ def _recurring(text: str, start: int) -> bool:
     return False
 
 
-def chained_to(found: list[DateMatch], text: str, start: int) -> DateMatch | None:
+def chained_to(found: Sequence[DateMatch], text: str, start: int) -> DateMatch | None:
     """The previous match when only a connector (`and`, `to`, a dash...) separates them."""
     if not found:
         return None

@@ -163,9 +163,9 @@ class Lexicon:
         return ident
 
     def _term_of(self, word: str) -> int:
-        if word in STOPWORDS or word in NEGATIONS:
-            return -1
         stem = _stem(word)
+        if word in STOPWORDS or word in NEGATIONS or stem in STOPWORDS:
+            return -1
         return self._terms.setdefault(_SYNONYMS.get(stem, stem), len(self._terms))
 
 

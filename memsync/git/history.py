@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.git.objects import ModeOid
 from memsync.git.run import run_git
 
 
@@ -49,30 +50,49 @@ def path_times(
     return times
 
 
+DECISION_TRAILER = "Memsync-Decision"
+_LOG_FORMAT = (
+    "--format=%x1e%H%x1f%at%x1f%an%x1f%s%x1f"
+    f"%(trailers:key={DECISION_TRAILER},valueonly,separator=%x1d)"
+)
+
+
 @dataclass(frozen=True)
 class LogEntry:
-    """One commit touching memory files."""
+    """One commit touching memory files, with the merge decisions its message records."""
 
     sha: str
     when: int
     author: str
     subject: str
     files: tuple[tuple[str, str], ...]  # (status letter, path)
+    decisions: tuple[str, ...] = ()  # its `Memsync-Decision:` trailers
 
 
 def log_entries(repo: Path, ref: str, paths: Sequence[str], limit: int = 50) -> list[LogEntry]:
     """Commits of REF touching PATHS, newest first, with the files each changed."""
-    args = ["log", f"-{limit}", "--format=%x1e%H%x1f%at%x1f%an%x1f%s", "--name-status", "-z", ref]
+    args = ["log", f"-{limit}", _LOG_FORMAT, "--name-status", "-z", ref]
     result = run_git([*args, "--", *paths] if paths else args, cwd=repo)
+    return _parse_log(result.text)
+
+
+def decision_entries(repo: Path, ref: str, limit: int = 50) -> list[LogEntry]:
+    """Commits of REF that record merge decisions, merges included (a path-limited log
+    drops a merge whose result equals one parent, however much it decided)."""
+    args = ["log", f"-{limit}", _LOG_FORMAT, "-z", f"--grep=^{DECISION_TRAILER}: ", ref]
+    return _parse_log(run_git(args, cwd=repo).text)
+
+
+def _parse_log(text: str) -> list[LogEntry]:
     entries: list[LogEntry] = []
-    for record in result.text.split("\x1e"):
+    for record in text.split("\x1e"):
         if not record.strip("\0\n"):
             continue
         # With -z the header ends in NUL (a newline when the commit lists no file).
         ends = [i for i in (record.find("\0"), record.find("\n")) if i >= 0]
         cut = min(ends, default=len(record))
         header, rest = record[:cut], record[cut + 1 :]
-        sha, when, author, subject = header.split("\x1f", 3)
+        sha, when, author, subject, trailers = header.split("\x1f", 4)
         tokens = [t for t in rest.strip("\n").split("\0") if t]
         files: list[tuple[str, str]] = []
         i = 0
@@ -82,28 +102,48 @@ def log_entries(repo: Path, ref: str, paths: Sequence[str], limit: int = 50) -> 
             step = 3 if status[:1] in ("R", "C") else 2
             files.append((status[:1], tokens[i + step - 1]))
             i += step
-        entries.append(LogEntry(sha, int(when), author, subject, tuple(files)))
+        decisions = tuple(t.strip() for t in trailers.split("\x1d") if t.strip())
+        entries.append(LogEntry(sha, int(when), author, subject, tuple(files), decisions))
     return entries
 
 
-def renamed_paths(repo: Path, old: str | None, new: str) -> dict[str, str]:
-    """Files git sees as renamed between two commits (similarity rename detection): old -> new."""
+_EMPTY_TREE = {40: "4b825dc642cb6eb9a060e54bf8d69288fbee4904"}
+
+
+@dataclass(frozen=True)
+class TreeChanges:
+    """What one commit changed against another, as `git diff-tree -M` sees it."""
+
+    changes: dict[str, tuple[ModeOid | None, ModeOid | None]]  # path -> (old, new); None: absent
+    renames: dict[str, str]  # old path -> new path (similar content)
+
+
+def tree_changes(repo: Path, old: str | None, new: str) -> TreeChanges:
+    """The paths that differ between two commits (OLD None: the empty tree), renames paired."""
     if old is None:
-        return {}
-    args = ["diff-tree", "-r", "-z", "-M", "--diff-filter=R", old, new]
+        hashed = run_git(["hash-object", "-t", "tree", "--stdin"], cwd=repo, input_data=b"")
+        old = _EMPTY_TREE.get(len(new)) or hashed.text.strip()
+    args = ["diff-tree", "-r", "-z", "-M", "--no-commit-id", old, new]
     fields = run_git(args, cwd=repo).stdout.split(b"\0")
+    changes: dict[str, tuple[ModeOid | None, ModeOid | None]] = {}
     renames: dict[str, str] = {}
     i = 0
-    while i + 2 < len(fields):
-        if fields[i].startswith(b":"):
-            old_path, new_path = fields[i + 1 : i + 3]
-            renames[old_path.decode("utf-8", "surrogateescape")] = new_path.decode(
-                "utf-8", "surrogateescape"
-            )
+    while i < len(fields) and fields[i].startswith(b":"):
+        old_mode, new_mode, old_oid, new_oid, status = fields[i][1:].decode().split(" ")
+        before = None if set(old_oid) == {"0"} else (old_mode, old_oid)
+        after = None if set(new_oid) == {"0"} else (new_mode, new_oid)
+        path = fields[i + 1].decode("utf-8", "surrogateescape")
+        if status[0] in "RC":
+            target = fields[i + 2].decode("utf-8", "surrogateescape")
+            if status[0] == "R":
+                changes[path] = (before, None)
+                renames[path] = target
+            changes[target] = (None, after)
             i += 3
         else:
-            i += 1
-    return renames
+            changes[path] = (before, after)
+            i += 2
+    return TreeChanges(changes, renames)
 
 
 def change_times(repo: Path, base: str | None, tip: str) -> dict[str, int]:
@@ -126,12 +166,6 @@ def change_times(repo: Path, base: str | None, tip: str) -> dict[str, int]:
     return times
 
 
-def changed_between(repo: Path, old: str, new: str) -> list[str]:
-    """Paths whose content or presence differs between two commits."""
-    out = run_git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new], cwd=repo)
-    return [p.decode("utf-8", "surrogateescape") for p in out.stdout.split(b"\0") if p]
-
-
 @dataclass(frozen=True)
 class BlameLine:
     """When one line of a file was written, as `git blame` sees it."""
@@ -141,20 +175,40 @@ class BlameLine:
     committed: bool  # False for lines not committed yet (their time is not meaningful)
 
 
-def blame_lines(repo: Path, relpath: str) -> list[BlameLine] | None:
-    """Author time of every line of the work-tree file RELPATH (one blame); None if untracked."""
-    result = run_git(["blame", "--line-porcelain", "--", relpath], cwd=repo, check=False)
+def blame_lines(repo: Path, relpath: str, contents: Path | None = None) -> list[BlameLine] | None:
+    """Author time of every line of the work-tree file RELPATH (one blame); None if untracked.
+
+    With CONTENTS (a file outside the repository, e.g. a live memory folder synced from a bare
+    store clone), RELPATH is blamed at HEAD and CONTENTS' lines take the blame of the same
+    lines there; lines HEAD does not have are not committed. (`git blame --contents` needs a
+    work tree before git 2.41.)"""
+    args = ["blame", "--line-porcelain"] + (["HEAD"] if contents is not None else [])
+    result = run_git([*args, "--", relpath], cwd=repo, check=False)
     if not result.ok:
         return None
     lines: list[BlameLine] = []
+    texts: list[bytes] = []
     sha, when, tz = "", 0, "+0000"
     for raw in result.stdout.split(b"\n"):
         if raw.startswith(b"\t"):
             lines.append(BlameLine(when, tz, committed=set(sha) != {"0"}))
+            texts.append(raw[1:])
         elif raw.startswith(b"author-time "):
             when = int(raw[12:])
         elif raw.startswith(b"author-tz "):
             tz = raw[10:].decode("ascii", "replace")
         elif len(raw) >= 40 and raw[:40].isalnum() and b" " in raw:
             sha = raw[:40].decode("ascii", "replace")
-    return lines
+    if contents is None:
+        return lines
+    try:
+        live = contents.read_bytes().split(b"\n")
+    except OSError:
+        return None
+    from difflib import SequenceMatcher
+
+    aligned = [BlameLine(0, "+0000", committed=False)] * len(live)
+    for block in SequenceMatcher(None, live, texts, autojunk=False).get_matching_blocks():
+        for k in range(block.size):
+            aligned[block.a + k] = lines[block.b + k]
+    return aligned

@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync.errors import GitError
 from memsync.git.run import run_git
 
 ZERO_SHA = "0" * 40
+ModeOid = tuple[str, str]  # (mode, object id)
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,15 @@ def blob_sha(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
-def list_tree(repo: Path, commit: str, prefix: str = "") -> dict[str, TreeEntry]:
-    """Every entry below PREFIX in COMMIT's tree, by path relative to PREFIX."""
+def list_tree(
+    repo: Path, commit: str, prefix: str = "", paths: Sequence[str] = ()
+) -> dict[str, TreeEntry]:
+    """Every entry below PREFIX in COMMIT's tree, by path relative to PREFIX (or just PATHS)."""
     args = ["ls-tree", "-r", "-z", "--full-tree", commit]
     if prefix:
         args += ["--", prefix.rstrip("/") + "/"]
+    elif paths:
+        args += ["--", *paths]
     result = run_git(args, cwd=repo)
     entries: dict[str, TreeEntry] = {}
     strip = len(prefix.rstrip("/")) + 1 if prefix else 0
@@ -95,11 +99,17 @@ def write_commit(
     author: Identity,
     when: int,
     authored: int | None = None,
+    entries: Mapping[str, ModeOid] | None = None,
+    modes: Mapping[str, str] | None = None,
 ) -> str:
     """A commit on PARENTS[0] applying CHANGES (path -> new bytes, or None to delete).
 
     WHEN is the committer date (the sync); AUTHORED, when given, the author date (when the
-    edit was made), so `git blame` tells when each line was written (SPEC section 4)."""
+    edit was made), so `git blame` tells when each line was written (SPEC section 4).
+    ENTRIES put objects the repository already has at their paths (mode, id); MODES give
+    a new content another mode than 100644. One `git fast-import` writes blobs, trees and
+    the commit, reading only the trees of the folders it touches.
+    """
     staging = f"refs/memsync/staging-{os.getpid()}"
     ident = f"{author.name} <{author.email}> {when} +0000"
     author_ident = f"{author.name} <{author.email}> {when if authored is None else authored} +0000"
@@ -109,14 +119,18 @@ def write_commit(
     if parents:
         chunks.append(f"from {parents[0]}\n".encode())
         chunks.extend(f"merge {p}\n".encode() for p in parents[1:])
+    modes = modes or {}
     for path in sorted(changes):
         data = changes[path]
         quoted = _fast_import_path(path).encode("utf-8", errors="surrogateescape")
         if data is None:
             chunks.append(b"D " + quoted + b"\n")
         else:
-            chunks.append(b"M 100644 inline " + quoted + b"\n" + f"data {len(data)}\n".encode())
-            chunks.append(data + b"\n")
+            chunks.append(f"M {modes.get(path, '100644')} inline ".encode() + quoted + b"\n")
+            chunks.append(b"data %d\n" % len(data) + data + b"\n")
+    for path, (mode, oid) in sorted((entries or {}).items()):
+        name = _fast_import_path(path).encode("utf-8", errors="surrogateescape")
+        chunks.append(f"M {mode} {oid} ".encode() + name + b"\n")
     chunks.append(b"\nget-mark :1\ndone\n")
     result = run_git(
         ["fast-import", "--quiet", "--done", "--force", "--date-format=raw"],
@@ -135,71 +149,3 @@ def identity(repo: Path, hostname: str) -> Identity:
     if name and email:
         return Identity(name, email)
     return Identity(name or "memsync", email or f"memsync@{hostname}")
-
-
-ModeOid = tuple[str, str]  # (mode, object id)
-
-
-def tree_entries(repo: Path, tree_ish: str | None) -> dict[str, ModeOid]:
-    """Every file of a tree (recursively): path -> (mode, object id). None: the empty tree."""
-    if tree_ish is None:
-        return {}
-    out = run_git(["ls-tree", "-r", "-z", "--full-tree", tree_ish], cwd=repo).stdout
-    entries: dict[str, ModeOid] = {}
-    for record in out.split(b"\0"):
-        if not record:
-            continue
-        meta, _, path = record.partition(b"\t")
-        mode, _kind, oid = meta.decode().split(" ")
-        entries[path.decode("utf-8", "surrogateescape")] = (mode, oid)
-    return entries
-
-
-def write_blobs(repo: Path, contents: Sequence[bytes]) -> list[str]:
-    """Store contents as blobs through one `git fast-import` (one pack, no temp files); ids."""
-    if not contents:
-        return []
-    parts = [b"blob\nmark :%d\ndata %d\n%b\n" % (i + 1, len(d), d) for i, d in enumerate(contents)]
-    parts += [b"get-mark :%d\n" % (i + 1) for i in range(len(contents))]
-    out = run_git(["fast-import", "--quiet"], cwd=repo, input_data=b"".join(parts)).text
-    oids = out.split()
-    if len(oids) != len(contents):
-        raise GitError(f"git fast-import stored {len(oids)} of {len(contents)} blobs in {repo}")
-    return oids
-
-
-def write_tree(repo: Path, start: str, changes: Mapping[str, ModeOid | None]) -> str:
-    """The id of START's tree with CHANGES applied (None deletes), built in a throwaway index."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="memsync-index-") as tmp:
-        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
-        run_git(["read-tree", start], cwd=repo, env=env)
-        null = "0" * len(start)  # START is an object id: same length as any id in this repo
-        records = [
-            f"0 {null}\t{path}\0" if entry is None else f"{entry[0]} {entry[1]}\t{path}\0"
-            for path, entry in changes.items()
-        ]
-        if records:
-            data = "".join(records).encode("utf-8", "surrogateescape")
-            run_git(["update-index", "-z", "--index-info"], cwd=repo, input_data=data, env=env)
-        return run_git(["write-tree"], cwd=repo, env=env).text.strip()
-
-
-def commit_tree(
-    repo: Path, tree: str, parents: Sequence[str], message: str, env: Mapping[str, str] | None
-) -> str:
-    """Create a commit object (no ref moves); the user's identity, else a memsync fallback."""
-    args = ["commit-tree", tree]
-    for parent in parents:
-        args += ["-p", parent]
-    extra = dict(env or {})
-    if not run_git(["var", "GIT_COMMITTER_IDENT"], cwd=repo, check=False, env=extra).ok:
-        import socket
-
-        email = f"memsync@{socket.gethostname() or 'localhost'}"
-        for role in ("AUTHOR", "COMMITTER"):
-            extra.setdefault(f"GIT_{role}_NAME", "memsync")
-            extra.setdefault(f"GIT_{role}_EMAIL", email)
-    args += ["-F", "-"]
-    return run_git(args, cwd=repo, input_data=message.encode(), env=extra).text.strip()

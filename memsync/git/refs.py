@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memsync.errors import GitError
 from memsync.git.objects import ZERO_SHA
 from memsync.git.run import error_for, run_git
 
@@ -90,29 +89,11 @@ def count_commits(repo: Path, ref: str) -> int:
     return int(run_git(["rev-list", "--count", ref], cwd=repo).text.strip())
 
 
-def update_branch(repo: Path, branch: str, new: str, old: str | None, message: str) -> None:
-    """Move BRANCH from OLD to NEW atomically; fails if someone else moved it meanwhile."""
-    run_git(["update-ref", "-m", message, f"refs/heads/{branch}", new, old or ZERO_SHA], cwd=repo)
-
-
-def resolve_commit(repo: Path, rev: str) -> str:
-    """The commit id REV names; GitError when it names none."""
-    result = run_git(["rev-parse", "--verify", "-q", f"{rev}^{{commit}}"], cwd=repo, check=False)
-    if not result.ok:
-        raise GitError(f"{rev!r} is not a commit in {repo}", hint="Check the branch name.")
-    return result.text.strip()
-
-
-def full_ref_name(repo: Path, rev: str) -> str | None:
-    """`refs/heads/x` when REV names a branch (HEAD: the checked-out one), else None."""
-    if rev == "HEAD":
-        head = run_git(["symbolic-ref", "-q", "HEAD"], cwd=repo, check=False)
-        return head.text.strip() if head.ok else None
-    result = run_git(["rev-parse", "--symbolic-full-name", rev], cwd=repo, check=False)
-    name = result.text.strip()
-    return name if result.ok and name.startswith("refs/heads/") else None
-
-
 def update_ref(repo: Path, ref: str, new: str, old: str, message: str) -> None:
     """Move REF to NEW only if it still points at OLD (GitError otherwise)."""
     run_git(["update-ref", "-m", message, ref, new, old], cwd=repo)
+
+
+def update_branch(repo: Path, branch: str, new: str, old: str | None, message: str) -> None:
+    """Move BRANCH from OLD to NEW atomically; fails if someone else moved it meanwhile."""
+    run_git(["update-ref", "-m", message, f"refs/heads/{branch}", new, old or ZERO_SHA], cwd=repo)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Generic, TypeVar
@@ -34,6 +34,7 @@ class Conflict(Generic[T]):
     first: tuple[T, ...]
     second: tuple[T, ...]
     merged: tuple[T, ...]
+    level: str = "lines"  # "lines": whole items both kept; "words": only where words collided
 
 
 @dataclass(frozen=True)
@@ -44,17 +45,37 @@ class SequenceMerge(Generic[T]):
     conflicts: tuple[Conflict[T], ...]
 
 
-def diff_hunks(base: Sequence[T], side: Sequence[T], side_id: int = 0) -> list[Hunk[T]]:
-    """The changes that turn BASE into SIDE, as disjoint hunks in base order."""
+def diff_hunks(
+    base: Sequence[T],
+    side: Sequence[T],
+    side_id: int = 0,
+    glue: Callable[[T], bool] | None = None,
+) -> list[Hunk[T]]:
+    """The changes that turn BASE into SIDE, as disjoint hunks in base order.
+
+    Two changes separated only by GLUE items (spaces between words) are one change: a side
+    that rewrote "the migration failed" as "prod broke" changed those words as a whole.
+    """
     if len(base) == len(side) and all(x == y for x, y in zip(base, side, strict=False)):
         return []
     # autojunk off: its popularity heuristic would make the diff depend on file length.
     matcher = SequenceMatcher(None, base, side, autojunk=False)
-    return [
-        Hunk(i1, i2, tuple(side[j1:j2]), side_id)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
-    ]
+    changes = [op[1:] for op in matcher.get_opcodes() if op[0] != "equal"]
+    spans: list[list[int]] = []  # [i1, i2, j1, j2] of each change
+    for n, change in enumerate(changes):
+        i1, i2, j1, j2 = change
+        if i1 == i2:
+            # An insertion slides as far down as the equal run after it allows (" x" before
+            # "y" is "x " after the space): one place for it, whichever diff found it.
+            limit = changes[n + 1][0] if n + 1 < len(changes) else len(base)
+            while i1 < limit and j2 < len(side) and side[j1] == side[j2]:
+                i1, i2, j1, j2 = i1 + 1, i2 + 1, j1 + 1, j2 + 1
+        last = spans[-1] if spans else None
+        if last and glue and last[1] < i1 and all(glue(x) for x in base[last[1] : i1]):
+            last[1], last[3] = i2, j2
+        else:
+            spans.append([i1, i2, j1, j2])
+    return [Hunk(i1, i2, tuple(side[j1:j2]), side_id) for i1, i2, j1, j2 in spans]
 
 
 def _conflicting(h: Hunk[T], k: Hunk[T]) -> bool:
@@ -101,9 +122,68 @@ def _clusters(hunks: list[Hunk[T]]) -> list[list[Hunk[T]]]:
     return groups
 
 
-def merge3(base: Sequence[T], a: Sequence[T], b: Sequence[T], *, a_first: bool) -> SequenceMerge[T]:
-    """Merge A and B, two edits of BASE; where they collide keep both, A's first if A_FIRST."""
-    hunks = diff_hunks(base, a, 0) + diff_hunks(base, b, 1)
+# How a region both sides changed differently is settled: (base start, base end, first
+# version, second version) -> (items, None when combined cleanly, else the conflict's level).
+Resolver = Callable[[int, int, tuple[T, ...], tuple[T, ...]], tuple[tuple[T, ...], str | None]]
+
+
+def keep_both(
+    _start: int, _end: int, first: tuple[T, ...], second: tuple[T, ...]
+) -> tuple[tuple[T, ...], str | None]:
+    """The default resolver: both versions interleaved by `union`, a conflict by lines."""
+    return union(first, second), "lines"
+
+
+def _absorbed(
+    base: Sequence[T], hunks: list[Hunk[T]], glue: Callable[[T], bool] | None
+) -> list[Hunk[T]]:
+    """HUNKS minus insertions the other side already has right there.
+
+    The diff of a merge result against the base can see one side's insertion and the other
+    side's replacement next to it as one change; merging the result again with that side
+    must not insert it twice. "Right there": the other side's change before the point ends
+    with the insertion, or its change after the point begins with it, with only GLUE items
+    of the base in between.
+    """
+    kept: list[Hunk[T]] = []
+    for h in hunks:
+        if h.is_insertion and any(
+            _holds(base, h, k, glue) for k in hunks if k.side != h.side and not k.is_insertion
+        ):
+            continue
+        kept.append(h)
+    return kept
+
+
+def _holds(base: Sequence[T], h: Hunk[T], k: Hunk[T], glue: Callable[[T], bool] | None) -> bool:
+    """Whether replacement K, read with the base between it and insertion H, holds H there."""
+    n = len(h.items)
+    if k.end <= h.start:
+        gap = tuple(base[k.end : h.start])
+        text = k.items + gap
+        found = text[len(text) - n :] == h.items
+    elif k.start >= h.start:
+        gap = tuple(base[h.start : k.start])
+        found = (gap + k.items)[:n] == h.items
+    else:
+        return False
+    return found and n > len(gap) and (not gap or (glue is not None and all(map(glue, gap))))
+
+
+def merge3(
+    base: Sequence[T],
+    a: Sequence[T],
+    b: Sequence[T],
+    *,
+    a_first: bool,
+    resolve: Resolver[T] | None = None,
+    glue: Callable[[T], bool] | None = None,
+) -> SequenceMerge[T]:
+    """Merge A and B, two edits of BASE; where they collide RESOLVE (default: keep both).
+
+    GLUE: see `diff_hunks`.
+    """
+    hunks = _absorbed(base, diff_hunks(base, a, 0, glue) + diff_hunks(base, b, 1, glue), glue)
     out: list[T] = []
     conflicts: list[Conflict[T]] = []
     pos = 0
@@ -125,9 +205,10 @@ def merge3(base: Sequence[T], a: Sequence[T], b: Sequence[T], *, a_first: bool) 
             out.extend(version_a)
             continue
         first, second = (version_a, version_b) if a_first else (version_b, version_a)
-        merged = union(first, second)
+        merged, level = (resolve or keep_both)(start, end, first, second)
         out.extend(merged)
-        conflicts.append(Conflict(start, end, first, second, merged))
+        if level is not None:
+            conflicts.append(Conflict(start, end, first, second, merged, level))
     out.extend(base[pos:])
     return SequenceMerge(tuple(out), tuple(conflicts))
 
@@ -161,8 +242,19 @@ class TextMerge:
     conflicts: tuple[Conflict[str], ...]
 
 
-def merge_text(base: str, a: str, b: str, *, a_first: bool) -> TextMerge:
-    """Line-level three-way merge of texts; never drops a line one side added or kept."""
+def merge_text(
+    base: str,
+    a: str,
+    b: str,
+    *,
+    a_first: bool,
+    resolver: Callable[[Sequence[str]], Resolver[str]] | None = None,
+) -> TextMerge:
+    """Line-level three-way merge of texts; never drops a line one side added or kept.
+
+    RESOLVER, given the base's lines, settles the regions both sides changed (default: keep
+    both sides' lines); `words.prose_resolver` merges them again by words.
+    """
     if b in (a, base):
         return TextMerge(a, ())
     if base == a:
@@ -170,7 +262,13 @@ def merge_text(base: str, a: str, b: str, *, a_first: bool) -> TextMerge:
     base_lines, base_nl = split_lines(base)
     a_lines, a_nl = split_lines(a)
     b_lines, b_nl = split_lines(b)
-    merged = merge3(base_lines, a_lines, b_lines, a_first=a_first)
+    merged = merge3(
+        base_lines,
+        a_lines,
+        b_lines,
+        a_first=a_first,
+        resolve=None if resolver is None else resolver(base_lines),
+    )
     # An empty text has no last line, so it says nothing about ending with a newline.
     nl = merge3_flag(base_nl, a_nl if a_lines else base_nl, b_nl if b_lines else base_nl)
     if not base_lines:

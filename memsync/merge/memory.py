@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from memsync.merge.diff3 import Conflict, merge3_flag, merge_text
 from memsync.merge.fields import NO_TIME, merge_frontmatter, parses_as_mapping
 from memsync.merge.fieldvalues import canonical
+from memsync.merge.words import prose_resolver
 from memsync.model.memory import compose, decode, encode, parse_yaml_mapping, split_frontmatter
 
 
@@ -30,7 +31,7 @@ DECISION_KINDS = {
     "field-delete-modify": "a field deleted on one side and changed on the other was kept",
     "frontmatter-conflict": "frontmatter could not be merged by field; the newer one won",
     "frontmatter-lines-combined": "frontmatter merged line by line, both sides' lines kept",
-    "body-conflict": "both sides changed the same body lines; both versions kept",
+    "body-conflict": "both sides changed the same body words or lines; both versions kept",
     "text-conflict": "both sides changed the same lines of a file; both versions kept",
     "delete-modify": "deleted on one side, changed on the other; the changed file stayed",
     "add-add-renamed": "two different files added under one name; the newer one was renamed",
@@ -106,18 +107,23 @@ def free_name(path: str, taken: Container[str] | Callable[[str], bool]) -> str:
 def _conflict_decisions(
     path: str, kind: str, what: str, conflicts: tuple[Conflict[str], ...]
 ) -> list[MergeDecision]:
-    return [
-        MergeDecision(
-            path,
-            kind,
-            None,
-            "\n".join(c.merged),
-            None,
-            f"both sides changed {what} lines {c.start + 1}-{max(c.end, c.start + 1)}"
-            f" of the common version; kept both ({len(c.first)} + {len(c.second)} lines)",
+    return [_conflict_decision(path, kind, what, c) for c in conflicts]
+
+
+def _conflict_decision(path: str, kind: str, what: str, c: Conflict[str]) -> MergeDecision:
+    lines = f"{c.start + 1}-{max(c.end, c.start + 1)}" if c.end - c.start > 1 else c.start + 1
+    s = "s" if c.end - c.start > 1 else ""
+    if c.level == "words":
+        detail = (
+            f"both sides changed the same words in {what} line{s} {lines} of the common"
+            " version; kept both versions"
         )
-        for c in conflicts
-    ]
+    else:
+        detail = (
+            f"both sides changed the same {what} line{s} {lines} of the common version;"
+            f" kept both ({len(c.first)} + {len(c.second)} lines)"
+        )
+    return MergeDecision(path, kind, None, "\n".join(c.merged), None, detail)
 
 
 def _trivial(
@@ -231,10 +237,13 @@ def _finish(path: str, text: str, sides: _Sides, decisions: list[MergeDecision])
     return FileMerge(path, encode(text, bom=bom, crlf=crlf), decisions=tuple(decisions))
 
 
-def _merge_whole_text(path: str, sides: _Sides) -> FileMerge:
+def _merge_whole_text(path: str, sides: _Sides, *, prose: bool = False) -> FileMerge:
     base_text = sides.base.text if sides.base else ""
-    merged = merge_text(base_text, sides.a.text, sides.b.text, a_first=sides.a_first)
-    decisions = _conflict_decisions(path, "text-conflict", "the same", merged.conflicts)
+    resolver = prose_resolver if prose else None
+    merged = merge_text(
+        base_text, sides.a.text, sides.b.text, a_first=sides.a_first, resolver=resolver
+    )
+    decisions = _conflict_decisions(path, "text-conflict", "text", merged.conflicts)
     return _finish(path, merged.text, sides, decisions)
 
 
@@ -277,14 +286,14 @@ def merge_memory(
             what = "two different memories were added under this name"
             return _keep_both(path, first, second, taken=taken, kind="add-add-renamed", what=what)
     if a.frontmatter is None or b.frontmatter is None:
-        return _merge_whole_text(path, sides)
+        return _merge_whole_text(path, sides, prose=True)
     decisions: list[MergeDecision] = []
     base_body = ""
     if base_doc is not None:
         base_body = base_doc.body if base_doc.frontmatter is not None else base_doc.text
     frontmatter = _merge_frontmatter(path, sides, decisions)
-    body = merge_text(base_body, a.body, b.body, a_first=sides.a_first)
-    decisions += _conflict_decisions(path, "body-conflict", "the same body", body.conflicts)
+    body = merge_text(base_body, a.body, b.body, a_first=sides.a_first, resolver=prose_resolver)
+    decisions += _conflict_decisions(path, "body-conflict", "body", body.conflicts)
     return _finish(path, compose(frontmatter, body.text), sides, decisions)
 
 
@@ -310,7 +319,7 @@ def _merge_frontmatter(path: str, sides: _Sides, decisions: list[MergeDecision])
     if not both_parse or parses_as_mapping(by_line.text):
         decisions.extend(
             _conflict_decisions(
-                path, "frontmatter-lines-combined", "the same frontmatter", by_line.conflicts
+                path, "frontmatter-lines-combined", "frontmatter", by_line.conflicts
             )
         )
         return by_line.text

@@ -7,6 +7,7 @@ inline code spans, URLs, autolinks, link targets, reference definitions and HTML
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from memsync.model.memory import split_frontmatter
 
@@ -54,6 +55,18 @@ def _frontmatter_spans(text: str, spans: list[tuple[int, int]]) -> int:
         break
     spans.append((cursor, body_start))
     return body_start
+
+
+def code_block_lines(lines: Sequence[str]) -> frozenset[int]:
+    """Indices of LINES (a body, no frontmatter) inside fenced or indented code blocks."""
+    text = "".join(line + "\n" for line in lines)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    inside: set[int] = set()
+    for start, end in _code_block_spans(text, 0):
+        inside.update(i for i in range(len(lines)) if start <= starts[i] < end)
+    return frozenset(inside)
 
 
 def _code_block_spans(text: str, start: int) -> list[tuple[int, int]]:

@@ -129,7 +129,9 @@ def origin_url(root: Path) -> str | None:
     """The `origin` remote URL from the repository's config file (no git process)."""
     found = find_git_root(root)
     if found is None:
-        return None
+        # A bare repository (a store's remote, a CI mirror) keeps its config at its top.
+        bare = (root / "HEAD").is_file() and (root / "objects").is_dir()
+        return origin_from_config_file(root / "config") if bare else None
     _, git_dir = found
     config_dirs = [git_dir]
     commondir_file = git_dir / "commondir"
@@ -159,28 +161,74 @@ def origin_from_config_file(config: Path) -> str | None:
     return None
 
 
+_SCHEME_URL = re.compile(
+    r"^(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*)://(?:[^@/]*@)?(?P<host>[^/]*)(?P<path>/.*)?$"
+)
+_SCP_URL = re.compile(r"^(?:[^@/:]+@)?(?P<host>[^/:]+):(?!//)(?P<path>.*)$")
+_WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
+_DEFAULT_PORTS = {"ssh": "22", "git+ssh": "22", "https": "443", "http": "80", "git": "9418"}
+
+
+def normalize_url(url: str, cwd: Path | None = None) -> str:
+    """One spelling per repository: `git@Host:o/r.git`, `https://host/o/r/`, `ssh://…` agree.
+
+    The one rule for store identity (which clone a store uses) and project keys. A forge
+    URL becomes `host[:port]/path` in lower case, without user, scheme, default port,
+    trailing slash or `.git`; a local path (or `file://` URL) becomes an absolute path.
+    """
+    url = url.strip()
+    match = _SCHEME_URL.match(url)
+    if match and match.group("scheme").lower() == "file":
+        return _local_path(match.group("path") or "/", cwd)
+    if match:
+        host = match.group("host").lower()
+        name, _, port = host.partition(":")
+        if port and port == _DEFAULT_PORTS.get(match.group("scheme").lower()):
+            host = name
+        return _forge_path(host, match.group("path") or "")
+    scp = _SCP_URL.match(url)
+    if scp and not _WINDOWS_PATH.match(url):
+        return _forge_path(scp.group("host").lower(), scp.group("path"))
+    return _local_path(url, cwd)
+
+
+def _forge_path(host: str, path: str) -> str:
+    parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
+    joined = "/".join(parts).casefold()
+    joined = joined.removesuffix(".git")
+    return f"{host}/{joined}" if joined else host
+
+
+def _local_path(path: str, cwd: Path | None) -> str:
+    if _WINDOWS_PATH.match(path):
+        return path.replace("\\", "/").rstrip("/")
+    # A filesystem remote is one directory however it is reached (relative path, symlink).
+    full = Path(path).expanduser()
+    if not full.is_absolute():
+        full = (cwd or Path.cwd()) / full
+    return os.path.realpath(full).rstrip("/") or "/"
+
+
+def is_local_url(normalized: str) -> bool:
+    """Whether a normalised URL names a directory on this machine rather than a forge."""
+    return normalized.startswith("/") or _WINDOWS_PATH.match(normalized) is not None
+
+
 def key_from_url(url: str) -> str | None:
     """Project key from a remote URL: `git@github.com:Acme/API.git` -> `acme-api`."""
-    url = url.strip().rstrip("/")
-    local = url.startswith(("file://", "/", "./", "../")) or re.match(r"^[A-Za-z]:[\\/]", url)
-    match = re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/]*@)?[^/]*(?P<path>/.*)?$", url)
-    if match:
-        path = match.group("path") or ""
-    elif re.match(r"^[^/:]+:(?!//)", url) and not re.match(r"^[A-Za-z]:[\\/]", url):
-        path = url.split(":", 1)[1]  # scp-like: [user@]host:path
-    else:
-        path = url
-    path = path.replace("\\", "/")
-    if path.endswith(".git"):
-        path = path[: -len(".git")]
-    parts = [p for p in path.split("/") if p and p not in (".", "..", "~")]
-    if not parts:
-        return None
-    if local:
+    return key_from_normalized(normalize_url(url)) if url.strip() else None
+
+
+def key_from_normalized(normalized: str) -> str | None:
+    """Project key from a URL `normalize_url` already returned."""
+    if is_local_url(normalized):
         # A filesystem remote is named by its repository, not by where the disk mounts it.
-        return _clean_key(parts[-1])
+        name = normalized.rsplit("/", 1)[-1].removesuffix(".git")
+        return _clean_key(name)
+    _, _, path = normalized.partition("/")
+    parts = [p for p in path.split("/") if p not in ("", "..", "~")]
     # owner/name identifies a project on every forge; nested groups keep every part.
-    return _clean_key("-".join(parts))
+    return _clean_key("-".join(parts)) if parts else None
 
 
 def _clean_key(text: str) -> str | None:

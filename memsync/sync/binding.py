@@ -1,7 +1,13 @@
-"""Resolve which stores and live directories a project syncs, from the config file."""
+"""Resolve which stores and live directories a project syncs, from the config file.
+
+A store is identified by its normalised URL (`model.paths.normalize_url`): every spelling
+of one repository shares one clone and one lock. A project is identified per SPEC
+section 2 (`project_identity`); its key names its folder in each store.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -9,9 +15,14 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync.config import Config, Scope, StoreConfig, data_dir
+from memsync.config import Config, ProjectIdentity, Scope, StoreConfig, data_dir
 from memsync.errors import ProjectNotConfiguredError, UsageError
-from memsync.model.paths import ProjectLocation, locate_project
+from memsync.model.paths import (
+    ProjectLocation,
+    key_from_normalized,
+    locate_project,
+    normalize_url,
+)
 
 
 @dataclass(frozen=True)
@@ -25,6 +36,13 @@ class Binding:
     project_key: str
     clone_dir: Path
     lock_path: Path
+    # What the project was bound as (None in configurations written by 0.1.0).
+    identity: ProjectIdentity | None = None
+
+    @property
+    def store_url(self) -> str:
+        """The store's identity: its normalised URL."""
+        return normalize_url(self.store.url)
 
     @property
     def prefix(self) -> str:
@@ -42,25 +60,47 @@ def hostname() -> str:
     return os.environ.get("MEMSYNC_HOSTNAME") or socket.gethostname().split(".")[0] or "unknown"
 
 
-def store_dir_name(store: StoreConfig) -> str:
-    """A readable, collision-free directory name for a store's clone."""
+def store_dir_name(normalized: str) -> str:
+    """A readable, collision-free directory name for the clone of the store NORMALIZED."""
+    readable = key_from_normalized(normalized) or "store"
+    digest = hashlib.sha256(normalized.encode("utf-8")).hexdigest()[:8]
+    return f"{readable}-{digest}"
+
+
+def _legacy_dir_name(store: StoreConfig) -> str:
+    """In 0.1.0 a clone was named after the config entry and the URL as spelled."""
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", store.name).strip("-") or "store"
-    digest = hashlib.sha256(store.url.encode("utf-8")).hexdigest()[:8]
-    return f"{safe}-{digest}"
+    return f"{safe}-{hashlib.sha256(store.url.encode('utf-8')).hexdigest()[:8]}"
 
 
 def clone_dir(store: StoreConfig, base: Path | None = None) -> Path:
-    """Where memsync keeps its bare clone of STORE."""
-    return (base or data_dir()) / "stores" / f"{store_dir_name(store)}.git"
+    """Where memsync keeps its bare clone of STORE (one per repository, however spelled)."""
+    stores = (base or data_dir()) / "stores"
+    current = stores / f"{store_dir_name(normalize_url(store.url))}.git"
+    legacy = stores / f"{_legacy_dir_name(store)}.git"
+    if not current.exists() and (legacy / "HEAD").is_file():
+        # Keep the clone (and any commit only it holds) under its new name.
+        with contextlib.suppress(OSError):
+            legacy.rename(current)
+    return current
+
+
+def clone_dir_for_url(normalized: str, base: Path | None = None) -> Path:
+    """The clone memsync keeps (or kept) for the store whose normalised URL is NORMALIZED."""
+    return (base or data_dir()) / "stores" / f"{store_dir_name(normalized)}.git"
 
 
 def lock_path(store: StoreConfig, base: Path | None = None) -> Path:
     """The lock file that serializes memsync processes on STORE."""
-    return (base or data_dir()) / "locks" / f"{store_dir_name(store)}.lock"
+    return (base or data_dir()) / "locks" / f"{store_dir_name(normalize_url(store.url))}.lock"
 
 
 def make_binding(
-    location: ProjectLocation, scope: Scope, store: StoreConfig, subdir: str
+    location: ProjectLocation,
+    scope: Scope,
+    store: StoreConfig,
+    subdir: str,
+    identity: ProjectIdentity | None = None,
 ) -> Binding:
     """Pair a store folder with the project's live directory for SCOPE."""
     live = location.memory_dir if scope == "private" else location.team_dir
@@ -72,6 +112,7 @@ def make_binding(
         project_key=location.key,
         clone_dir=clone_dir(store),
         lock_path=lock_path(store),
+        identity=identity,
     )
 
 
@@ -103,5 +144,19 @@ def resolve_bindings(
                 f"the config names a store {binding.store!r} that is not defined",
                 hint="Add it under `stores:` in the config file or run `memsync init` again.",
             )
-        bindings.append(make_binding(location, scope, store, binding.subdir))
+        bindings.append(make_binding(location, scope, store, binding.subdir, project.identity))
     return location, bindings
+
+
+def check_subdir(subdir: str) -> None:
+    """Refuse a --subdir that cannot name a project folder of a store."""
+    from memsync.model.safety import unsafe_path_reason
+
+    if subdir == ".":
+        return
+    reason = unsafe_path_reason(subdir)
+    if reason is not None or subdir.startswith(".") or subdir in ("team", "archive"):
+        raise UsageError(
+            f"--subdir {subdir!r} cannot name a folder of a store ({reason or 'reserved name'})",
+            hint="Use a plain folder name such as `acme-api`, or `.` for a dedicated team repo.",
+        )

@@ -30,3 +30,16 @@ class Deadline:
                 "memsync ran out of time", hint="Local work is kept; the next run finishes it."
             )
         return min(cap, left)
+
+
+def backoff(losses: int, attempt_seconds: float) -> float:
+    """Seconds to wait after the LOSSES-th lost push race (full jitter, doubling window).
+
+    The window is measured in attempts (fetch, merge, push): pushers that lost together
+    spread over twice as many attempt slots each time, so a crowd of N thins out in about
+    log2(N) rounds instead of colliding again and again.
+    """
+    slot = min(max(attempt_seconds, 0.05), 5.0)
+    import random
+
+    return random.uniform(0, slot * 2 ** min(losses, 4))

@@ -4,66 +4,38 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memsync import git as gitcmd
-from memsync.config import Config, Settings, data_dir
+from memsync.config import Config, Settings
 from memsync.errors import (
-    ExitCode,
     MemsyncError,
     RemoteUnavailableError,
     UserMessageError,
-    most_urgent,
 )
 from memsync.model.safety import Skipped
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
-from memsync.sync.deadline import Deadline
+from memsync.sync.deadline import Deadline, backoff
 from memsync.sync.filetimes import WriteTimes
+from memsync.sync.identity import check_folder
 from memsync.sync.lock import store_lock
-from memsync.sync.manifest import Manifest, hashes, load_manifest, manifest_path, save_manifest
+from memsync.sync.manifest import (
+    Manifest,
+    binding_manifest,
+    hashes,
+    local_changes,
+    never_synced,
+    save_manifest,
+)
+from memsync.sync.migrate import edits_to_commit
 from memsync.sync.outgoing import commit_message
+from memsync.sync.report import StoreReport
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
-
-
-@dataclass(frozen=True)
-class StoreReport:
-    """What one pull or push did for one binding."""
-
-    scope: str
-    store: str
-    committed: tuple[str, ...] = ()
-    updated: tuple[str, ...] = ()
-    # The part of `updated` that did not exist in the live directory before (shown as `+`).
-    created: tuple[str, ...] = ()
-    deleted: tuple[str, ...] = ()
-    kept_local: tuple[str, ...] = ()
-    skipped: tuple[Skipped, ...] = ()
-    blocked: tuple[Finding, ...] = ()
-    warnings: tuple[Finding, ...] = ()
-    decisions: tuple[str, ...] = ()
-    pushed: bool = False
-    # Memory files (relative to the binding's folder) the push changed on the remote.
-    sent: tuple[str, ...] = ()
-    # Commits of the local branch the remote does not have after this run.
-    ahead: int = 0
-    push_attempts: int = 0
-    offline: str | None = None
-    review_branch: str | None = None
-    error: str | None = None
-    error_code: int = 0
-    live_dir: str = ""  # the live directory this binding writes
-    unreachable_since: float | None = None  # offline: when the remote last answered a fetch
-
-    @property
-    def changed_live(self) -> tuple[str, ...]:
-        """Live files this run wrote or deleted."""
-        return self.updated + self.deleted
 
 
 @dataclass
@@ -88,12 +60,6 @@ class _Run:
         return self.deadline.remaining(self.settings.network_timeout)
 
 
-def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
-    """The manifest of a binding's live directory, and the file it is kept in."""
-    path = manifest_path(data_dir(), binding.store.name, binding.live_dir)
-    return load_manifest(path, binding.live_dir, binding.store.name, binding.subdir), path
-
-
 def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
     manifest, path = binding_manifest(binding)
     run = _Run(binding, settings, deadline, manifest, path)
@@ -115,24 +81,11 @@ def _scan_live(run: _Run) -> None:
         run.note(skipped=run.report.skipped + scan.skipped)
 
 
-def local_changes(live: Mapping[str, bytes], manifest: Manifest) -> dict[str, bytes | None]:
-    """Live files that differ from what memsync last synced (None = deleted locally)."""
-    changes: dict[str, bytes | None] = {}
-    live_hashes = hashes(live)
-    for path, sha in live_hashes.items():
-        if manifest.files.get(path) != sha:
-            changes[path] = live[path]
-    for path in manifest.files:
-        if path not in live:
-            changes[path] = None
-    return changes
-
-
 def _commit_local(run: _Run) -> str | None:
     """Commit local edits on top of the local branch; returns the new head (or the old)."""
     binding = run.binding
-    changes = local_changes(run.live, run.manifest)
     heads = store.heads(binding)
+    changes, base, current = edits_to_commit(binding, run.manifest, run.live, heads.local)
     if not changes:
         return heads.local
     allowed: dict[str, bytes | None] = {}
@@ -153,28 +106,32 @@ def _commit_local(run: _Run) -> str | None:
     run.note(blocked=tuple(blocked), warnings=run.report.warnings + tuple(warnings))
     if not allowed:
         return heads.local
-    from memsync.sync.merging import merge_local_edits
+    from memsync.sync.merging import describe, merge_local_edits, riding, trailers
 
-    current = store.store_files(binding, heads.local)
-    merged, decisions = merge_local_edits(binding, run.manifest, allowed, current, heads.local)
+    merged, decisions = merge_local_edits(binding, base, allowed, current, heads.local)
     run.merged_local = frozenset(allowed)
     if not merged:
         return heads.local
     author = gitcmd.identity(binding.clone_dir, hostname())
     new = heads.local
-    for authored, group in store.by_write_day(binding.live_dir, merged):
+    groups = list(store.by_write_day(binding.live_dir, merged))
+    for n, (authored, group) in enumerate(groups):
         message = commit_message(binding.project_key, group, current, run.message)
+        message += trailers(riding(decisions, group, merged, n == len(groups) - 1), binding.prefix)
         new = store.commit_files(
             binding, parent=new, changes=group, message=message, author=author, authored=authored
         )
     assert new is not None
     gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
-    run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + decisions)
+    lines = tuple(map(describe, decisions))
+    run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + lines)
     return new
 
 
 def _fetch(run: _Run) -> None:
-    gitcmd.fetch(run.binding.clone_dir, run.network_time())
+    from memsync.sync.rewritten import fetch_following_rewrites as fetch
+
+    run.note(decisions=run.report.decisions + fetch(run.binding, run.network_time()))
 
 
 def _integrate_remote(run: _Run) -> str | None:
@@ -183,6 +140,7 @@ def _integrate_remote(run: _Run) -> str | None:
     heads = store.heads(binding)
     if heads.remote is None or heads.remote == heads.local:
         return heads.local
+    check_folder(binding, store.store_files(binding, heads.remote))  # moved or foreign: stop
     if heads.local is None:
         gitcmd.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
         return heads.remote
@@ -214,6 +172,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     from memsync.sync.livefiles import write_live
 
     entries = store.store_files(binding, head)
+    check_folder(binding, entries)
     skipped = [
         Skipped(p, "not a regular file")
         for p, e in entries.items()
@@ -231,6 +190,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     # Only edits that were not merged (blocked by validation) stay pending; an edit the
     # store already had would otherwise keep its live file from ever updating again.
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
+    pending |= never_synced(run.live, run.manifest, scan.files)
     times = WriteTimes(binding.clone_dir, head, binding.prefix)
     live = (binding.live_dir, scan.files, run.live, run.manifest.files, pending)
     outcome = write_live(*live, time_of=times)
@@ -298,32 +258,28 @@ def _push_body(run: _Run) -> None:
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
-            from memsync.sync.outgoing import drop_unpublished
+            from memsync.sync.outbound import vet_push
+            from memsync.sync.outgoing import sent_files
 
-            local, note = drop_unpublished(binding, heads.branch, heads.local, heads.remote)
-            head = local
-            run.note(decisions=run.report.decisions + note)
+            head, local = vet_push(run, heads)  # no commit to push when a secret blocks it
+            if local is None:
+                break
             if run.review_branch:
-                gitcmd.push_ref(
-                    binding.clone_dir,
-                    local,
-                    f"refs/heads/{run.review_branch}",
-                    run.network_time(),
-                )
-                run.note(pushed=True, review_branch=run.review_branch)
-                break
-            if gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
-                from memsync.sync.outgoing import sent_files
-
-                run.note(pushed=True, sent=sent_files(binding, heads.remote, local))
-                break
-            if attempts >= run.settings.push_retries:
-                raise UserMessageError(
-                    f"the {binding.label} store moved on {attempts} times while pushing",
-                    hint="Your commits are kept locally; run `memsync push` again.",
-                )
-            # Another machine won the race: back off, then fetch and merge again.
-            time.sleep(min(run.deadline.remaining(), backoff(attempts, time.monotonic() - began)))
+                review_ref = f"refs/heads/{run.review_branch}"
+                gitcmd.push_ref(binding.clone_dir, local, review_ref, run.network_time())
+            elif not gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
+                if attempts >= run.settings.push_retries:
+                    raise UserMessageError(
+                        f"the {binding.label} store moved on {attempts} times while pushing",
+                        hint="Your commits are kept locally; run `memsync push` again.",
+                    )
+                # Another machine won the race: back off, then fetch and merge again.
+                pause = backoff(attempts, time.monotonic() - began)
+                time.sleep(min(run.deadline.remaining(), pause))
+                continue
+            sent = sent_files(binding, heads.remote, local)
+            run.note(pushed=True, review_branch=run.review_branch, sent=sent)
+            break
     except RemoteUnavailableError as exc:
         run.note(offline=exc.message, unreachable_since=store.last_fetch(binding))
     finally:
@@ -333,19 +289,6 @@ def _push_body(run: _Run) -> None:
     if run.report.pushed:
         run.manifest = replace(run.manifest, last_push=time.time())
         save_manifest(run.manifest_file, run.manifest)
-
-
-def backoff(losses: int, attempt_seconds: float) -> float:
-    """Seconds to wait after the LOSSES-th lost push race (full jitter, doubling window).
-
-    The window is measured in attempts (fetch, merge, push): pushers that lost together
-    spread over twice as many attempt slots each time, so a crowd of N thins out in about
-    log2(N) rounds instead of colliding again and again.
-    """
-    slot = min(max(attempt_seconds, 0.05), 5.0)
-    import random
-
-    return random.uniform(0, slot * 2 ** min(losses, 4))
 
 
 def _run_store(
@@ -379,6 +322,8 @@ def _adopt_branch(run: _Run) -> None:
     # Unreachable now: the branch is settled by the first run that reaches the remote.
     with contextlib.suppress(RemoteUnavailableError):
         store.adopt_remote_branch(run.binding, run.network_time())
+        _fetch(run)  # before the first local commit: no second root commit
+        _integrate_remote(run)
 
 
 @dataclass(frozen=True)
@@ -420,16 +365,6 @@ def run_stores(
     if errors:
         raise errors[0]
     return [r for r in reports if r is not None]
-
-
-def exit_code(reports: list[StoreReport]) -> ExitCode:
-    """The command's exit code, ranked by errors.PRECEDENCE (needs-you before offline)."""
-    codes = {r.error_code for r in reports if r.error_code}
-    if any(r.blocked for r in reports):
-        codes.add(ExitCode.NEEDS_USER)
-    if any(r.offline for r in reports):
-        codes.add(ExitCode.REMOTE_UNAVAILABLE)
-    return most_urgent(codes)
 
 
 def sync_project(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 # How far into a file the frontmatter may reach (the client reads the same 30 lines).
@@ -23,6 +22,8 @@ _TOP_KEY = re.compile(r"^[^\s#][^:]*:")
 
 def _timestamp(value: str) -> float | None:
     """Unix time of a YAML timestamp or date (`2026-03-04T10:12:44.120Z`, `2026-03-04`)."""
+    from datetime import datetime, timezone  # only when a stamped file is written
+
     value = value.split(" #", 1)[0].strip().strip("'\"").strip()
     if not value:
         return None

@@ -15,7 +15,7 @@ from memsync.sync.hookoutput import HookOutput, Section, clean_line, quote_name
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
     from memsync.config import Config
-    from memsync.sync.engine import StoreReport
+    from memsync.sync.report import StoreReport
 
 # `push --review --hook`: (project, scopes, message) -> (store reports, pull requests).
 ReviewPush = Callable[
@@ -92,18 +92,19 @@ def _read_index(path: Path, limit: int = 256_000) -> list[str]:
     return data.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
 
 
-def _memory_paths(paths: Sequence[str]) -> list[str]:
-    """The memories among files sync wrote: the one memory rule, without the indexes."""
-    from memsync.model.safety import is_index_path, is_memory_file
+def _memory_paths(report: StoreReport, paths: Sequence[str]) -> list[str]:
+    """The memories among PATHS, by the one memory rule of REPORT's scope: not the indexes."""
+    from memsync.model.safety import ScopeName, is_index_path, is_memory_file
 
-    return [p for p in paths if is_memory_file(p, "team") and not is_index_path(p)]
+    scope: ScopeName = "team" if report.scope == "team" else "private"
+    return [p for p in paths if is_memory_file(p, scope) and not is_index_path(p)]
 
 
 def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
     """Index lines of the memories REPORT wrote, then the changes no index line names."""
     from memsync.model.index import parse_entry
 
-    updated = set(_memory_paths(report.updated))
+    updated = set(_memory_paths(report, report.updated))
     lines: list[str] = []
     named: set[str] = set()
     for line in index:
@@ -112,7 +113,7 @@ def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
             lines.append(clean_line(line))
             named.add(entry.target)
     lines.extend(f"- {quote_name(p)} (no index line)" for p in sorted(updated - named))
-    lines.extend(f"- removed: {quote_name(p)}" for p in _memory_paths(report.deleted))
+    lines.extend(f"- removed: {quote_name(p)}" for p in _memory_paths(report, report.deleted))
     return lines
 
 
@@ -128,6 +129,20 @@ TEAM_GUIDANCE = (
 )
 
 
+def _team_section(report: StoreReport, live: Path, index_file: Path) -> Section:
+    """The team folder, when to save there, what this pull changed, then the team index."""
+    index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
+    heading = [f"Team memory: {live}", TEAM_GUIDANCE]
+    updated, deleted = _memory_paths(report, report.updated), _memory_paths(report, report.deleted)
+    if updated:
+        heading.append(f"New or changed by this pull: {_names(updated, most=20)}")
+    if deleted:
+        heading.append(f"Removed by this pull: {_names(deleted, most=20)}")
+    heading.append(f"Team index ({index_file}):")
+    lines = tuple(index or ["(no team memories yet)"])
+    return Section("\n".join(heading), lines, str(index_file))
+
+
 def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
     """Model context after a pull: changed index lines, then the team memory."""
     sections: list[Section] = []
@@ -137,17 +152,8 @@ def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
         live = Path(report.live_dir)
         index_file = live / "MEMORY.md"
         if report.scope == "team":
-            index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
-            lines = []
-            updated, deleted = _memory_paths(report.updated), _memory_paths(report.deleted)
-            if updated:
-                lines.append(f"New or changed by this pull: {_names(updated, most=20)}")
-            if deleted:
-                lines.append(f"Removed by this pull: {_names(deleted, most=20)}")
-            lines += index or ["(no team memories yet)"]
-            heading = f"Team memory: {live}\n{TEAM_GUIDANCE}\nTeam index ({index_file}):"
-            sections.append(Section(heading, tuple(lines), str(index_file)))
-        elif _memory_paths(report.changed_live):
+            sections.append(_team_section(report, live, index_file))
+        elif _memory_paths(report, report.changed_live):
             heading = (
                 "memsync brought memory changes from other machines after this session loaded "
                 f"MEMORY.md. Index lines of the new or changed memories in {live} "
@@ -294,15 +300,22 @@ def run_hook(
     for pull in pulls:
         if pull.result is not None and pull.result.url:
             output = output.with_person(f"memsync: review pull request {pull.result.url}")
-    for line in problem_lines(reports):
-        sys.stderr.write(line + "\n")
+    problems = problem_lines(reports)
+    if problems:
+        from memsync.check.secrets import redact
+
+        sys.stderr.writelines(redact(line) + "\n" for line in problems)
     _emit(output)
 
 
 def _emit(output: HookOutput) -> None:
     text = output.render()
     if text is not None:
-        sys.stdout.write(text + "\n")
+        # File names and messages can carry a secret, and this output reaches the model.
+        # A redacted span never holds a quote or backslash, so the JSON stays valid.
+        from memsync.check.secrets import redact
+
+        sys.stdout.write(redact(text) + "\n")
         sys.stdout.flush()
 
 

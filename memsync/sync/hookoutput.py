@@ -13,7 +13,9 @@ import json
 import unicodedata
 from dataclasses import dataclass, replace
 
-# Claude Code shows the model only a preview of hook output longer than this (CLAUDE-CODE.md §2).
+# Claude Code shows the model only a preview of hook output longer than this (CLAUDE-CODE.md §2),
+# counted as JavaScript does: UTF-16 code units (checked with 2.1.330: 10,000 units are shown
+# whole, 10,001 are saved to a file; 5,000 emoji fit, 5,001 do not).
 CONTEXT_LIMIT = 10_000
 # Index lines are meant to stay under 150 characters; a longer one is cut, not dropped.
 MAX_LINE = 300
@@ -106,6 +108,26 @@ class HookOutput:
         return json.dumps(data, ensure_ascii=False) if data else None
 
 
+def js_length(text: str) -> int:
+    """Length as JavaScript counts it: a character outside the BMP is two UTF-16 units."""
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+
+
+def _cut(text: str, limit: int) -> str:
+    """TEXT shortened to at most LIMIT UTF-16 units, ending in an ellipsis."""
+    if js_length(text) <= limit:
+        return text
+    kept: list[str] = []
+    units = 0
+    for char in text:
+        width = 2 if ord(char) > 0xFFFF else 1
+        if units + width > limit - 1:
+            break
+        kept.append(char)
+        units += width
+    return "".join(kept) + "…"
+
+
 def _block(heading: str, lines: list[str]) -> str:
     return "\n".join([heading, *lines])
 
@@ -113,25 +135,25 @@ def _block(heading: str, lines: list[str]) -> str:
 def fit_sections(sections: tuple[Section, ...], limit: int) -> str:
     """Join SECTIONS in order; lines that do not fit give way to a line naming the file."""
     full = "\n\n".join(_block(s.heading, list(s.lines)) for s in sections)
-    if len(full) <= limit:
+    if js_length(full) <= limit:
         return full
     # Every heading stays; room is kept for each section's worst-case stand-in line, then
     # lines fill what is left in order (the first sections say what changed: they matter most).
-    fixed = sum(len(s.heading) for s in sections) + 2 * max(len(sections) - 1, 0)
-    reserve = sum(len(s.more_line(len(s.lines))) + 1 for s in sections if s.lines)
+    fixed = sum(js_length(s.heading) for s in sections) + 2 * max(len(sections) - 1, 0)
+    reserve = sum(js_length(s.more_line(len(s.lines))) + 1 for s in sections if s.lines)
     room = limit - fixed - reserve
     blocks: list[str] = []
     for section in sections:
         shown: list[str] = []
         for line in section.lines:
-            if len(line) + 1 > room:
+            cost = js_length(line) + 1
+            if cost > room:
                 break
             shown.append(line)
-            room -= len(line) + 1
+            room -= cost
         hidden = len(section.lines) - len(shown)
         if hidden:
             shown.append(section.more_line(hidden))
         blocks.append(_block(section.heading, shown))
-    text = "\n\n".join(blocks)
-    # Only headings longer than the whole limit get here (a pathological path).
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    # Only headings longer than the whole limit need the cut (a pathological path).
+    return _cut("\n\n".join(blocks), limit)

@@ -26,8 +26,10 @@ class LiveOutcome:
 
 
 def _read(path: Path) -> bytes | None:
+    from memsync.fsutil.reads import read_regular
+
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except OSError:
         # Missing, a folder, a name too long to exist: nothing memsync wrote is there.
         return None

@@ -1,14 +1,37 @@
-"""What memsync last wrote into a live memory directory, to tell local edits from remote ones."""
+"""What memsync last wrote into a live memory directory, to tell local edits from remote ones.
+
+A manifest belongs to the binding of a project to a live directory, not to a store URL:
+it is kept per live directory and records which store (by normalised URL) and folder it
+describes. When the binding now names another store or folder, the record does not
+describe the new store, so it is set aside (`previous`) and the next run migrates: the
+new store is merged with what is live, as a first sync would (docs/SYNC.md).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memsync.fsutil.atomic import atomic_write_text
 from memsync.git import blob_sha
+
+if TYPE_CHECKING:
+    from memsync.sync.binding import Binding
+
+
+@dataclass(frozen=True)
+class PreviousBinding:
+    """What a live directory was bound to before its store or folder changed."""
+
+    store_url: str
+    subdir: str
+    # Blob ids as last synced with that store: a file memsync wrote there and the person
+    # deleted since is not brought back from the old clone.
+    files: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -25,35 +48,53 @@ class Manifest:
     # The live directory holds exactly the store's files at COMMIT (nothing kept, skipped or
     # refused), so a run that finds COMMIT unchanged and no local edit has nothing to write.
     clean: bool = False
+    # The normalised URL of the store these files were synced with ("" before any sync).
+    store_url: str = ""
+    # Set when the binding changed store or folder since the record was written; never
+    # saved: the first run that saves a manifest for the new store has migrated.
+    previous: PreviousBinding | None = None
 
 
-def manifest_path(data_dir: Path, store: str, live_dir: Path) -> Path:
-    """Where the manifest of one live directory for one store is kept."""
-    import hashlib
+def manifest_path(data_dir: Path, live_dir: Path) -> Path:
+    """Where the manifest of one live directory is kept (whatever store it is bound to)."""
+    digest = hashlib.sha256(str(live_dir).encode("utf-8")).hexdigest()[:20]
+    return data_dir / "manifests" / f"live-{digest}.json"
 
+
+def legacy_manifest_path(data_dir: Path, store: str, live_dir: Path) -> Path:
+    """Where memsync 0.1.0 kept it: per store name, shared by every URL of that name."""
     digest = hashlib.sha256(str(live_dir).encode("utf-8")).hexdigest()[:20]
     return data_dir / "manifests" / store / f"{digest}.json"
 
 
-def load_manifest(path: Path, live_dir: Path, store: str, subdir: str) -> Manifest:
-    """Read a manifest; a missing or corrupt one means nothing was synced yet."""
+def load_manifest(path: Path, live_dir: Path, store: str, subdir: str, store_url: str) -> Manifest:
+    """The manifest for a live directory bound to STORE_URL/SUBDIR.
+
+    Missing or corrupt: nothing was synced yet. Recorded for another store or folder:
+    a fresh manifest carrying the old record as `previous`, so nothing the old record
+    says about files is taken as true of the new store.
+    """
+    fresh = Manifest(live_dir=str(live_dir), store=store, subdir=subdir, store_url=store_url)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("subdir") != subdir:
-            # The project now maps to another folder of the store: start afresh.
-            raise ValueError("subdir changed")
-        return Manifest(
-            live_dir=str(live_dir),
-            store=store,
-            subdir=subdir,
-            files={str(k): str(v) for k, v in data["files"].items()},
-            commit=data.get("commit"),
-            last_sync=data.get("last_sync"),
-            last_push=data.get("last_push"),
-            clean=data.get("clean") is True,
-        )
+        files = {str(k): str(v) for k, v in data["files"].items()}
+        recorded_url = str(data.get("store_url") or "")
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return Manifest(live_dir=str(live_dir), store=store, subdir=subdir)
+        return fresh
+    if recorded_url != store_url or data.get("subdir") != subdir:
+        previous = PreviousBinding(recorded_url, str(data.get("subdir") or ""), files)
+        return Manifest(**{**vars(fresh), "previous": previous})
+    return Manifest(
+        live_dir=str(live_dir),
+        store=store,
+        subdir=subdir,
+        files=files,
+        commit=data.get("commit"),
+        last_sync=data.get("last_sync"),
+        last_push=data.get("last_push"),
+        clean=data.get("clean") is True,
+        store_url=store_url,
+    )
 
 
 def save_manifest(path: Path, manifest: Manifest) -> None:
@@ -62,6 +103,7 @@ def save_manifest(path: Path, manifest: Manifest) -> None:
     data = {
         "live_dir": manifest.live_dir,
         "store": manifest.store,
+        "store_url": manifest.store_url,
         "subdir": manifest.subdir,
         "commit": manifest.commit,
         "last_sync": manifest.last_sync,
@@ -72,6 +114,45 @@ def save_manifest(path: Path, manifest: Manifest) -> None:
     atomic_write_text(path, json.dumps(data, indent=1))
 
 
+def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
+    """The manifest of a binding's live directory, and the file it is kept in."""
+    from memsync.config import data_dir
+
+    path = manifest_path(data_dir(), binding.live_dir)
+    source = path
+    if not path.exists():
+        legacy = legacy_manifest_path(data_dir(), binding.store.name, binding.live_dir)
+        source = legacy if legacy.exists() else path
+    manifest = load_manifest(
+        source, binding.live_dir, binding.store.name, binding.subdir, binding.store_url
+    )
+    return manifest, path
+
+
 def hashes(files: Mapping[str, bytes]) -> dict[str, str]:
     """Blob ids of file contents."""
     return {path: blob_sha(data) for path, data in files.items()}
+
+
+def local_changes(live: Mapping[str, bytes], manifest: Manifest) -> dict[str, bytes | None]:
+    """Live files that differ from what memsync last synced (None = deleted locally)."""
+    changes: dict[str, bytes | None] = {}
+    live_hashes = hashes(live)
+    for path, sha in live_hashes.items():
+        if manifest.files.get(path) != sha:
+            changes[path] = live[path]
+    for path in manifest.files:
+        if path not in live:
+            changes[path] = None
+    return changes
+
+
+def never_synced(
+    live: Mapping[str, bytes], manifest: Manifest, target: Mapping[str, bytes]
+) -> set[str]:
+    """Live files memsync never wrote and the store does not hold: never to be deleted.
+
+    memsync deletes only what it wrote (a migration that could not commit a file, a store
+    that does not hold it, must not cost the person that file).
+    """
+    return {p for p in live if p not in manifest.files and p not in target}

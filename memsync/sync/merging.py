@@ -1,25 +1,75 @@
-"""The sync engine's use of the merge engine: local edits into the store, and remote into local."""
+"""The sync engine's use of the merge engine: local edits into the store, remote into local.
+
+The in-store merge of two commits reads only what changed (`git diff-tree` base..each
+side), loads only the blobs both sides changed (one `git cat-file`), and writes blobs,
+trees and the merge commit in one `git fast-import`. Every decision the merge recorded
+goes into the commit message as a `Memsync-Decision:` trailer, one line each.
+"""
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from memsync import git as gitcmd
-from memsync.git import TreeEntry
+from memsync.git import ModeOid, TreeEntry
 from memsync.merge.memory import MergeDecision
 from memsync.sync.binding import Binding
 from memsync.sync.manifest import Manifest
 
-Contents = Mapping[str, bytes | None]
+TRAILER = "Memsync-Decision"
+_SHOWN = 48  # characters of a kept or losing value a decision line shows
 
 
-def describe(decision: MergeDecision) -> str:
-    """One line for the sync report: file, field, kept and losing value."""
-    where = f"{decision.path} ({decision.field})" if decision.field else decision.path
+def _value(value: str | None, field: str | None) -> str:
+    """A value for one line: quoted, shortened, never a secret-looking value in the clear."""
+    if value is None:
+        return "(none)"
+    from memsync.check.secrets import scan_text
+
+    flat = " ".join(value.split())
+    if scan_text(value) or (field and scan_text(f"{field.rsplit('.', 1)[-1]}: {value}")):
+        return "(a secret-looking value, not shown)"
+    short = flat if len(flat) <= _SHOWN else flat[: _SHOWN - 1] + "…"
+    return json.dumps(short, ensure_ascii=False)
+
+
+def describe(decision: MergeDecision, prefix: str = "") -> str:
+    """One line for the sync report, the hook's message and a trailer: file, field, values.
+
+    PREFIX (a project folder) is left out of paths below it.
+    """
+    path = decision.path
+    if prefix and path.startswith(prefix.rstrip("/") + "/"):
+        path = path[len(prefix.rstrip("/")) + 1 :]
+    path = json.dumps(path)[1:-1]  # control characters escaped: one line
+    where = f"{path} ({decision.field})" if decision.field else path
+    line = f"{where}: {decision.detail}"
     if decision.lost is not None:
-        return f"{where}: {decision.detail}; kept {decision.kept!r}, lost {decision.lost!r}"
-    return f"{where}: {decision.detail}"
+        kept, lost = _value(decision.kept, decision.field), _value(decision.lost, decision.field)
+        line += f"; kept {kept}, lost {lost}"
+    return line
+
+
+def trailers(decisions: Iterable[MergeDecision], folder: str = "") -> str:
+    """The `Memsync-Decision:` trailer block for a commit message ("" when none).
+
+    Paths are store paths: FOLDER (a project folder) is put before paths relative to it.
+    """
+    folder = folder.rstrip("/")
+    moved = (replace(d, path=f"{folder}/{d.path}") if folder else d for d in decisions)
+    lines = [f"{TRAILER}: {describe(d)}" for d in moved]
+    return "\n" + "\n".join(lines) + "\n" if lines else ""
+
+
+def riding(
+    decisions: Iterable[MergeDecision], group: Collection[str], merged: Collection[str], last: bool
+) -> list[MergeDecision]:
+    """The decisions a commit of the files GROUP carries: its own (the LAST also any other)."""
+    return [d for d in decisions if d.path in group or (last and d.path not in merged)]
 
 
 def _read(binding: Binding, entries: Mapping[str, TreeEntry | None]) -> dict[str, bytes]:
@@ -42,7 +92,7 @@ def merge_local_edits(
     edits: Mapping[str, bytes | None],
     current: Mapping[str, TreeEntry],
     head: str | None,
-) -> tuple[dict[str, bytes | None], tuple[str, ...]]:
+) -> tuple[dict[str, bytes | None], tuple[MergeDecision, ...]]:
     """Changes to commit on HEAD so the store holds the local EDITS, merged where it moved on."""
     changes: dict[str, bytes | None] = {}
     contested: dict[str, bytes | None] = {}
@@ -76,34 +126,105 @@ def merge_local_edits(
         data = result.files.get(path)
         if _sha(data) != _entry_sha(current.get(path)):
             changes[path] = data
-    return changes, tuple(describe(d) for d in result.decisions)
+    return changes, result.decisions
+
+
+@dataclass(frozen=True)
+class StoreMerge:
+    """A merge commit built in a store clone (no ref moved) and what the merge decided."""
+
+    commit: str
+    decisions: tuple[MergeDecision, ...]
+    changed: tuple[str, ...]  # paths whose content differs from ours
+
+
+def _sides(
+    ours: gitcmd.TreeChanges, theirs: gitcmd.TreeChanges
+) -> tuple[dict[str, ModeOid], dict[str, ModeOid], dict[str, ModeOid]]:
+    """Base, ours and theirs restricted to the paths either side changed."""
+    maps: tuple[dict[str, ModeOid], ...] = ({}, {}, {})
+    for mine, other, side in ((ours, theirs, 1), (theirs, ours, 2)):
+        for path, (before, after) in mine.changes.items():
+            if before is not None:
+                maps[0][path] = before
+            if after is not None:
+                maps[side][path] = after
+            if path not in other.changes and before is not None:
+                maps[3 - side][path] = before  # unchanged on the other side
+    return maps[0], maps[1], maps[2]
+
+
+def merge_in_store(
+    repo: Path,
+    base: str | None,
+    ours: str,
+    theirs: str,
+    *,
+    message: str,
+    author: gitcmd.Identity,
+    when: int | None = None,
+) -> StoreMerge:
+    """The merge commit of OURS and THEIRS over BASE in the clone REPO: objects only."""
+    from memsync.merge.tree import BLOB_MODES, merged_mode
+    from memsync.merge.treemerger import TreeMerger
+
+    changed = (gitcmd.tree_changes(repo, base, ours), gitcmd.tree_changes(repo, base, theirs))
+    base_map, ours_map, theirs_map = _sides(*changed)
+
+    def load(values: Collection[ModeOid]) -> dict[ModeOid, bytes]:
+        blobs = gitcmd.read_blobs(repo, [oid for _, oid in values])
+        return {value: blobs[value[1]] for value in values}
+
+    def lookup(paths: Collection[str]) -> dict[str, ModeOid]:
+        found = gitcmd.list_tree(repo, ours, paths=sorted(paths))
+        return {p: (e.mode, e.sha) for p, e in found.items() if e.kind == "blob"}
+
+    merger: TreeMerger[ModeOid] = TreeMerger(
+        base_map,
+        ours_map,
+        theirs_map,
+        load=load,
+        is_blob=lambda entry: entry[0] in BLOB_MODES,
+        times=(gitcmd.change_times(repo, base, ours), gitcmd.change_times(repo, base, theirs)),
+        renames=(changed[0].renames, changed[1].renames),
+        lookup=lookup,
+    )
+    plan = merger.resolve()
+    modes = {
+        path: merged_mode(merger.base.get(path), *(side.get(path) for side in merger.sides))
+        for path in plan.write
+    }
+    contents: dict[str, bytes | None] = dict.fromkeys(plan.delete)
+    contents.update(plan.write)
+    commit = gitcmd.write_commit(
+        repo,
+        parents=[ours, theirs],
+        changes=contents,
+        entries=plan.take,
+        modes=modes,
+        message=message.rstrip("\n") + "\n" + trailers(plan.decisions),
+        author=author,
+        when=int(time.time()) if when is None else when,
+    )
+    paths = tuple(sorted({*contents, *plan.take}))
+    return StoreMerge(commit, tuple(plan.decisions), paths)
 
 
 def merge_heads(
     binding: Binding, local: str, remote: str, base: str | None
 ) -> tuple[str, tuple[str, ...]]:
-    """A merge commit of LOCAL and REMOTE over the whole store tree, built in-process."""
-    from memsync.merge.tree import build_merge_commit
+    """A merge commit of LOCAL and REMOTE over the whole store tree, built in-process, and a
+    line for each decision (paths relative to the binding's folder)."""
+    from memsync.sync.binding import hostname
 
     repo = binding.clone_dir
-    identity = gitcmd.identity(repo, _host())
-    env = {
-        f"GIT_{role}_{part}": value
-        for role in ("AUTHOR", "COMMITTER")
-        for part, value in (("NAME", identity.name), ("EMAIL", identity.email))
-    }
-    outcome = build_merge_commit(
+    host = hostname()
+    merged = merge_in_store(
         repo,
         base,
         local,
         remote,
-        message=f"memsync: merge {binding.store.name} changes on {_host()}\n",
-        env=env,
+        message=f"memsync: merge {binding.store.name} changes on {host}\n",
+        author=gitcmd.identity(repo, host),
     )
-    return outcome.commit, tuple(describe(d) for d in outcome.decisions)
-
-
-def _host() -> str:
-    from memsync.sync.binding import hostname
-
-    return hostname()
+    return merged.commit, tuple(describe(d, binding.prefix) for d in merged.decisions)

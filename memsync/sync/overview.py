@@ -15,7 +15,7 @@ from memsync.model.safety import TreeScan
 from memsync.model.semdiff import MemoryChange, diff_memories
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
-from memsync.sync.engine import binding_manifest, local_changes
+from memsync.sync.manifest import binding_manifest, local_changes
 from memsync.sync.summary import BlockedFile, fix_for
 
 
@@ -73,6 +73,7 @@ class HistoryEntry:
     author: str
     subject: str
     files: tuple[tuple[str, str], ...]
+    decisions: tuple[str, ...] = ()  # what a merge decided: file, field, kept and lost value
 
 
 def _bindings(project_dir: Path, scopes: tuple[Scope, ...]) -> tuple[Config, list[Binding]]:
@@ -217,18 +218,39 @@ def history(
             continue
         target = store.store_path(binding, relative) if relative else binding.prefix
         paths = [target] if target else []
+        prefix = f"{binding.prefix}/" if binding.prefix else ""
         with contextlib.suppress(GitError):
-            for entry in gitcmd.log_entries(binding.clone_dir, heads.local, paths, limit):
-                prefix = f"{binding.prefix}/" if binding.prefix else ""
+            found = gitcmd.log_entries(binding.clone_dir, heads.local, paths, limit)
+            seen = {entry.sha for entry in found}
+            for entry in gitcmd.decision_entries(binding.clone_dir, heads.local, limit):
+                if entry.sha not in seen and any(_concerns(d, target) for d in entry.decisions):
+                    found.append(entry)
+            for entry in found:
                 files = tuple(
                     (s, p.removeprefix(prefix)) for s, p in entry.files if p.startswith(prefix)
                 )
+                decisions = tuple(
+                    d.removeprefix(prefix) for d in entry.decisions if _concerns(d, target)
+                )
                 entries.append(
                     HistoryEntry(
-                        binding.scope, entry.sha, entry.when, entry.author, entry.subject, files
+                        binding.scope,
+                        entry.sha,
+                        entry.when,
+                        entry.author,
+                        entry.subject,
+                        files,
+                        decisions,
                     )
                 )
     return sorted(entries, key=lambda e: e.when, reverse=True)[:limit]
+
+
+def _concerns(decision: str, target: str) -> bool:
+    """Whether a decision line (it starts with its file's store path) is about TARGET."""
+    return not target or (
+        decision.startswith(target) and decision[len(target) : len(target) + 1] in "/ :"
+    )
 
 
 def _relative_to_binding(binding: Binding, file: str) -> str | None:

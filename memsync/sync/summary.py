@@ -14,7 +14,7 @@ from memsync.errors import ExitCode
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
-    from memsync.sync.engine import StoreReport
+    from memsync.sync.report import StoreReport
 
 # Blocked files named in the one-line outcome; the rest are counted (all are listed below it).
 _NAMED = 2
@@ -91,7 +91,9 @@ def outcome(report: StoreReport, command: str) -> str:
         sent = len(report.sent)
         tries = f" after {report.push_attempts} tries" if report.push_attempts > 1 else ""
         where = f" to {report.review_branch}" if report.review_branch else ""
-        parts.append(f"pushed {sent}{where}{tries}")
+        # Commits that change no memory file (a merge of what the remote had) give no count.
+        count = f" {sent}" if sent else ""
+        parts.append(f"pushed{count}{where}{tries}")
     if report.ahead and not (report.pushed and report.review_branch):
         commits = _count(report.ahead, "commit")
         parts.append(f"ahead by {commits}, not pushed: {_why_not_pushed(report, command)}")

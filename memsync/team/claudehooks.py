@@ -357,16 +357,9 @@ def scope_warnings(settings_path: Path, others: list[Path]) -> tuple[str, ...]:
 
 
 def install_hooks(
-    settings_path: Path, *, others: list[Path] | None = None, dry_run: bool = False
+    settings_path: Path, *, others: list[Path], dry_run: bool = False
 ) -> InstallResult:
     """Install memsync's hooks in SETTINGS_PATH; warn about copies in OTHERS (other scopes)."""
-    if others is None:
-        from memsync.model.paths import project_root
-
-        try:
-            others = project_settings_paths(project_root(Path.cwd()))
-        except Exception:  # no project here: nothing else to compare with
-            others = []
     change = plan_install(settings_path)
     if not dry_run:
         apply(change)

@@ -2,33 +2,49 @@
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memsync import git as gitcmd
-from memsync.config import Binding as ConfigBinding
-from memsync.config import Config, ProjectConfig, StoreConfig, data_dir, load_config, save_config
+from memsync.config import (
+    Config,
+    ProjectConfig,
+    Scope,
+    StoreConfig,
+    data_dir,
+    load_config,
+    save_config,
+)
+from memsync.config import StoreFolder as ConfigBinding
 from memsync.errors import UsageError
-from memsync.model.paths import ProjectLocation, key_from_url, locate_project
+from memsync.model.paths import (
+    ProjectLocation,
+    is_local_url,
+    key_from_url,
+    locate_project,
+    normalize_url,
+)
 
 if TYPE_CHECKING:
     from memsync.sync.binding import Binding
-    from memsync.sync.engine import StoreReport
+    from memsync.sync.report import StoreReport
 
 PRIVATE_STORE = "private"
 
 
 @dataclass(frozen=True)
 class InitPlan:
-    """The configuration `init` settles on, before anything is cloned."""
+    """The configuration `init` settles on, before anything is cloned or written."""
 
     location: ProjectLocation
     config: Config
     private: StoreConfig
     team: StoreConfig | None
-    created_local_remote: Path | None
+    # The embedded default private remote, created only once the other remotes answered.
+    create_local_remote: Path | None
+    warnings: tuple[str, ...] = ()
 
 
 def default_private_remote() -> Path:
@@ -36,16 +52,24 @@ def default_private_remote() -> Path:
     return data_dir() / "remotes" / "private.git"
 
 
-def _team_store_name(url: str) -> str:
-    key = key_from_url(url) or hashlib.sha256(url.encode()).hexdigest()[:8]
-    return f"team-{key}"
-
-
-def _normalize_url(url: str) -> str:
+def _absolute_url(url: str) -> str:
     """Local paths become absolute so every later run finds the same remote."""
-    if "://" in url or (":" in url.split("/", maxsplit=1)[0] and not Path(url).exists()):
-        return url
-    return str(Path(url).expanduser().resolve())
+    normalized = normalize_url(url)
+    return normalized if is_local_url(normalized) else url.strip()
+
+
+def _store_for(config: Config, scope: Scope, url: str, preferred: str) -> StoreConfig:
+    """The store entry for URL: the existing one for any spelling of it, else a new name."""
+    wanted = normalize_url(url)
+    for store in config.stores.values():
+        if store.scope == scope and normalize_url(store.url) == wanted:
+            # Same repository, maybe spelled otherwise: the same store, one clone.
+            return StoreConfig(store.name, scope, url)
+    name, number = preferred, 1
+    while name in config.stores:
+        number += 1
+        name = f"{preferred}-{number}"
+    return StoreConfig(name, scope, url)
 
 
 def plan_init(
@@ -56,35 +80,39 @@ def plan_init(
     subdir: str | None,
 ) -> InitPlan:
     """Decide stores and bindings for the project, keeping what an earlier init set."""
+    from memsync.sync.binding import check_subdir
+    from memsync.sync.identity import resolve_project
+
     location = locate_project(project_dir)
     config = load_config()
     existing = config.projects.get(str(location.root))
     if subdir is not None:
-        _check_subdir(subdir)
+        check_subdir(subdir)
 
-    created: Path | None = None
+    create: Path | None = None
     current_private = config.stores.get(PRIVATE_STORE)
     if private_url:
-        private = StoreConfig(PRIVATE_STORE, "private", _normalize_url(private_url))
+        private = StoreConfig(PRIVATE_STORE, "private", _absolute_url(private_url))
     elif current_private is not None:
         private = current_private
     else:
         remote = default_private_remote()
-        if not (remote / "HEAD").is_file():
-            gitcmd.create_bare_remote(remote)
-            created = remote
+        create = None if (remote / "HEAD").is_file() else remote
         private = StoreConfig(PRIVATE_STORE, "private", str(remote))
     config = config.with_store(private)
 
     team: StoreConfig | None = None
     if team_url:
-        url = _normalize_url(team_url)
-        team = StoreConfig(_team_store_name(url), "team", url)
+        url = _absolute_url(team_url)
+        team = _store_for(config, "team", url, f"team-{key_from_url(url) or 'store'}")
         config = config.with_store(team)
     elif existing is not None and existing.team is not None:
         team = config.stores.get(existing.team.store)
 
-    key = existing.key if existing is not None else location.key
+    resolved = resolve_project(location)
+    warnings = (resolved.warning,) if resolved.warning else ()
+    # A project keeps its folder across re-inits: its memory is already there.
+    key = existing.key if existing is not None else resolved.key
     if subdir is None:
         team_subdir = existing.team.subdir if existing and existing.team else key
         private_subdir = existing.private.subdir if existing and existing.private else key
@@ -102,28 +130,46 @@ def plan_init(
         key=key,
         private=ConfigBinding(private.name, private_subdir),
         team=ConfigBinding(team.name, team_subdir) if team is not None else None,
+        identity=resolved.identity,
     )
     config = config.with_project(project)
     location = ProjectLocation(location.root, location.memory_dir, location.origin_url, key)
-    return InitPlan(location, config, private, team, created)
+    return InitPlan(location, config, private, team, create, warnings)
 
 
-def _check_subdir(subdir: str) -> None:
-    from memsync.model.safety import unsafe_path_reason
+def probe_remote(url: str, cwd: Path, timeout: float | None) -> str | None:
+    """Check that URL is a reachable git repository; its default branch (None when empty).
 
-    if subdir == ".":
-        return
-    reason = unsafe_path_reason(subdir)
-    if reason is not None or subdir.startswith(".") or subdir in ("team", "archive"):
+    Nothing is written: `init` calls this before it changes any configuration.
+    """
+    from memsync.errors import RemoteUnavailableError
+
+    result = gitcmd.run_git(
+        ["ls-remote", "--symref", url, "HEAD"],
+        cwd=cwd,
+        timeout=timeout,
+        check=False,
+        network=True,
+    )
+    if not result.ok:
+        said = " / ".join(line for line in result.stderr.strip().splitlines() if line)
+        said = said or f"exit {result.returncode}"
+        unreachable = gitcmd.error_for(result, cwd, network=True)
+        missing = "does not appear to be a git repository" in said or "not found" in said.lower()
+        if isinstance(unreachable, RemoteUnavailableError) and not missing:
+            raise RemoteUnavailableError(
+                f"cannot reach the store remote {url}: git said: {said}",
+                hint="Nothing was changed. Check the URL and your network or credentials, "
+                "then run `memsync init` again.",
+            )
         raise UsageError(
-            f"--subdir {subdir!r} cannot name a folder of a store ({reason or 'reserved name'})",
-            hint="Use a plain folder name such as `acme-api`, or `.` for a dedicated team repo.",
+            f"{url} is not a git repository memsync can use: git said: {said}",
+            hint="Nothing was changed. Check the URL (a typo?) and run `memsync init` again.",
         )
-
-
-def save_plan(plan: InitPlan) -> Path:
-    """Write the planned configuration."""
-    return save_config(plan.config)
+    for line in result.text.splitlines():
+        if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
+            return line[len("ref: refs/heads/") : -len("\tHEAD")]
+    return None
 
 
 @dataclass(frozen=True)
@@ -137,10 +183,8 @@ class InitResult:
     warnings: tuple[str, ...] = ()
 
 
-def scaffold_empty_team_store(
-    binding: Binding, timeout: float | None, memsync_spec: str | None = None
-) -> tuple[str, ...]:
-    """Commit the templates (and their record) into a team store whose remote is empty."""
+def scaffold_empty_team_store(binding: Binding, memsync_spec: str | None = None) -> tuple[str, ...]:
+    """Commit the templates (and their record) into a fetched team store whose remote is empty."""
     import time
 
     from memsync.sync import store
@@ -149,7 +193,6 @@ def scaffold_empty_team_store(
     from memsync.team.scaffold import RECORD, record_text, rendered_files
 
     repo = binding.clone_dir
-    gitcmd.fetch(repo, timeout)
     heads = store.heads(binding)
     if heads.local is not None or heads.remote is not None:
         return ()
@@ -179,40 +222,89 @@ def run_init(
     subdir: str | None,
     memsync_spec: str | None = None,
 ) -> InitResult:
-    """Configure, clone, scaffold an empty team store, then sync (local memories kept)."""
-    from memsync.sync import store
-    from memsync.sync.binding import resolve_bindings
+    """Check the remotes, clone, check the folders, then configure and sync.
+
+    The configuration is written only once every remote answered and every project
+    folder is free or already this project's: a failure changes nothing.
+    """
+    from memsync.sync.binding import make_binding
     from memsync.sync.deadline import Deadline
     from memsync.sync.engine import run_stores
-    from memsync.sync.lock import store_lock
 
     plan = plan_init(project_dir, private_url=private_url, team_url=team_url, subdir=subdir)
-    config_file = save_plan(plan)
-    _, bindings = resolve_bindings(plan.config, plan.location.root, ("private", "team"))
+    project = plan.config.projects[str(plan.location.root)]
+    stores = [plan.private] + ([plan.team] if plan.team else [])
+    for entry in stores:
+        if entry.url != str(plan.create_local_remote):
+            probe_remote(entry.url, plan.location.root, gitcmd.DEFAULT_TIMEOUT)
+    if plan.create_local_remote is not None:
+        gitcmd.create_bare_remote(plan.create_local_remote)
+    bindings = []
+    for entry in stores:
+        scope = entry.scope
+        folder = project.binding(scope)
+        assert folder is not None
+        bindings.append(make_binding(plan.location, scope, entry, folder.subdir, project.identity))
     scaffolded: tuple[str, ...] = ()
     for binding in bindings:
+        with _locked(binding, plan):
+            scaffolded = _prepare(binding, memsync_spec) or scaffolded
+    config_file = save_config(plan.config)
+    for binding in bindings:
         binding.live_dir.mkdir(parents=True, exist_ok=True)
-        with store_lock(
-            binding.lock_path,
-            timeout=plan.config.settings.lock_timeout,
-            command="init",
-            store=binding.label,
-        ):
-            store.ensure_clone(binding)
-            store.check_state(binding)
-            store.adopt_remote_branch(binding, gitcmd.DEFAULT_TIMEOUT)
-            if binding.scope == "team":
-                scaffolded = scaffold_empty_team_store(
-                    binding, gitcmd.DEFAULT_TIMEOUT, memsync_spec
-                )
+        with _locked(binding, plan):
+            record_identity(binding)
     reports = run_stores(bindings, plan.config.settings, Deadline(), "push")
-    return InitResult(
-        plan,
-        config_file,
-        scaffolded,
-        tuple(reports),
-        _spec_warnings(memsync_spec, scaffolded, team=any(b.scope == "team" for b in bindings)),
+    spec_warnings = _spec_warnings(memsync_spec, scaffolded, team=plan.team is not None)
+    return InitResult(plan, config_file, scaffolded, tuple(reports), plan.warnings + spec_warnings)
+
+
+def _locked(binding: Binding, plan: InitPlan) -> contextlib.AbstractContextManager[object]:
+    from memsync.sync.lock import store_lock
+
+    timeout = plan.config.settings.lock_timeout
+    return store_lock(binding.lock_path, timeout=timeout, command="init", store=binding.label)
+
+
+def _prepare(binding: Binding, memsync_spec: str | None) -> tuple[str, ...]:
+    """Clone and fetch the store, scaffold an empty team store, refuse a foreign folder."""
+    from memsync.sync import store
+    from memsync.sync.identity import check_folder
+
+    store.ensure_clone(binding)
+    store.check_state(binding)
+    store.adopt_remote_branch(binding, gitcmd.DEFAULT_TIMEOUT)
+    gitcmd.fetch(binding.clone_dir, gitcmd.DEFAULT_TIMEOUT)
+    heads = store.heads(binding)
+    if heads.local is None and heads.remote is not None:
+        # Start from the store's history: live memories become commits on top of it.
+        gitcmd.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
+    team = binding.scope == "team"
+    scaffolded = scaffold_empty_team_store(binding, memsync_spec) if team else ()
+    for commit in {store.heads(binding).local, heads.remote} - {None}:
+        check_folder(binding, store.store_files(binding, commit))
+    return scaffolded
+
+
+def record_identity(binding: Binding) -> None:
+    """Commit the project's identity file into its folder when the folder lacks one."""
+    from memsync.sync import store
+    from memsync.sync.binding import hostname
+    from memsync.sync.identity import IDENTITY_FILE, FolderRecord, format_record
+
+    if binding.identity is None:
+        return
+    heads = store.heads(binding)
+    if IDENTITY_FILE in store.store_files(binding, heads.local):
+        return
+    commit = store.commit_files(
+        binding,
+        parent=heads.local,
+        changes={IDENTITY_FILE: format_record(FolderRecord(binding.identity))},
+        message=f"memsync({binding.project_key}): record the project's identity\n",
+        author=gitcmd.identity(binding.clone_dir, hostname()),
     )
+    gitcmd.update_branch(binding.clone_dir, heads.branch, commit, heads.local, "memsync: identity")
 
 
 def _spec_warnings(spec: str | None, scaffolded: tuple[str, ...], *, team: bool) -> tuple[str, ...]:

@@ -13,7 +13,8 @@ from memsync.model.limits import INDEX_NAME
 from memsync.model.memory import parse_memory
 from memsync.sync.binding import Binding, resolve_bindings
 from memsync.sync.deadline import Deadline
-from memsync.sync.engine import StoreReport, run_stores
+from memsync.sync.engine import run_stores
+from memsync.sync.report import StoreReport
 
 
 @dataclass(frozen=True)
@@ -94,10 +95,15 @@ def promote(project_dir: Path, file: str) -> PromoteResult:
     source = private.live_dir / relpath
     if not source.is_file() or relpath.split("/")[0] == "team" or source.name == INDEX_NAME:
         raise UsageError(f"{source} is not a private memory file")
-    data = source.read_bytes()
+    from memsync.fsutil.reads import read_regular, read_regular_or_none
+
+    try:
+        data = read_regular(source)  # never through a symlink (SPEC section 2), never a FIFO
+    except OSError as exc:
+        raise UsageError(f"{source} is not a regular private memory file: {exc}") from exc
     _refuse_unsafe(relpath, data, config.settings)
     target = team.live_dir / relpath
-    if target.exists() and target.read_bytes() != data:
+    if target.exists() and read_regular_or_none(target) != data:
         raise UserMessageError(
             f"the team memory already has a different {relpath}",
             hint="Rename your file first, or merge the two by hand.",

@@ -25,7 +25,6 @@ from memsync.team.reviewtree import (
     Layout,
     check_folders,
     is_memory_path,
-    store_scope,
 )
 
 if TYPE_CHECKING:
@@ -180,6 +179,8 @@ def review_commits(
     old = {p: blobs[before[p].sha] for p in changed if p in before and before[p].sha in blobs}
     new = {p: blobs[after[p].sha] for p in changed if p in after and after[p].sha in blobs}
     if scope is None:
+        from memsync.check.scope import store_scope
+
         scope = store_scope(repo, after, blobs.get(after[ATTRIBUTES].sha) if extra else None)
     secrets = tuple(_secrets(new))
     # Old versions are scanned too: a diff shows removed lines, and those must not leak.

@@ -14,7 +14,7 @@ from memsync import git as gitcmd
 from memsync.errors import UsageError, UserMessageError
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
-from memsync.sync.engine import StoreReport
+from memsync.sync.report import StoreReport
 from memsync.team.github import PullRequestResult
 
 BRANCH_PREFIX = "memsync"
@@ -154,7 +154,21 @@ def open_pull_request(
     noun = "memory" if total == 1 else "memories"
     title = (message or "").strip().splitlines()[0] if (message or "").strip() else ""
     title = title or f"memsync({binding.project_key}): {total} {noun} from {user}"
+    _refuse_secrets(title, body)
     result = open_or_update_pull_request(
         binding.store.url, head=branch, base=heads.branch, title=title, body=body, env=env
     )
     return PullRequestOutcome(binding.store.name, branch, heads.branch, title, total, result)
+
+
+def _refuse_secrets(title: str, body: str) -> None:
+    """The pull request's title and body leave the machine too: never with a secret."""
+    from memsync.check.secrets import scan_text
+
+    leaks = scan_text(title, "pull request title") + scan_text(body, "pull request body")
+    if leaks:
+        raise UserMessageError(
+            "the pull request would carry a possible secret: "
+            + "; ".join(str(found) for found in leaks),
+            hint="Remove it from the memory or from `-m`, then push again.",
+        )

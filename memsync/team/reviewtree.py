@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
-from memsync import git as gitcmd
 from memsync.model.limits import INDEX_NAME
 from memsync.model.safety import is_memory_file
 
 # What `memsync scaffold` writes into a team repository: its presence names the scope.
-_SCAFFOLD_WORKFLOW = ".github/workflows/memsync-check.yml"
 ATTRIBUTES = ".gitattributes"
 
 
@@ -53,22 +50,6 @@ class Layout:
     def index(self, folder: str) -> str:
         """The MEMORY.md of FOLDER."""
         return f"{folder}/{INDEX_NAME}" if folder else INDEX_NAME
-
-
-def store_scope(repo: Path, paths: Collection[str], attributes: bytes | None) -> str:
-    """The scope of the store in REPO: from memsync's config, else team when scaffolded."""
-    from memsync.config import load_config
-    from memsync.model.paths import key_from_url
-
-    url = gitcmd.config_value(repo, "remote.origin.url")
-    key = key_from_url(url) if url else None
-    if key is not None:
-        for store in load_config().stores.values():
-            if key_from_url(store.url) == key:
-                return store.scope
-    if _SCAFFOLD_WORKFLOW in paths or (attributes is not None and b"merge=memsync" in attributes):
-        return "team"
-    return "private"
 
 
 def check_folders(

@@ -1,0 +1,164 @@
+"""Which code project a directory is, and the identity file each project folder keeps.
+
+SPEC section 2: a project is its normalised `origin` URL, else the root commit every
+clone shares, else (outside git, or before the first commit) its directory name, with a
+warning. Each project folder in a store holds `.memsync-project`, naming the identity it
+was made for, so a different project is never bound to it by accident, and naming the
+folder it moved to after `memsync project move`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memsync.config import ProjectIdentity
+from memsync.errors import UserMessageError
+from memsync.git import TreeEntry, blob_sha
+from memsync.model.paths import ProjectLocation, key_from_url, normalize_url
+
+if TYPE_CHECKING:
+    from memsync.sync.binding import Binding
+
+# Not a memory (no `.md`) and a dot-file: never synced into a live directory, never
+# checked or consolidated, never counted as a project's memory.
+IDENTITY_FILE = ".memsync-project"
+_HEADER = "# memsync: the code project whose memories this folder holds (docs/SYNC.md)\n"
+_KEY_UNSAFE = re.compile(r"[^a-z0-9._-]+")
+
+
+@dataclass(frozen=True)
+class FolderRecord:
+    """What a project folder's identity file says."""
+
+    identity: ProjectIdentity
+    moved_to: str | None = None
+
+
+@dataclass(frozen=True)
+class ResolvedProject:
+    """A project's identity, the key (store folder) it gets, and a warning when weak."""
+
+    identity: ProjectIdentity
+    key: str
+    warning: str | None = None
+
+
+def root_commit(root: Path) -> str | None:
+    """The root commit of the first-parent history of HEAD (None before the first commit)."""
+    from memsync.git import run_git
+
+    # First parent only: a subtree merge brings a second root that is another project's.
+    result = run_git(
+        ["rev-list", "--max-parents=0", "--first-parent", "HEAD"], cwd=root, check=False
+    )
+    lines = result.text.split()
+    return lines[-1] if result.ok and lines else None
+
+
+def _clean(text: str) -> str:
+    return _KEY_UNSAFE.sub("-", text.casefold()).strip("-.") or "project"
+
+
+def resolve_project(location: ProjectLocation) -> ResolvedProject:
+    """The identity and key of the project at LOCATION (runs git for the root commit)."""
+    is_git = (location.root / ".git").exists()
+    root = root_commit(location.root) if is_git else None
+    origin = normalize_url(location.origin_url, location.root) if location.origin_url else None
+    identity = ProjectIdentity(origin=origin, root_commit=root, directory=location.root.name)
+    from_url = key_from_url(location.origin_url) if location.origin_url else None
+    if from_url:
+        return ResolvedProject(identity, from_url)
+    if root:
+        # Every clone shares the root commit, whatever folder it was cloned into.
+        return ResolvedProject(identity, f"root-{root[:12]}")
+    what = "is not a git repository" if not is_git else "has no commit yet"
+    warning = (
+        f"{location.root} {what} and has no origin: its memory is keyed by the folder "
+        f"name `{_clean(location.root.name)}`, which an unrelated project of that name "
+        "would share; commit (or add an origin) and run `memsync init` again to key it "
+        "by its history"
+    )
+    return ResolvedProject(identity, _clean(location.root.name), warning)
+
+
+def format_record(record: FolderRecord) -> bytes:
+    """The identity file's text: one `field: value` line each, after a comment."""
+    lines = [_HEADER]
+    if record.moved_to is not None:
+        lines.append(f"moved-to: {record.moved_to}\n")
+    identity = record.identity
+    # The directory name only when nothing stronger exists: clones in differently named
+    # folders then write the same file, and the check compares blob ids without reading.
+    weak = None if identity.origin or identity.root_commit else identity.directory
+    for name, value in (
+        ("origin", identity.origin),
+        ("root-commit", identity.root_commit),
+        ("directory", weak),
+    ):
+        if value:
+            lines.append(f"{name}: {value}\n")
+    return "".join(lines).encode("utf-8")
+
+
+def parse_record(data: bytes) -> FolderRecord:
+    """Read an identity file; unknown lines are ignored (a newer memsync may add some)."""
+    values: dict[str, str] = {}
+    for raw in data.decode("utf-8", "replace").splitlines():
+        line = raw.strip()
+        if line and not line.startswith("#") and ":" in line:
+            name, _, value = line.partition(":")
+            values[name.strip()] = value.strip()
+    identity = ProjectIdentity(
+        origin=values.get("origin") or None,
+        root_commit=values.get("root-commit") or None,
+        directory=values.get("directory") or None,
+    )
+    return FolderRecord(identity, values.get("moved-to") or None)
+
+
+def refuse_mismatch(
+    folder: str, recorded: ProjectIdentity, identity: ProjectIdentity, store: str, key: str
+) -> None:
+    """Raise unless IDENTITY is the project the folder records."""
+    if recorded.same_project(identity):
+        return
+    shown = folder or "(the repository root)"
+    raise UserMessageError(
+        f"the folder {shown} of the {store} store belongs to another project "
+        f"({recorded.describe()}); this project is {identity.describe()}",
+        hint=f"Bind this project to its own folder: `memsync init --subdir {key}-2` "
+        "(or another unused name); two projects never share memory by accident.",
+    )
+
+
+def check_folder(binding: Binding, entries: Mapping[str, TreeEntry]) -> None:
+    """Refuse to sync a folder that records another project or was moved elsewhere."""
+    entry = entries.get(IDENTITY_FILE)
+    if entry is None:
+        return
+    if binding.identity is not None:
+        expected = FolderRecord(binding.identity)
+        if entry.sha == blob_sha(format_record(expected)):
+            return  # the common case: no blob to read
+    from memsync.git import read_blobs
+
+    data = read_blobs(binding.clone_dir, [entry.sha]).get(entry.sha)
+    if data is None:
+        return
+    record = parse_record(data)
+    if record.moved_to is not None:
+        raise UserMessageError(
+            f"the {binding.label} store folder {binding.prefix or '.'} was moved to "
+            f"{record.moved_to} (`memsync project move`): follow it with "
+            f"`memsync init --subdir {record.moved_to}`; nothing was synced and the live "
+            "directory is untouched",
+            hint="Following merges this machine's memories into the new folder.",
+        )
+    if binding.identity is not None:
+        refuse_mismatch(
+            binding.prefix, record.identity, binding.identity, binding.label, binding.project_key
+        )

@@ -1,0 +1,187 @@
+"""One scan of exactly what a push sends: new blobs, commit messages, file and branch names.
+
+Run after merging and before every push. Git sends every object the remote does not
+have, so the scan covers every blob of every commit not yet on origin (not only files
+this machine edited: a merge can assemble a key from two clean halves), the messages of
+those commits, every path they touch, and the name of the ref being pushed. Findings
+name where (path, line, rule) with a redacted preview; a path that itself holds a secret
+is shown redacted too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from memsync import git as gitcmd
+from memsync.check.findings import Finding
+from memsync.config import Settings
+from memsync.sync import store
+from memsync.sync.binding import Binding
+
+if TYPE_CHECKING:
+    from memsync.sync.report import StoreReport
+
+# Text beyond this is not scanned per blob: memories are far smaller (SPEC: 250,000 bytes).
+MAX_SCAN_BYTES = 4_000_000
+
+
+class PushRun(Protocol):
+    """The parts of the sync engine's run a push vetting reads and records into."""
+
+    binding: Binding
+    settings: Settings
+    review_branch: str | None
+    report: StoreReport
+    merged_local: frozenset[str]
+
+    def note(self, **changes: object) -> None:
+        """Record CHANGES in the run's report."""
+
+
+def vet_push(run: PushRun, heads: store.Heads) -> tuple[str | None, str | None]:
+    """(head, commit to push): unsent commits squashed where sync/outgoing says so, then
+    scanned. When a secret blocks the push there is no commit to push, the head is the
+    remote's and the local edits are pending again (the blocked commits were dropped)."""
+    from memsync.sync.outgoing import drop_unpublished
+
+    assert heads.local is not None
+    local, notes = drop_unpublished(run.binding, heads.branch, heads.local, heads.remote)
+    vetted = replace(heads, local=local)
+    blocked, warned = refuse_secrets(run.binding, run.settings, vetted, run.review_branch)
+    report = run.report
+    run.note(
+        decisions=report.decisions + notes,
+        blocked=report.blocked + blocked,
+        warnings=report.warnings + warned,
+    )
+    if not blocked:
+        return local, local
+    run.merged_local = frozenset()
+    return heads.remote, None
+
+
+def refuse_secrets(
+    binding: Binding, settings: Settings, heads: store.Heads, review_branch: str | None
+) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
+    """(blocking findings, warnings) for pushing the local branch; drops blocked commits.
+
+    Team stores always block; private stores follow `settings.private_secrets` (warn by
+    default). On a block the unpushed commits are dropped from the local branch: their
+    edits are still in the live files, so once the secret is removed the next run commits
+    them afresh, and the blocked commits can never be pushed later.
+    """
+    if heads.local is None:
+        return (), ()
+    found = tuple(scan_outgoing(binding.clone_dir, heads.local, review_branch or heads.branch))
+    if not found:
+        return (), ()
+    if binding.scope != "team" and settings.private_secrets != "block":
+        return (), found
+    repo, ref = binding.clone_dir, f"refs/heads/{heads.branch}"
+    if heads.remote is None:
+        gitcmd.run_git(["update-ref", "-d", ref, heads.local], cwd=repo)
+    else:
+        gitcmd.update_branch(repo, heads.branch, heads.remote, heads.local, "memsync: secret")
+    return found, ()
+
+
+def scan_outgoing(repo: Path, head: str, ref: str) -> list[Finding]:
+    """Secrets in what pushing HEAD to REF would send to origin."""
+    from memsync.check.secrets import redact, scan_text
+
+    commits = _new_commits(repo, head)
+    if not commits:
+        return []
+    findings: list[Finding] = []
+
+    def add(where: str, text: str, label: str) -> None:
+        for hit in scan_text(text):
+            shown = redact(where)
+            message = f"possible secret ({hit.rule_id}) in {label}: {hit.preview}"
+            findings.append(Finding(shown, hit.line, "secret", "error", message, hit.column))
+
+    add(f"branch {ref}", ref, "the branch name")
+    for sha, message in _messages(repo, commits):
+        add(f"commit {sha[:12]}", message, "a commit's author or message")
+    blobs = _new_blobs(repo, head)
+    for path in sorted(_touched_paths(repo, commits)):
+        add(path, path, "a file name")
+    contents = gitcmd.read_blobs(repo, list(blobs.values()))
+    for path, sha in sorted(blobs.items()):
+        data = contents.get(sha)
+        if data is not None:
+            for text in _texts(data[:MAX_SCAN_BYTES]):
+                add(path, text, "the file")
+    return _unique(findings)
+
+
+def _texts(data: bytes) -> list[str]:
+    """DATA as UTF-8 text, and as UTF-16 too when it looks like it (NUL bytes)."""
+    texts = [data.decode("utf-8", errors="replace")]
+    if b"\0" in data:
+        for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
+            try:
+                texts.append(data.decode(encoding))
+                break
+            except UnicodeDecodeError:
+                continue
+    return texts
+
+
+def _new_commits(repo: Path, head: str) -> list[str]:
+    out = gitcmd.run_git(["rev-list", head, "--not", "--remotes=origin"], cwd=repo).stdout
+    return out.decode().split()
+
+
+def _messages(repo: Path, commits: list[str]) -> Iterable[tuple[str, str]]:
+    args = ["log", "--no-walk=unsorted", "-z", "--format=%H%n%an <%ae>%n%cn <%ce>%n%B", "--stdin"]
+    stdin = "".join(f"{c}\n" for c in commits).encode()
+    out = gitcmd.run_git(args, cwd=repo, input_data=stdin).stdout.decode("utf-8", "replace")
+    for record in out.split("\0"):
+        sha, _, message = record.strip("\n").partition("\n")
+        if sha:
+            yield sha, message
+
+
+def _new_blobs(repo: Path, head: str) -> dict[str, str]:
+    """Path -> blob id of every blob the push sends (objects origin does not have)."""
+    args = ["rev-list", "--objects", "--no-object-names", head, "--not", "--remotes=origin"]
+    new = set(gitcmd.run_git(args, cwd=repo).stdout.decode().split())
+    args = ["rev-list", "--objects", head, "--not", "--remotes=origin"]
+    found: dict[str, str] = {}
+    for line in gitcmd.run_git(args, cwd=repo).stdout.decode("utf-8", "replace").splitlines():
+        sha, _, path = line.partition(" ")
+        if path and sha in new:
+            found.setdefault(path, sha)
+    kinds = _kinds(repo, list(found.values()))
+    return {p: s for p, s in found.items() if kinds.get(s) == "blob"}
+
+
+def _kinds(repo: Path, shas: list[str]) -> dict[str, str]:
+    if not shas:
+        return {}
+    stdin = "".join(f"{s}\n" for s in dict.fromkeys(shas)).encode()
+    out = gitcmd.run_git(["cat-file", "--batch-check"], cwd=repo, input_data=stdin).stdout
+    kinds: dict[str, str] = {}
+    for line in out.decode().splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            kinds[parts[0]] = parts[1]
+    return kinds
+
+
+def _touched_paths(repo: Path, commits: list[str]) -> set[str]:
+    args = ["diff-tree", "--stdin", "-r", "-m", "--root", "--name-only", "-z", "--no-commit-id"]
+    stdin = "".join(f"{c}\n" for c in commits).encode()
+    out = gitcmd.run_git(args, cwd=repo, input_data=stdin).stdout
+    return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
+
+
+def _unique(findings: list[Finding]) -> list[Finding]:
+    seen: dict[tuple[str, int, str], Finding] = {}
+    for finding in findings:
+        seen.setdefault((finding.path, finding.line, finding.message), finding)
+    return list(seen.values())

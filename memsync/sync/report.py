@@ -1,0 +1,62 @@
+"""What one pull or push did for one store (`StoreReport`), and the exit code of a run.
+
+Everything that describes a run's outcome reads this record: the summary lines
+(`sync.summary`), the hook protocol (`sync.hookmode`), `--json`, and the exit code, ranked
+by `errors.PRECEDENCE` so a problem that needs the person outranks an unreachable remote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memsync.errors import ExitCode, most_urgent
+from memsync.model.safety import Skipped
+
+if TYPE_CHECKING:
+    from memsync.check.findings import Finding
+
+
+@dataclass(frozen=True)
+class StoreReport:
+    """What one pull or push did for one binding."""
+
+    scope: str
+    store: str
+    committed: tuple[str, ...] = ()
+    updated: tuple[str, ...] = ()
+    # The part of `updated` that did not exist in the live directory before (shown as `+`).
+    created: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    kept_local: tuple[str, ...] = ()
+    skipped: tuple[Skipped, ...] = ()
+    blocked: tuple[Finding, ...] = ()
+    warnings: tuple[Finding, ...] = ()
+    decisions: tuple[str, ...] = ()
+    pushed: bool = False
+    # Memory files (relative to the binding's folder) the push changed on the remote.
+    sent: tuple[str, ...] = ()
+    # Commits of the local branch the remote does not have after this run.
+    ahead: int = 0
+    push_attempts: int = 0
+    offline: str | None = None
+    review_branch: str | None = None
+    error: str | None = None
+    error_code: int = 0
+    live_dir: str = ""  # the live directory this binding writes
+    unreachable_since: float | None = None  # offline: when the remote last answered a fetch
+
+    @property
+    def changed_live(self) -> tuple[str, ...]:
+        """Live files this run wrote or deleted."""
+        return self.updated + self.deleted
+
+
+def exit_code(reports: list[StoreReport]) -> ExitCode:
+    """The command's exit code, ranked by errors.PRECEDENCE (needs-you before offline)."""
+    codes = {r.error_code for r in reports if r.error_code}
+    if any(r.blocked for r in reports):
+        codes.add(ExitCode.NEEDS_USER)
+    if any(r.offline for r in reports):
+        codes.add(ExitCode.REMOTE_UNAVAILABLE)
+    return most_urgent(codes)

@@ -1,0 +1,140 @@
+"""A remote whose history was rewritten (purged, force-pushed): rebuild, never resurrect.
+
+When origin's branch is no longer a descendant of what this clone last fetched, the
+commits only this clone still has must never be pushed again: they may hold exactly what
+an admin purged. The local branch is rebuilt on the new remote history, and only this
+machine's own unpushed edits (the difference between the last fetched remote commit and
+the local branch) are re-applied as one new commit, merged three ways against the new
+history. That commit is then scanned like any push (sync/outbound).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsync import git as gitcmd
+from memsync.sync import store
+from memsync.sync.binding import Binding, hostname
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    """What a rebuild on a rewritten remote did."""
+
+    head: str
+    reapplied: tuple[str, ...]
+
+    def describe(self, label: str) -> str:
+        """The line the sync report shows."""
+        what = (
+            f"re-applied {len(self.reapplied)} unpushed local "
+            f"{'edit' if len(self.reapplied) == 1 else 'edits'} as a new commit"
+            if self.reapplied
+            else "no unpushed local edits to re-apply"
+        )
+        return (
+            f"the {label} store's history was rewritten on the remote: rebuilt on the new "
+            f"history ({what}); the old commits are never pushed"
+        )
+
+
+# What this clone last fetched of each branch. The remote-tracking ref alone is not enough:
+# hooks start the fetch before the engine runs (git/remote.start_fetch), so by the time
+# the engine looks, refs/remotes/origin/* may already show the new history.
+FETCHED_PREFIX = "refs/memsync/fetched/"
+
+
+def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...]:
+    """Fetch origin; when its history was rewritten, rebuild on it and say so."""
+    repo = binding.clone_dir
+    heads = store.heads(binding)
+    record = FETCHED_PREFIX + heads.branch
+    (recorded,) = gitcmd.resolve_refs(repo, record)
+    before = recorded or heads.remote
+    gitcmd.fetch(repo, timeout)
+    after = store.heads(binding).remote
+    said: tuple[str, ...] = ()
+    if before is not None and after is not None and after != before:
+        # A purge on the remote must stay purged: never merge the old history back.
+        rebuilt = rebuild(binding, before)
+        said = () if rebuilt is None else (rebuilt.describe(binding.label),)
+    if after is not None and after != recorded:
+        gitcmd.update_ref(repo, record, after, recorded or gitcmd.ZERO_SHA, "memsync: fetched")
+    return said
+
+
+def is_rewritten(repo: Path, before: str | None, after: str | None) -> bool:
+    """Whether origin moved from BEFORE to AFTER other than by adding commits."""
+    if before is None or after is None or before == after:
+        return False
+    return gitcmd.merge_base(repo, before, after) != before
+
+
+def rebuild(binding: Binding, before: str) -> Rebuild | None:
+    """Move the local branch onto origin's rewritten history, re-applying local edits."""
+    repo = binding.clone_dir
+    heads = store.heads(binding)
+    if heads.remote is None or not is_rewritten(repo, before, heads.remote):
+        return None
+    if heads.local is None:
+        return Rebuild(heads.remote, ())
+    old, local, new = (
+        _blobs(gitcmd.list_tree(repo, commit)) for commit in (before, heads.local, heads.remote)
+    )
+    own = sorted(p for p in set(old) | set(local) if old.get(p) != local.get(p))
+    head = heads.remote
+    if own:
+        head = _reapply(binding, own, old, local, new, heads.remote)
+    gitcmd.update_branch(
+        repo, heads.branch, head, heads.local, "memsync: rebuild on rewritten remote history"
+    )
+    return Rebuild(head, tuple(own))
+
+
+def _blobs(entries: dict[str, gitcmd.TreeEntry]) -> dict[str, str]:
+    return {p: e.sha for p, e in entries.items() if e.kind == "blob"}
+
+
+def _reapply(  # noqa: PLR0917
+    binding: Binding,
+    own: list[str],
+    old: dict[str, str],
+    local: dict[str, str],
+    new: dict[str, str],
+    parent: str,
+) -> str:
+    """A commit on PARENT holding this machine's edits, merged with the new history."""
+    from memsync.merge.tree import merge_trees
+
+    repo = binding.clone_dir
+    wanted = [sha for side in (old, local, new) for p in own if (sha := side.get(p))]
+    blobs = gitcmd.read_blobs(repo, wanted)
+
+    def side(shas: dict[str, str]) -> dict[str, bytes]:
+        return {p: blobs[shas[p]] for p in own if p in shas and shas[p] in blobs}
+
+    result = merge_trees(side(old), side(local), side(new))
+    theirs = side(new)
+    changes: dict[str, bytes | None] = {}
+    for path in set(result.files) | set(own):
+        data = result.files.get(path)
+        if data != theirs.get(path) and not (data is None and path not in new):
+            changes[path] = data
+    if not changes:
+        return parent
+    lines = [f"memsync: re-apply {len(changes)} local edits from {hostname()}", ""]
+    lines += [
+        "The remote's history was rewritten; these edits were made here and never pushed.",
+        "",
+    ]
+    lines += [f"{'delete' if d is None else 'update'}: {p}" for p, d in sorted(changes.items())]
+    return gitcmd.write_commit(
+        repo,
+        parents=[parent],
+        changes=changes,
+        message="\n".join(lines) + "\n",
+        author=gitcmd.identity(repo, hostname()),
+        when=int(time.time()),
+    )

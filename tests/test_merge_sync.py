@@ -1,0 +1,84 @@
+"""Merges through the real CLI on two machines: one sentence from two edits, decisions seen."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine, memory_dir, setup_machine
+from testing.memories import write_memory
+
+
+@pytest.fixture
+def pair(machines: list[Machine], tmp_path: Path) -> tuple[Machine, Path, Machine, Path]:
+    """Two machines sharing one private and one team store, both holding one memory."""
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    alice, _, bob = machines
+    pa = setup_machine(alice, private, team, "src/api")
+    pb = setup_machine(bob, private, team, "projects/acme/api")
+    write_memory(
+        memory_dir(alice, pa),
+        "setup.md",
+        "setup",
+        "Setup: run `pnpm install`.\nThen start the dev server.\n",
+        description="how to set up the repo",
+    )
+    alice.memsync("push", cwd=pa)
+    bob.memsync("pull", cwd=pb)
+    return alice, pa, bob, pb
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_two_edits_to_one_sentence_give_one_sentence_on_both_machines(
+    pair: tuple[Machine, Path, Machine, Path],
+) -> None:
+    alice, pa, bob, pb = pair
+    replace(
+        memory_dir(alice, pa) / "setup.md", "`pnpm install`", "`pnpm install --frozen-lockfile`"
+    )
+    replace(memory_dir(bob, pb) / "setup.md", "install`.", "install`. Node 22 is required.")
+    alice.memsync("push", cwd=pa)
+    bob.memsync("sync", cwd=pb)
+    alice.memsync("pull", cwd=pa)
+    expected = "Setup: run `pnpm install --frozen-lockfile`. Node 22 is required.\n"
+    for machine, project in ((alice, pa), (bob, pb)):
+        text = (memory_dir(machine, project) / "setup.md").read_text()
+        assert text.endswith(expected + "Then start the dev server.\n"), text
+        assert text.count("Setup:") == 1
+
+
+def test_a_dropped_value_is_in_the_commit_the_log_and_the_hook_message(
+    pair: tuple[Machine, Path, Machine, Path],
+) -> None:
+    alice, pa, bob, pb = pair
+    replace(memory_dir(bob, pb) / "setup.md", "how to set up the repo", "bob's wording")
+    bob.memsync("push", cwd=pb)
+    time.sleep(1.1)  # commit times have one-second resolution: alice's change is newer
+    replace(memory_dir(alice, pa) / "setup.md", "how to set up the repo", "alice's wording")
+    hook = alice.memsync(
+        "pull", "--hook", cwd=pa, stdin=json.dumps({"hook_event_name": "SessionStart"})
+    )
+    message = json.loads(hook.stdout)["systemMessage"]
+    [line] = [line for line in message.splitlines() if "merge:" in line]
+    assert line.startswith("memsync: private: merge: setup.md (description): both sides changed")
+    assert 'kept "alice\'s wording", lost "bob\'s wording"' in line
+    decision = line.removeprefix("memsync: private: merge: ").split(" (`memsync log`")[0]
+    assert f"merge: {decision}" in alice.memsync("log", cwd=pa).stdout
+    entries = json.loads(alice.memsync("log", "--json", cwd=pa).stdout)
+    assert [e["decisions"] for e in entries if e["decisions"]] == [[decision]]
+    # The store's merge commit carries it as a git trailer, the project folder in the path.
+    clone = next((alice.home).rglob("private*/HEAD")).parent
+    trailers = git(
+        "log", "--format=%(trailers:key=Memsync-Decision,valueonly)", "main", cwd=clone
+    ).strip()
+    assert trailers == f"acme-api/{decision}"
