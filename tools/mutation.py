@@ -1,0 +1,112 @@
+"""Run mutmut 3 on one module set against the fast unit tests that cover it (not in CI).
+
+Usage: python tools/mutation.py SET [--max-children N] [--time-limit SECONDS]
+
+Each set is mutated in its own scratch copy (benchmarks/.work/mutation/SET/, git-ignored)
+with a generated [tool.mutmut] section, so the project's pyproject.toml carries no mutmut
+configuration and runs of different sets never share a `mutants/` cache. Results are
+recorded by hand in docs/MUTATION.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Module set -> (files to mutate, fast pure tests that cover them).
+SETS: dict[str, tuple[list[str], list[str]]] = {
+    "merge-words": (["memsync/merge/words.py"], ["tests/test_merge_words.py"]),
+    "merge-diff3": (
+        ["memsync/merge/diff3.py"],
+        ["tests/test_merge.py", "tests/test_merge_words.py", "tests/test_mutation_merge.py"],
+    ),
+    "merge-fields": (
+        ["memsync/merge/fields.py"],
+        ["tests/test_merge_fields_nested.py", "tests/test_merge.py"],
+    ),
+    "dates": (
+        [
+            "memsync/consolidate/dates.py",
+            "memsync/consolidate/grammar.py",
+            "memsync/consolidate/weekdays.py",
+        ],
+        ["tests/test_dates.py"],
+    ),
+    "dedupe": (
+        ["memsync/consolidate/dedupe.py", "memsync/consolidate/likeness.py"],
+        ["tests/test_dedupe.py", "tests/test_paraphrase.py", "tests/test_mutation_dedupe.py"],
+    ),
+}
+
+# mutmut 3 exit-code meaning of each recorded mutant (see mutmut/__main__.py status_by_exit_code).
+STATUS = {0: "survived", 1: "killed", 3: "killed", -24: "timeout", 152: "timeout", 5: "no tests"}
+
+
+def prepare(name: str) -> Path:
+    """Copy the tree into a scratch directory with a [tool.mutmut] section for one set."""
+    mutate, tests = SETS[name]
+    work = ROOT / "benchmarks" / ".work" / "mutation" / name
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".work", "results")
+    for folder in ("memsync", "tests", "testing", "templates", "benchmarks"):
+        shutil.copytree(ROOT / folder, work / folder, ignore=ignore)
+    tests = [t for t in tests if (ROOT / t).exists()]
+    config = {
+        "source_paths": ["memsync"],
+        "only_mutate": mutate,
+        "also_copy": ["testing/", "templates/", "benchmarks/"],
+        "pytest_add_cli_args_test_selection": tests,
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-q"],
+    }
+    lines = [f"{key} = {json.dumps(value)}" for key, value in config.items()]
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    (work / "pyproject.toml").write_text(
+        pyproject + "\n[tool.mutmut]\n" + "\n".join(lines) + "\n", encoding="utf-8"
+    )
+    return work
+
+
+def tally(work: Path) -> Counter[str]:
+    """Count mutant outcomes from the .meta files mutmut writes next to each mutated module."""
+    counts: Counter[str] = Counter()
+    for meta in (work / "mutants").rglob("*.meta"):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        for code in data.get("exit_code_by_key", {}).values():
+            counts["not run" if code is None else STATUS.get(code, f"exit {code}")] += 1
+    return counts
+
+
+def main() -> int:
+    """Prepare, run (bounded) and summarise one module set."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("set", choices=sorted(SETS))
+    parser.add_argument("--max-children", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, default=1800.0)
+    args = parser.parse_args()
+    work = prepare(args.set)
+    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children)]
+    try:
+        subprocess.run(command, cwd=work, timeout=args.time_limit, check=False)
+    except subprocess.TimeoutExpired:
+        print(f"time limit {args.time_limit:.0f} s reached: partial results")
+    counts = tally(work)
+    total = sum(counts.values())
+    killed = counts["killed"]
+    scored = total - counts["not run"]
+    score = 100.0 * killed / scored if scored else 0.0
+    print(f"{args.set}: {total} mutants, " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    print(f"score {score:.1f}% (killed / run); survivors: cd {work} && python -m mutmut results")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
