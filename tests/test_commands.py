@@ -120,6 +120,9 @@ def test_promote_refuses_user_memories_and_secrets(solo: tuple[Machine, Path, Pa
     result = alice.memsync("promote", "ci.md", cwd=project, check=False)
     assert result.returncode == 1
     assert key not in result.stderr + result.stdout
+    said = " ".join(result.stderr.split())
+    assert "ci.md cannot go to the team store, nothing was moved" in said
+    assert "possible secret (github-pat)" in said and "memsync:allow-secret" in said
     assert (live / "ci.md").exists() and not (live / "team" / "ci.md").exists()
 
 
@@ -133,7 +136,9 @@ def test_an_unconfigured_project_is_a_usage_error_but_silent_in_hooks(
     assert "memsync init" in result.stderr
     hooked = alice.memsync("pull", "--hook", cwd=project, stdin="", check=False)
     assert hooked.returncode == 0 and hooked.stdout == "" and hooked.stderr == ""
-    assert alice.memsync("pull", "--scope", "bogus", cwd=project, check=False).returncode == 2
+    bogus = alice.memsync("pull", "--scope", "bogus", cwd=project, check=False)
+    assert bogus.returncode == 2
+    assert "'bogus' is not one of 'private', 'team', 'all'" in bogus.stderr
 
 
 def test_a_held_lock_exits_4_naming_the_holder(solo: tuple[Machine, Path, Path, Path]) -> None:

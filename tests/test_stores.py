@@ -99,6 +99,7 @@ def test_a_remote_that_vanishes_and_returns_loses_nothing(
     write_memory(live, "offline.md", "offline", "Written while the remote was away.\n")
     pushed = alice.memsync("push", cwd=project, check=False)
     assert pushed.returncode == 3
+    assert "team: remote unreachable" in pushed.stderr and "local work kept" in pushed.stderr
     assert names(live) == {"deploy.md", "review.md", "offline.md"}
     moved.rename(team)
     alice.memsync("sync", cwd=project)
@@ -196,7 +197,10 @@ def test_a_memory_only_in_the_old_clone_is_brought_over(
     live = live_dirs(alice, project)["team"]
     _point_team_at(alice, str(tmp_path / "remotes" / "down.git"))
     write_memory(live, "stranded.md", "stranded", "Committed only in the old clone.\n")
-    assert alice.memsync("push", cwd=project, check=False).returncode == 3
+    away = alice.memsync("push", cwd=project, check=False)
+    assert away.returncode == 3
+    assert "down.git' does not appear to be a git repository" in away.stderr
+    assert "ahead by 1 commit, not pushed: the remote is unreachable" in away.stdout
     # What memsync 0.1.0 did next: the live copy and its record vanished; only the clone has it.
     (live / "stranded.md").unlink()
     manifests = list((alice.home / ".memsync" / "manifests").glob("live-*.json"))
@@ -217,7 +221,9 @@ def test_a_deletion_made_before_the_switch_is_not_undone_from_the_old_clone(
     live = live_dirs(alice, project)["team"]
     _point_team_at(alice, str(tmp_path / "remotes" / "down.git"))
     write_memory(live, "draft.md", "draft", "A draft the person then deletes.\n")
-    assert alice.memsync("push", cwd=project, check=False).returncode == 3
+    away = alice.memsync("push", cwd=project, check=False)
+    assert away.returncode == 3
+    assert "team: remote unreachable" in away.stderr and "local work kept" in away.stderr
     (live / "draft.md").unlink()
     _point_team_at(alice, str(team))
     alice.memsync("sync", cwd=project)
