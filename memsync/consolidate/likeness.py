@@ -21,7 +21,8 @@ from memsync.consolidate.wording import LEXICON, POLARITY, STOPWORDS, typo_varia
 PARAPHRASE = 0.6  # weighted share of canonical terms two paraphrases have in common
 SWAP_RATIO = 0.55
 # Short enough never to be typed wrong: counted whole, a changed count is a flipped rule.
-_SHORT_NEGATIONS = frozenset(["not", "no", "never", "nor", "`not", "`no"])
+# A backticked word keeps its opening backtick as a token (`` `never` `` is "`never").
+_SHORT_NEGATIONS = frozenset(["not", "no", "never", "nor", "`not", "`no", "`never", "`nor"])
 _NEGATORS = frozenset(["not", "never", "instead"])
 _PARAPHRASE_WORDS = 6  # the fewest words a paraphrase is judged on
 _SAME_ORDER = 0.7  # above this token ratio, two texts are edits of one text, not paraphrases
