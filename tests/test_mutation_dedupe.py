@@ -89,6 +89,15 @@ def sim(**fields: float) -> Similarity:
         ("too short to tell a rewording", sim(ratio=0.3, overlap=1.0, shorter=5), T, False),
         ("facts that differ are never one memory", sim(ratio=1.0, facts_differ=True), T, False),
         ("above 1 only identical memories merge", sim(ratio=1.0), 1.01, False),
+        ("far above 1 neither", sim(ratio=1.0, containment=1.0), 1.5, False),
+        ("a threshold of exactly 1 still merges identical texts", sim(ratio=1.0), 1.0, True),
+        ("an empty body is no duplicate", sim(ratio=1.0, shorter=0), T, False),
+        (
+            "six words are enough to judge a rewording",
+            sim(ratio=0.3, overlap=1.0, shorter=6),
+            T,
+            True,
+        ),
     ],
 )
 def test_is_duplicate_boundaries(
