@@ -15,6 +15,7 @@ from memsync.sync.hookoutput import HookOutput, Section, clean_line, quote_name
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
     from memsync.config import Config
+    from memsync.sync.binding import Binding
     from memsync.sync.report import StoreReport
 
 # `push --review --hook`: (project, scopes, message) -> (store reports, pull requests).
@@ -232,7 +233,7 @@ def problem_lines(reports: Sequence[StoreReport]) -> list[str]:
     return lines
 
 
-def _start_fetches(config: Config, project: Path, scopes: tuple[str, ...]) -> None:
+def _start_fetches(config: Config, project: Path, scopes: tuple[str, ...]) -> list[Binding]:
     """Start every store's fetch before the sync engine is even imported: at session start
     the network round trip then overlaps the imports (the engine collects each fetch)."""
     from memsync.config import SCOPES
@@ -242,6 +243,7 @@ def _start_fetches(config: Config, project: Path, scopes: tuple[str, ...]) -> No
     _, bindings = resolve_bindings(config, project, tuple(s for s in SCOPES if s in scopes))
     for binding in bindings:
         start_fetch(binding.clone_dir)
+    return bindings
 
 
 def run_hook(
@@ -270,14 +272,22 @@ def run_hook(
         # Armed before stdin is read: even a caller that never closes stdin is let go.
         start_watchdog(limit + 2, f"memsync {command}")
         project = hook_project_dir(read_hook_input(), project)
-        _start_fetches(config, project, scopes)
-        from memsync.sync.engine import RunOptions, sync_project
+        bindings = _start_fetches(config, project, scopes)
+        quick = None
+        if command == "pull":
+            from memsync.sync.quickpull import quick_pull
 
-        if review is not None:
+            # Nothing new anywhere (the usual session start): no engine to import.
+            quick, _ = quick_pull(bindings, settings)
+        if quick is not None:
+            reports = quick
+        elif review is not None:
             pushed_reports, pushed_pulls = review(project, scopes, message)
             pulls = tuple(pushed_pulls)
             reports = list(pushed_reports)
         else:
+            from memsync.sync.engine import RunOptions, sync_project
+
             options = RunOptions(message)
             reports = sync_project(
                 project, scopes, command, hook=True, options=options, config=config

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsync import git as gitcmd
+from memsync.git.refs import FETCHED_PREFIX
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
 
@@ -43,7 +44,6 @@ class Rebuild:
 # What this clone last fetched of each branch. The remote-tracking ref alone is not enough:
 # hooks start the fetch before the engine runs (git/remote.start_fetch), so by the time
 # the engine looks, refs/remotes/origin/* may already show the new history.
-FETCHED_PREFIX = "refs/memsync/fetched/"
 
 
 def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...]:

@@ -12,10 +12,8 @@ from pathlib import Path
 
 from memsync import git as gitcmd
 from memsync.errors import UnsafeStateError
+from memsync.git.refs import operation_in_progress
 from memsync.sync.binding import Binding
-
-# State files git leaves when a merge, rebase or similar was interrupted by hand.
-_FOREIGN_STATE = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply")
 
 
 @dataclass(frozen=True)
@@ -48,13 +46,13 @@ def ensure_clone(binding: Binding) -> bool:
 def check_state(binding: Binding) -> None:
     """Refuse a clone someone left mid-operation; clear lock files of killed git processes."""
     repo = binding.clone_dir
-    for name in _FOREIGN_STATE:
-        if (repo / name).exists():
-            raise UnsafeStateError(
-                f"the {binding.label} store clone {repo} is in the middle of a git operation "
-                f"({name} exists) that memsync did not start",
-                hint=f"Finish or abort it there (e.g. `git -C {repo} merge --abort`), then rerun.",
-            )
+    name = operation_in_progress(repo)
+    if name is not None:
+        raise UnsafeStateError(
+            f"the {binding.label} store clone {repo} is in the middle of a git operation "
+            f"({name} exists) that memsync did not start",
+            hint=f"Finish or abort it there (e.g. `git -C {repo} merge --abort`), then rerun.",
+        )
     if gitcmd.symbolic_head(repo) is None:
         raise UnsafeStateError(
             f"the {binding.label} store clone {repo} has a detached HEAD",
