@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -241,6 +243,28 @@ def test_an_unclean_last_run_goes_to_the_engine(settled: tuple[Machine, Path, Pa
     manifest.write_text(json.dumps({**data, "clean": False}))
     why = _why(machine, project)
     assert why.endswith("the last run did not leave the live directory at a commit")
+
+
+def test_a_secret_in_the_team_index_is_redacted_on_the_quick_path(
+    settled: tuple[Machine, Path, Path], remotes: tuple[Path, Path], tmp_path: Path
+) -> None:
+    machine, project, _ = settled
+    key = "AKIA" + "".join(random.Random("quick").choices(string.ascii_uppercase + "234567", k=16))
+    # memsync never pushes it; plain git can.
+    work = tmp_path / "plain"
+    git("clone", "-q", str(remotes[1]), str(work), cwd=tmp_path)
+    index = next(work.rglob("MEMORY.md"))
+    index.write_text(index.read_text() + f"- [Keys](keys.md) — deploy key {key}\n")
+    git("commit", "-q", "-am", "key", cwd=work)
+    git("push", "-q", "origin", "HEAD:main", cwd=work)
+    paths = [_hook(machine, project)[2] for _ in range(3)]
+    for _ in range(2):
+        out, _, path = _hook(machine, project)
+        paths.append(path)
+        context = str(out["hookSpecificOutput"])
+        assert key not in context
+        assert "(aws-access-token: AKIA" in context
+    assert paths[0] == "ENGINE" and paths[-1] == "QUICK"
 
 
 def test_no_fetch_started_or_no_store_goes_to_the_engine(

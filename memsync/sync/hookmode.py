@@ -312,10 +312,16 @@ def run_hook(
             output = output.with_person(f"memsync: review pull request {pull.result.url}")
     problems = problem_lines(reports)
     if problems:
-        from memsync.check.secrets import redact
-
-        sys.stderr.writelines(redact(line) + "\n" for line in problems)
+        sys.stderr.writelines(_redact(line) + "\n" for line in problems)
     _emit(output)
+
+
+def _redact(text: str) -> str:
+    """TEXT redacted; a text found clean by the same scanner before is not scanned again."""
+    from memsync.check.redaction import redact_remembered
+    from memsync.config import data_dir
+
+    return redact_remembered(text, data_dir() / "cache" / "clean-texts.json")
 
 
 def _emit(output: HookOutput) -> None:
@@ -323,9 +329,7 @@ def _emit(output: HookOutput) -> None:
     if text is not None:
         # File names and messages can carry a secret, and this output reaches the model.
         # A redacted span never holds a quote or backslash, so the JSON stays valid.
-        from memsync.check.secrets import redact
-
-        sys.stdout.write(redact(text) + "\n")
+        sys.stdout.write(_redact(text) + "\n")
         sys.stdout.flush()
 
 
