@@ -16,6 +16,7 @@ import pytest
 from memsync.config import load_config
 from memsync.git import remote as gitremote
 from memsync.sync.binding import Binding, resolve_bindings
+from memsync.sync.lock import this_host
 from memsync.sync.quickpull import quick_pull
 from testing.gitrepo import git
 from testing.machines import SOURCE_ROOT, Machine, memory_dir, setup_machine
@@ -63,12 +64,12 @@ def _why(machine: Machine, project: Path) -> str:
         for binding in bindings:
             gitremote.start_fetch(binding.clone_dir)
         try:
-            reports, why = quick_pull(bindings, config.settings)
+            answered, why = quick_pull(bindings, config.settings)
         finally:
             for binding in bindings:
                 gitremote.wait_fetch(binding.clone_dir, 30)
                 gitremote._DONE.pop(binding.clone_dir, None)
-    assert (reports is None) == bool(why)
+    assert answered != bool(why)
     return why
 
 
@@ -274,8 +275,10 @@ def test_no_fetch_started_or_no_store_goes_to_the_engine(
     with machine.active():
         config = load_config()
         _, bindings = resolve_bindings(config, project, ("private", "team"))
-        assert quick_pull(bindings, config.settings) == (
-            None,
-            "private: no fetch was started",
-        )
-        assert quick_pull([], config.settings) == (None, "no store is bound")
+        assert quick_pull(bindings, config.settings) == (False, "private: no fetch was started")
+        assert quick_pull([], config.settings) == (False, "no store is bound")
+
+
+def test_the_lock_names_this_host_as_the_socket_module_does() -> None:
+    # Lock files written before (socket.gethostname) and now (uname) name the same host.
+    assert this_host() == socket.gethostname()

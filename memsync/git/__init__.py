@@ -22,12 +22,11 @@ if TYPE_CHECKING:
         path_times,
         tree_changes,
     )
+    from memsync.git.ids import ZERO_SHA, blob_sha
     from memsync.git.objects import (
-        ZERO_SHA,
         Identity,
         ModeOid,
         TreeEntry,
-        blob_sha,
         identity,
         list_tree,
         read_blobs,
@@ -77,10 +76,10 @@ _WHERE: dict[str, str] = {
     "ModeOid": "objects",
     "TreeChanges": "history",
     "TreeEntry": "objects",
-    "ZERO_SHA": "objects",
+    "ZERO_SHA": "ids",
     "ahead_behind": "refs",
     "blame_lines": "history",
-    "blob_sha": "objects",
+    "blob_sha": "ids",
     "change_times": "history",
     "commit_time": "history",
     "config_value": "run",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memsync.git.objects import ZERO_SHA
+from memsync.git.ids import ZERO_SHA
 from memsync.git.run import error_for, run_git
 
 # State files git leaves when a merge, rebase or similar was interrupted by hand.

@@ -130,11 +130,12 @@ TEAM_GUIDANCE = (
 )
 
 
-def _team_section(report: StoreReport, live: Path, index_file: Path) -> Section:
-    """The team folder, when to save there, what this pull changed, then the team index."""
+def team_section(live: Path, updated: Sequence[str] = (), deleted: Sequence[str] = ()) -> Section:
+    """The team folder, when to save there, what this pull changed (the memories UPDATED
+    and DELETED), then the team index."""
+    index_file = live / "MEMORY.md"
     index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
     heading = [f"Team memory: {live}", TEAM_GUIDANCE]
-    updated, deleted = _memory_paths(report, report.updated), _memory_paths(report, report.deleted)
     if updated:
         heading.append(f"New or changed by this pull: {_names(updated, most=20)}")
     if deleted:
@@ -153,7 +154,8 @@ def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
         live = Path(report.live_dir)
         index_file = live / "MEMORY.md"
         if report.scope == "team":
-            sections.append(_team_section(report, live, index_file))
+            updated = _memory_paths(report, report.updated)
+            sections.append(team_section(live, updated, _memory_paths(report, report.deleted)))
         elif _memory_paths(report, report.changed_live):
             heading = (
                 "memsync brought memory changes from other machines after this session loaded "
@@ -273,15 +275,18 @@ def run_hook(
         start_watchdog(limit + 2, f"memsync {command}")
         project = hook_project_dir(read_hook_input(), project)
         bindings = _start_fetches(config, project, scopes)
-        quick = None
-        if command == "pull":
+        if command == "pull" and review is None:
             from memsync.sync.quickpull import quick_pull
 
-            # Nothing new anywhere (the usual session start): no engine to import.
-            quick, _ = quick_pull(bindings, settings)
-        if quick is not None:
-            reports = quick
-        elif review is not None:
+            # Nothing new anywhere (the usual session start): no engine to import, and
+            # nothing to say but the team memory.
+            if quick_pull(bindings, settings)[0]:
+                for binding in bindings:
+                    if binding.scope == "team":
+                        output = output.with_section(team_section(binding.live_dir))
+                _emit(output)
+                return
+        if review is not None:
             pushed_reports, pushed_pulls = review(project, scopes, message)
             pulls = tuple(pushed_pulls)
             reports = list(pushed_reports)

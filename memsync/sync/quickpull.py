@@ -16,7 +16,7 @@ same facts are read directly, while the fetches the hook started run:
 - the store lock is free; under it the manifest is unchanged, and only its `last_sync`
   is rewritten, as the engine does.
 
-Any other answer, and anything unexpected, returns None: the caller runs the full engine,
+Any other answer, and anything unexpected, says why: the caller runs the full engine,
 which collects the same fetches (`git.remote.wait_fetch`) and does whatever is needed.
 """
 
@@ -34,22 +34,22 @@ from memsync.sync.manifest import Manifest, binding_manifest, hashes, save_manif
 if TYPE_CHECKING:
     from memsync.config import Settings
     from memsync.sync.binding import Binding
-    from memsync.sync.report import StoreReport
 
 
-# (the reports, "") when nothing was new; (None, why) when the full engine must run.
-Outcome = tuple["list[StoreReport] | None", str]
+# (True, "") when nothing was new; (False, why) when the full engine must run.
+Outcome = tuple[bool, str]
 
 
 def quick_pull(bindings: list[Binding], settings: Settings) -> Outcome:
-    """The reports of a pull that found nothing new in any store, or None and the reason
-    the full engine must run (something changed, failed or could not be checked)."""
+    """(True, "") when a pull would find nothing new in any store (its `last_sync` is then
+    stamped), else (False, why the full engine must run: something changed, failed or
+    could not be checked)."""
     if not bindings:
-        return None, "no store is bound"
+        return False, "no store is bound"
     try:
         return _quick_pull(bindings, settings)
     except Exception as error:  # anything unexpected is the engine's to handle
-        return None, f"unexpected: {error!r}"
+        return False, f"unexpected: {error!r}"
 
 
 def _quick_pull(bindings: list[Binding], settings: Settings) -> Outcome:
@@ -60,7 +60,7 @@ def _quick_pull(bindings: list[Binding], settings: Settings) -> Outcome:
         branch, why = _settled_clone(binding)
         why = why or _unclean(manifest) or _live_differs(binding, manifest)
         if why:
-            return None, f"{binding.scope}: {why}"
+            return False, f"{binding.scope}: {why}"
         checked.append((binding, manifest, path, branch))
     timeout = min(settings.network_timeout, settings.pull_timeout)
     for binding, manifest, path, branch in checked:
@@ -70,14 +70,8 @@ def _quick_pull(bindings: list[Binding], settings: Settings) -> Outcome:
         why = "" if fetched else why
         why = why or _record_sync(binding, manifest, path, branch)
         if why:
-            return None, f"{binding.scope}: {why}"
-    from memsync.sync.report import StoreReport
-
-    reports = [
-        StoreReport(binding.scope, binding.store.name, live_dir=str(binding.live_dir))
-        for binding, _, _, _ in checked
-    ]
-    return reports, ""
+            return False, f"{binding.scope}: {why}"
+    return True, ""
 
 
 def _unclean(manifest: Manifest) -> str:
