@@ -9,8 +9,9 @@ from pathlib import Path
 from memsync.check.findings import CheckedTree, CheckReport, Finding, sort_findings
 from memsync.check.rules import check_file, check_files
 from memsync.errors import UsageError
+from memsync.fsutil.scan import scan_directory
 from memsync.model.limits import INDEX_NAME, TEAM_DIR
-from memsync.model.safety import ScopeName, is_memory_file, scan_directory
+from memsync.model.safety import ScopeName, is_memory_file
 
 SCOPE_NAMES: tuple[ScopeName, ...] = ("private", "team")
 
