@@ -3,38 +3,27 @@
 Text from outside memsync (file names, git's messages, memory content) never reaches rich
 as markup, so `[/b]` cannot crash a command and `[red]` is printed as written; control
 characters and escape sequences are shown escaped (`\\x1b`), so a file name cannot move the
-cursor, recolour the terminal or hide text (bidirectional overrides included).
+cursor, recolour the terminal or hide text (bidirectional overrides included). That rule,
+`printable`, lives in `memsync.check.printable`: hook mode's stderr and `systemMessage` use it too.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
+
+from memsync.check.printable import printable
+
+__all__ = ["console", "line", "print_json", "printable", "report_lines", "when", "working"]
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from memsync.sync.report import StoreReport
 
-# C0 and C1 controls except tab and newline, DEL, and the invisible Unicode format
-# characters that reorder or hide text (Trojan Source, CVE-2021-42574).
-_UNPRINTABLE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]"
-)
-
 Segment = str | tuple[str, str]
-
-
-def printable(text: str) -> str:
-    """TEXT with secrets redacted and every control or invisible formatting character
-    written as an escape (a file name or message can carry either: docs/SECRETS.md)."""
-    from memsync.check.secrets import redact
-
-    text = redact(text)
-    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def console(stderr: bool = False) -> Console:
