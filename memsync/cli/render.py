@@ -113,6 +113,7 @@ def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
         if report.error:
             line(f"memsync: {report.scope}: {report.error}", target=err)
         elif report.offline:
-            line(f"memsync: {report.scope}: {report.offline}; local work kept", target=err)
+            offline = report.offline.rstrip(".")
+            line(f"memsync: {report.scope}: {offline}; local work kept", target=err)
         for skipped in report.skipped:
             line(f"memsync: {report.scope}: skipped {skipped.path}: {skipped.reason}", target=err)

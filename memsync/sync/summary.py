@@ -83,7 +83,8 @@ def outcome(report: StoreReport, command: str) -> str:
         else:
             parts.append(f"failed: {first}")
     if report.offline:
-        parts.append(f"unreachable: {report.offline}")
+        # The message is git's own ("remote unreachable: git fetch said: …"): say it once.
+        parts.append(f"unreachable: {report.offline.removeprefix('remote unreachable: ')}")
     pulled = len(report.updated) + len(report.deleted)
     if pulled:
         parts.append(f"pulled {pulled}")
