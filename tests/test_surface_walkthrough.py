@@ -6,7 +6,11 @@ Each test drives the `memsync` console script as a person would and asserts what
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
+
+import pytest
 
 from testing.gitrepo import make_bare_remote
 from testing.machines import Machine, installed, memory_dir, setup_machine
@@ -69,3 +73,51 @@ def test_hook_mode_escapes_paths_for_the_terminal(machines: list[Machine], tmp_p
         assert "\x1b" not in text and "\u202e" not in text
         assert "c\\x1b[2J\\u202e" in text and "config.yaml" in text
     assert "Traceback" not in done.stderr
+
+
+HIDE_PIP = """\
+import importlib.abc, sys
+class _NoPip(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "pip" or name.startswith("pip."):
+            raise ModuleNotFoundError(name)
+        return None
+sys.meta_path.insert(0, _NoPip())
+"""
+
+FAKE_UV = """\
+#!/bin/sh
+cat > "$(dirname "$0")/asked"
+echo "$@" >> "$(dirname "$0")/asked"
+echo "error: No solution found when resolving dependencies" >&2
+echo "  cause: Because memsync was not found in the package registry and you require" \\
+  "memsync==0.0.1, we can conclude that your requirements are unsatisfiable." >&2
+exit 1
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a shell script stands in for uv")
+def test_the_spec_is_checked_without_pip_of_its_own(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # pipx and `uv tool install` environments have no pip: the check asks uv on PATH.
+    alice = machines[0]
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(HIDE_PIP)
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "uv").write_text(FAKE_UV)
+    (tools / "uv").chmod(0o755)
+    env = {"PYTHONPATH": str(site), "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
+    pipless = Machine(alice.name, alice.home, {**alice.env, **env})
+    repo = tmp_path / "team"
+    repo.mkdir()
+    done = installed(pipless, "scaffold", str(repo), "--memsync-spec", "memsync==0.0.1", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "memsync==0.0.1" in (tools / "asked").read_text()  # uv got the spec on stdin
+    assert "pip compile" in (tools / "asked").read_text()
+    warning = " ".join(done.stderr.split())
+    assert "the memsync spec 'memsync==0.0.1' may not install in CI" in warning
+    assert "uv: Because memsync was not found in the package registry" in warning
+    assert "no pip" not in warning
