@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from testing.gitrepo import make_bare_remote
+from testing.gitrepo import git, make_bare_remote
 from testing.machines import Machine, installed, memory_dir, setup_machine
 from testing.memories import write_memory
 
@@ -121,3 +121,56 @@ def test_the_spec_is_checked_without_pip_of_its_own(
     assert "the memsync spec 'memsync==0.0.1' may not install in CI" in warning
     assert "uv: Because memsync was not found in the package registry" in warning
     assert "no pip" not in warning
+
+
+def _token() -> str:
+    """A GitHub token made at run time (never committed), from the test corpus' template."""
+    import random
+    import string
+
+    rng = random.Random(17)
+    return "ghp_" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(36))
+
+
+def test_a_held_back_memory_keeps_its_index_line_local(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice, bob = machines[0], machines[2]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    project = setup_machine(alice, private, team, "src/api")
+    theirs = setup_machine(bob, private, team, "work/api")
+    live = memory_dir(alice, project) / "team"
+    write_memory(live, "deploy.md", "deploy", f"Deploy with {_token()}.\n")
+    write_memory(live, "style.md", "style", "Use black.\n", type_="feedback")
+    index = "- [deploy](deploy.md) — deploy notes\n- [style](style.md) — code style\n"
+    (live / "MEMORY.md").write_text(index)
+    done = installed(alice, "push", "--scope", "team", cwd=project)
+    assert done.returncode == 1
+    assert "pushed 2; blocked: deploy.md (secret)" in done.stdout
+    pushed = git("show", "main:acme-api/MEMORY.md", cwd=team)
+    # The valid memory and its line went out; the held-back one's line stayed with it.
+    assert pushed == "- [style](style.md) — code style\n"
+    assert (live / "MEMORY.md").read_text() == index  # the live index is as written
+    # The teammate's check of what arrived passes: no line links to a missing file.
+    installed(bob, "pull", cwd=theirs)
+    assert installed(bob, "check", "--scope", "team", cwd=theirs).returncode == 0
+    # The teammate adds a memory; pulling it keeps the held-back line in the live index.
+    bob_team = memory_dir(bob, theirs) / "team"
+    write_memory(bob_team, "ci.md", "ci", "CI runs on main.\n")
+    with (bob_team / "MEMORY.md").open("a") as out:
+        out.write("- [ci](ci.md) — ci notes\n")
+    assert installed(bob, "push", "--scope", "team", cwd=theirs).returncode == 0
+    again = installed(alice, "pull", "--scope", "team", cwd=project)
+    assert "blocked: deploy.md (secret)" in again.stdout
+    lines = (live / "MEMORY.md").read_text().splitlines()
+    assert sorted(lines) == sorted([*index.splitlines(), "- [ci](ci.md) — ci notes"])
+    assert "deploy" not in git("show", "main:acme-api/MEMORY.md", cwd=team)
+    # Fixed: the memory and its index line go out together.
+    write_memory(live, "deploy.md", "deploy", "Deploy with the token from the vault.\n")
+    fixed = installed(alice, "push", "--scope", "team", cwd=project)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    remote_index = git("show", "main:acme-api/MEMORY.md", cwd=team)
+    assert "- [deploy](deploy.md) — deploy notes" in remote_index
+    assert "- [ci](ci.md) — ci notes" in remote_index
+    assert installed(alice, "status", "--exit-code", cwd=project).returncode == 0
