@@ -110,15 +110,16 @@ def test_dash_h_everywhere_with_the_choices(machines: list[Machine]) -> None:
         done = installed(alice, *command, "-h", cwd=alice.home)
         assert done.returncode == 0, (command, done.stderr)
         assert f"Usage: memsync {' '.join(command)}" in done.stdout, command
-    choices = {
-        ("pull",): "private|team|all",
-        ("status",): "private|team|all",
-        ("check",): "text|json|sarif|github",
-        ("review",): "markdown|json",
-        ("consolidate",): "markdown|json",
-        ("hooks", "install"): "user|project",
-    }
-    for command, shown in choices.items():
+    choices = [
+        (("pull",), "private|team|all"),
+        (("status",), "private|team|all"),
+        (("check",), "text|json|sarif|github"),
+        (("review",), "markdown|json"),
+        (("consolidate",), "markdown|json"),
+        (("consolidate",), "project-reference|all"),
+        (("hooks", "install"), "user|project"),
+    ]
+    for command, shown in choices:
         assert shown in installed(alice, *command, "-h", cwd=alice.home).stdout, command
 
 

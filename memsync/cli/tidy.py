@@ -10,6 +10,7 @@ import typer
 
 from memsync.cli import render
 from memsync.cli.options import (
+    ArchiveTypes,
     CheckFormat,
     JsonOption,
     ProjectOption,
@@ -112,13 +113,13 @@ def consolidate(
         typer.Option("--threshold", help="Near-duplicate similarity, 0-1 (default 0.85)."),
     ] = None,
     allow_archive: Annotated[
-        str,
+        ArchiveTypes,
         typer.Option(
             "--allow-archive",
-            help="Types that may be archived to fit the index: project-reference or all.",
+            help="Types that may be archived to fit the index (user and feedback only with all).",
             case_sensitive=False,
         ),
-    ] = "project-reference",
+    ] = ArchiveTypes.project_reference,
     project: ProjectOption = Path("."),
     as_json: JsonOption = False,
 ) -> None:
@@ -134,7 +135,7 @@ def consolidate(
     if threshold is not None and not 0 < threshold <= 1:
         raise UsageError(f"--threshold must be between 0 and 1, not {threshold}")
     target = consolidate_target(path, all_projects, project)
-    options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.lower(), target.history)
+    options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.value, target.history)
     with render.working("Planning the consolidation…"):
         plan = make_plan(target.path, all_projects=all_projects, options=options, dry_run=dry_run)
 
