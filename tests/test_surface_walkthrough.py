@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -174,3 +176,45 @@ def test_a_held_back_memory_keeps_its_index_line_local(
     assert "- [deploy](deploy.md) — deploy notes" in remote_index
     assert "- [ci](ci.md) — ci notes" in remote_index
     assert installed(alice, "status", "--exit-code", cwd=project).returncode == 0
+
+
+def linter(name: str) -> str:
+    """A linter from the test extras; a CI run without it fails instead of skipping."""
+    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is not installed: `pip install -e '.[test]'` installs it")
+        pytest.skip(f"{name} is not installed")
+    return found
+
+
+def test_a_team_repository_scaffolded_by_init_lints_clean(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice = machines[0]
+    project = alice.checkout_project("git@github.com:Acme/API.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    spec = "memsync @ https://example.invalid/memsync-0.1.0-py3-none-any.whl"
+    done = installed(
+        alice, "init", "--team", str(team), "--no-hooks", "--memsync-spec", spec, cwd=project
+    )
+    assert done.returncode == 0, done.stderr
+    assert "scaffolded the empty team repository" in done.stdout
+    clone = tmp_path / "team-clone"
+    git("clone", "-q", str(team), str(clone), cwd=tmp_path)
+    pre_commit = (clone / ".pre-commit-config.yaml").read_text()
+    assert f'additional_dependencies: ["{spec}"]' in pre_commit
+    workflows = sorted((clone / ".github" / "workflows").glob("*.yml"))
+    assert len(workflows) == 2
+    for workflow in workflows:
+        assert f'python -m pip install "{spec}"' in workflow.read_text()
+    lint = [linter("actionlint"), "-color=false", *map(str, workflows)]
+    linted = subprocess.run(lint, capture_output=True, text=True, check=False, cwd=clone)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    audit = [linter("zizmor"), "--offline", "--no-progress", "--color=never", str(clone)]
+    audited = subprocess.run(audit, capture_output=True, text=True, check=False)
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    assert "No findings" in audited.stdout + audited.stderr
+    # The repository's own check passes on the scaffold (README and dot-folders are not memory).
+    checked = installed(alice, "check", "--all", cwd=clone)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
