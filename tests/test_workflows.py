@@ -8,8 +8,8 @@ here: each `run:` step in bash (`-eo pipefail`), with GitHub's environment files
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shutil
 import subprocess
 import sys
