@@ -154,6 +154,18 @@ def test_a_held_back_memory_keeps_its_index_line_local(
     # The valid memory and its line went out; the held-back one's line stayed with it.
     assert pushed == "- [style](style.md) — code style\n"
     assert (live / "MEMORY.md").read_text() == index  # the live index is as written
+    # status lists the held-back file with its fix, and not the index as a pending edit.
+    status = installed(alice, "status", "--scope", "team", "--exit-code", cwd=project)
+    assert status.returncode == 1
+    assert "local      0 edit(s) not yet pushed" in status.stdout
+    assert "held back  1 file(s) that push will not send:" in status.stdout
+    assert "deploy.md:6: possible secret (github-pat)" in status.stdout, status.stdout
+    # A new memory, an edited one and a deleted one: +, ~ and -.
+    write_memory(live, "new.md", "new", "New.\n", type_="feedback")
+    write_memory(live, "style.md", "style", "Use black, line length 100.\n", type_="feedback")
+    signs = installed(alice, "status", "--scope", "team", cwd=project).stdout
+    assert "+ new.md" in signs and "~ style.md" in signs, signs
+    (live / "new.md").unlink()
     # The teammate's check of what arrived passes: no line links to a missing file.
     installed(bob, "pull", cwd=theirs)
     assert installed(bob, "check", "--scope", "team", cwd=theirs).returncode == 0
@@ -200,6 +212,8 @@ def test_a_team_repository_scaffolded_by_init_lints_clean(
     )
     assert done.returncode == 0, done.stderr
     assert "scaffolded the empty team repository" in done.stdout
+    # The first push sent the scaffold and the folder's identity record, no memory: said so.
+    assert "pushed (no memory file changed)" in done.stdout
     clone = tmp_path / "team-clone"
     git("clone", "-q", str(team), str(clone), cwd=tmp_path)
     pre_commit = (clone / ".pre-commit-config.yaml").read_text()
@@ -218,3 +232,6 @@ def test_a_team_repository_scaffolded_by_init_lints_clean(
     # The repository's own check passes on the scaffold (README and dot-folders are not memory).
     checked = installed(alice, "check", "--all", cwd=clone)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    (live / "ci.md").unlink()
+    removed = installed(alice, "status", "--scope", "team", cwd=project).stdout
+    assert "- ci.md" in removed, removed

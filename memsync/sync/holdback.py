@@ -102,3 +102,20 @@ def committed_shas(
         if path in files and path in result:
             result[path] = blob_sha(files[path])
     return result
+
+
+def without_held_edits(
+    edits: Mapping[str, bytes | None], blocked: Collection[str], synced: Mapping[str, str]
+) -> dict[str, bytes | None]:
+    """EDITS without the index edits that are only held-back lines (SYNCED: path -> blob sha
+    as last synced), so `status` does not list as pending what push will not send."""
+    from memsync.git import blob_sha
+
+    if not blocked:
+        return dict(edits)
+    stripped, held = hold_back(edits, blocked, synced)
+    return {
+        path: data
+        for path, data in edits.items()
+        if path not in held or blob_sha(stripped[path] or b"") != synced.get(path)
+    }

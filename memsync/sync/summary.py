@@ -92,8 +92,9 @@ def outcome(report: StoreReport, command: str) -> str:
         sent = len(report.sent)
         tries = f" after {report.push_attempts} tries" if report.push_attempts > 1 else ""
         where = f" to {report.review_branch}" if report.review_branch else ""
-        # Commits that change no memory file (a merge of what the remote had) give no count.
-        count = f" {sent}" if sent else ""
+        # Commits that change no memory file: a merge of what the remote had, or the project
+        # folder's identity record a first sync sends.
+        count = f" {sent}" if sent else " (no memory file changed)"
         parts.append(f"pushed{count}{where}{tries}")
     if report.ahead and not (report.pushed and report.review_branch):
         commits = _count(report.ahead, "commit")
