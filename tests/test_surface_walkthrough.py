@@ -235,3 +235,34 @@ def test_a_team_repository_scaffolded_by_init_lints_clean(
     (live / "ci.md").unlink()
     removed = installed(alice, "status", "--scope", "team", cwd=project).stdout
     assert "- ci.md" in removed, removed
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_a_file_the_disk_will_not_take_is_not_called_unsafe(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice, bob = machines[0], machines[2]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    project = setup_machine(alice, private, team, "src/api")
+    theirs = setup_machine(bob, private, team, "work/api")
+    write_memory(memory_dir(bob, theirs) / "team", "big.md", "big", "x" * 4000 + "\n")
+    assert installed(bob, "push", "--scope", "team", cwd=theirs).returncode == 0
+    # The disk takes no file over 2 KB (as when it is full): Python gets EFBIG, not a signal.
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "import resource\nresource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))\n"
+    )
+    full = Machine(alice.name, alice.home, {**alice.env, "PYTHONPATH": str(site)})
+    hook_input = json.dumps({"cwd": str(project), "hook_event_name": "SessionStart"})
+    done = installed(full, "pull", "--hook", "--scope", "team", cwd=project, stdin=hook_input)
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    message = json.loads(done.stdout)["systemMessage"]
+    assert 'could not write 1 file(s) into the memory folder: "big.md"' in message
+    assert "cannot write it here: File too large" in message
+    assert "unsafe" not in message
+    by_hand = installed(full, "pull", "--scope", "team", cwd=project)
+    assert "skipped big.md: cannot write it here: File too large" in by_hand.stderr
+    assert installed(alice, "pull", "--scope", "team", cwd=project).returncode == 0
+    assert (memory_dir(alice, project) / "team" / "big.md").is_file()  # the next run finishes

@@ -193,10 +193,20 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
             )
         for finding in report.blocked:
             lines.append(f"memsync: {scope}: not synced: {finding.describe()}; {_fix(finding)}")
-        if report.skipped:
-            names = _names([skipped.path for skipped in report.skipped])
+        # A file the live folder would not take (disk full, read-only) is not unsafe.
+        unwritable = [s for s in report.skipped if s.reason.startswith("cannot write it here")]
+        unsafe = [s for s in report.skipped if s not in unwritable]
+        if unwritable:
+            names = _names([skipped.path for skipped in unwritable])
             lines.append(
-                f"memsync: {scope}: skipped {len(report.skipped)} unsafe file(s): {names}; "
+                f"memsync: {scope}: could not write {len(unwritable)} file(s) into the memory "
+                f"folder: {names} ({unwritable[0].reason}); free space or make the folder "
+                "writable, then run `memsync pull`"
+            )
+        if unsafe:
+            names = _names([skipped.path for skipped in unsafe])
+            lines.append(
+                f"memsync: {scope}: skipped {len(unsafe)} unsafe file(s): {names}; "
                 "fix or remove them in the store (`memsync status` names the reason)"
             )
         lines.extend(
