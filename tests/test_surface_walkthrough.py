@@ -266,3 +266,15 @@ def test_a_file_the_disk_will_not_take_is_not_called_unsafe(
     assert "skipped big.md: cannot write it here: File too large" in by_hand.stderr
     assert installed(alice, "pull", "--scope", "team", cwd=project).returncode == 0
     assert (memory_dir(alice, project) / "team" / "big.md").is_file()  # the next run finishes
+
+
+def test_a_warning_on_pull_says_warning_once(machines: list[Machine], tmp_path: Path) -> None:
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    project = setup_machine(alice, private, None, "src/api")
+    write_memory(memory_dir(alice, project), "notes.md", "notes", "We shipped yesterday.\n")
+    done = installed(alice, "pull", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "ahead by 1 commit, not pushed: pull never pushes: run `memsync push`" in done.stdout
+    assert "  notes.md:6: warning: relative date 'yesterday'" in done.stdout, done.stdout
+    assert "warning: notes.md" not in done.stdout

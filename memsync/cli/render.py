@@ -106,7 +106,7 @@ def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
         for decision in report.decisions:
             line(f"  merge: {decision}", target=out)
         for problem in report.warnings:
-            line(f"  warning: {problem.describe()}", target=out)
+            line(f"  {problem.describe()}", target=out)  # "file:line: warning: …"
     err = console(stderr=True)
     for report in reports:
         # The outcome line has the first line of an error; the hint (what to do) goes here.
