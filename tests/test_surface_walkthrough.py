@@ -188,6 +188,9 @@ def test_a_held_back_memory_keeps_its_index_line_local(
     assert "- [deploy](deploy.md) — deploy notes" in remote_index
     assert "- [ci](ci.md) — ci notes" in remote_index
     assert installed(alice, "status", "--exit-code", cwd=project).returncode == 0
+    (live / "ci.md").unlink()
+    removed = installed(alice, "status", "--scope", "team", cwd=project).stdout
+    assert "- ci.md" in removed, removed
 
 
 def linter(name: str) -> str:
@@ -232,9 +235,6 @@ def test_a_team_repository_scaffolded_by_init_lints_clean(
     # The repository's own check passes on the scaffold (README and dot-folders are not memory).
     checked = installed(alice, "check", "--all", cwd=clone)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    (live / "ci.md").unlink()
-    removed = installed(alice, "status", "--scope", "team", cwd=project).stdout
-    assert "- ci.md" in removed, removed
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
