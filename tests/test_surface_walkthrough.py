@@ -278,3 +278,6 @@ def test_a_warning_on_pull_says_warning_once(machines: list[Machine], tmp_path: 
     assert "ahead by 1 commit, not pushed: pull never pushes: run `memsync push`" in done.stdout
     assert "  notes.md:6: warning: relative date 'yesterday'" in done.stdout, done.stdout
     assert "warning: notes.md" not in done.stdout
+    # `log FILE` of a file with no history says so, not that nothing was ever recorded.
+    quiet = installed(alice, "log", "nothere.md", cwd=project)
+    assert "no recorded change of nothere.md" in quiet.stdout

@@ -151,5 +151,7 @@ def log(
             render.line(f"      {signs.get(status_letter[:1], status_letter)} {path}")
         for decision in entry.decisions:
             render.line(f"      merge: {decision}")
-    if not entries:
+    if not entries and file is not None:
+        render.line(f"no recorded change of {file}; `memsync log` without FILE lists every change")
+    elif not entries:
         render.line("no memory changes recorded yet")
