@@ -281,3 +281,15 @@ def test_a_warning_on_pull_says_warning_once(machines: list[Machine], tmp_path: 
     # `log FILE` of a file with no history says so, not that nothing was ever recorded.
     quiet = installed(alice, "log", "nothere.md", cwd=project)
     assert "no recorded change of nothere.md" in quiet.stdout
+
+
+def test_no_memory_folder_is_a_usage_error_for_check_and_consolidate(
+    machines: list[Machine],
+) -> None:
+    alice = machines[0]
+    project = alice.checkout_project("https://github.com/acme/web")
+    for command in ("check", "consolidate"):
+        done = installed(alice, command, cwd=project)
+        assert done.returncode == 2, (command, done.stderr)
+        assert "memory" in done.stderr and "Traceback" not in done.stderr
+        assert "PATH" in done.stderr  # the hint says what to pass instead

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync.errors import MemsyncError, UsageError, UserMessageError
+from memsync.errors import MemsyncError, UsageError
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ def _default_folder(all_projects: bool, project: Path) -> Path:
         return found[0]
     memory = memory_dir_for(project_root(project))
     if not memory.is_dir():
-        raise UserMessageError(
+        raise UsageError(
             f"no memory folder for this project at {memory}",
             hint="Pass the folder to consolidate, e.g. `memsync consolidate PATH`.",
         )
