@@ -293,3 +293,33 @@ def test_no_memory_folder_is_a_usage_error_for_check_and_consolidate(
         assert done.returncode == 2, (command, done.stderr)
         assert "memory" in done.stderr and "Traceback" not in done.stderr
         assert "PATH" in done.stderr  # the hint says what to pass instead
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a shell script is the server's hook")
+def test_a_push_the_server_refuses_quotes_the_server_on_one_line(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    project = setup_machine(alice, private, team, "src/api")
+    hook = team / "hooks" / "pre-receive"
+    refusal = "GH006: Protected branch update failed for refs/heads/main."
+    hook.write_text(f"#!/bin/sh\necho '{refusal}' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    write_memory(memory_dir(alice, project) / "team", "a.md", "alpha", "A\n")
+    done = installed(alice, "push", "--scope", "team", cwd=project)
+    assert done.returncode == 1
+    [summary] = [line for line in done.stdout.splitlines() if line.startswith("team (")]
+    assert (
+        "failed: the remote refused the push of main: remote: GH006: Protected branch update "
+        "failed for refs/heads/main.; ahead by 1 commit, not pushed: the push failed"
+    ) in summary
+    assert "use `memsync push --review`" in done.stderr
+    hook_input = json.dumps({"cwd": str(project), "hook_event_name": "SessionEnd"})
+    quiet = installed(alice, "push", "--hook", "--scope", "team", cwd=project, stdin=hook_input)
+    message = json.loads(quiet.stdout)["systemMessage"]
+    assert "failed to push some refs" not in message and "  " not in message
+    assert message.endswith(
+        "(A server-side hook or branch protection said no; use `memsync push --review`.)"
+    )
