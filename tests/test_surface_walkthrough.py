@@ -323,3 +323,34 @@ def test_a_push_the_server_refuses_quotes_the_server_on_one_line(
     assert message.endswith(
         "(A server-side hook or branch protection said no; use `memsync push --review`.)"
     )
+
+
+def test_reports_on_stdout_escape_terminal_controls(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice = machines[0]
+    folder = tmp_path / "memory"
+    evil = "x\x1b[2J\u202ey.md"
+    write_memory(folder, evil, "evil", "We met yesterday.\n")
+    runs = [
+        ("consolidate", str(folder), "--dry-run"),
+        ("consolidate", str(folder), "--dry-run", "--json"),
+        ("check", str(folder)),
+        ("check", str(folder), "--format", "json"),
+        ("check", str(folder), "--format", "sarif"),
+        ("check", str(folder), "--format", "github"),
+    ]
+    for args in runs:
+        done = installed(alice, *args, cwd=tmp_path)
+        assert "Traceback" not in done.stderr, args
+        out = done.stdout + done.stderr
+        assert "\x1b" not in out and "\u202e" not in out, args
+        if "sarif" in args:
+            assert "x%1B%5B2J" in out, args  # a URI: percent-encoded
+        else:
+            assert "[2J" in out, args  # the name is there, escaped
+        if {"--json", "json", "sarif"} & set(args):
+            data = json.loads(done.stdout)  # still valid JSON
+            if "sarif" not in args:
+                name = json.dumps(evil, ensure_ascii=False)[1:-1]
+                assert name in json.dumps(data, ensure_ascii=False), args  # the name intact

@@ -28,3 +28,13 @@ def printable(text: str) -> str:
     from memsync.check.secrets import redact
 
     return escape_controls(redact(text))
+
+
+def json_printable(text: str) -> str:
+    """JSON TEXT (from json.dumps) with secrets redacted and the controls json.dumps leaves
+    (DEL, C1, invisible formatting) written as `\\uXXXX` escapes: still the same JSON."""
+    from memsync.check.secrets import redact
+
+    # Outside strings json.dumps writes only ASCII structure, so every match is in a string;
+    # a redacted span never holds a quote or backslash, so the JSON stays valid.
+    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", redact(text))

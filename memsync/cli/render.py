@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 from memsync.check.printable import printable
 
-__all__ = ["console", "line", "print_json", "printable", "report_lines", "when", "working"]
+__all__ = [
+    "console",
+    "line",
+    "print_json",
+    "printable",
+    "report_lines",
+    "when",
+    "working",
+    "write",
+]
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -50,10 +59,15 @@ def print_json(data: object) -> None:
     """DATA as indented JSON on stdout (JSON escapes control characters itself)."""
     import json
 
-    from memsync.check.secrets import redact
+    from memsync.check.printable import json_printable
 
-    # A redacted span never holds a quote or backslash, so the JSON stays valid.
-    sys.stdout.write(redact(json.dumps(data, indent=2, ensure_ascii=False, default=str)) + "\n")
+    sys.stdout.write(json_printable(json.dumps(data, indent=2, ensure_ascii=False, default=str)))
+    sys.stdout.write("\n")
+
+
+def write(text: str) -> None:
+    """Report text (Markdown, findings) on stdout as it is, only made printable: no rich."""
+    sys.stdout.write(printable(text))
 
 
 def working(what: str) -> Any:

@@ -62,7 +62,13 @@ def check(
     if fmt is CheckFormat.text and sys.stdout.isatty():
         _render_check(report)
     else:
-        sys.stdout.write(render_findings(report, fmt.value))
+        text = render_findings(report, fmt.value)
+        if fmt is CheckFormat.json or fmt is CheckFormat.sarif:
+            from memsync.check.printable import json_printable
+
+            sys.stdout.write(json_printable(text))
+        else:
+            render.write(text)
     raise typer.Exit(ExitCode.NEEDS_USER if report.has_errors else ExitCode.OK)
 
 
@@ -146,9 +152,12 @@ def consolidate(
             return json.dumps(plan_to_json(plan), indent=2, ensure_ascii=False) + "\n"
         return render_markdown(plan)
 
-    from memsync.check.secrets import redact
+    if fmt == "json":
+        from memsync.check.printable import json_printable
 
-    sys.stdout.write(redact(text()))
+        sys.stdout.write(json_printable(text()))
+    else:
+        render.write(text())
     if plan.changed and not dry_run:
         if not yes:
             if not sys.stdin.isatty():
