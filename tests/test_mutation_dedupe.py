@@ -217,9 +217,7 @@ def test_reported_similarity_of_exact_and_near_groups() -> None:
             Candidate("c.md", "project", other),
         ]
     )
-    assert [(g.kind, g.members, g.similarity) for g in exact] == [
-        ("exact", ("a.md", "b.md"), 1.0)
-    ]
+    assert [(g.kind, g.members, g.similarity) for g in exact] == [("exact", ("a.md", "b.md"), 1.0)]
     longer = body.replace("there.", "there, ask the data team first.")
     near = find_duplicates(
         [
