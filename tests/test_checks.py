@@ -595,3 +595,25 @@ def test_check_does_not_import_gitpython_or_deepdiff(tmp_path: Path) -> None:
     assert "HEAVY=" in proc.stderr
     assert proc.stderr.split("HEAVY=")[1] == ""
     assert '"files_checked": 1' in proc.stdout
+
+
+def test_one_file_over_the_limit_is_a_finding_with_its_size(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_bytes(b"x" * (MAX_MEMORY_BYTES * 4))
+    report = run_check(big, cwd=tmp_path)
+    assert [(f.rule, f.path) for f in report.findings] == [("file-too-large", "big.md")]
+    assert f"({MAX_MEMORY_BYTES * 4:,})" in report.findings[0].message
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="POSIX permissions")
+def test_one_unreadable_file_is_a_usage_error_naming_it(tmp_path: Path) -> None:
+    from memsync.errors import UsageError
+
+    locked = tmp_path / "locked.md"
+    locked.write_text("---\nname: x\n---\nbody\n", encoding="utf-8")
+    locked.chmod(0)
+    try:
+        with pytest.raises(UsageError, match=r"cannot read locked\.md: Permission denied"):
+            run_check(locked, cwd=tmp_path)
+    finally:
+        locked.chmod(0o644)

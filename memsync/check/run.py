@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsync.check.findings import CheckedTree, CheckReport, Finding, sort_findings
-from memsync.check.rules import check_file, check_files
+from memsync.check.rules import check_file, check_files, too_large
 from memsync.errors import UsageError
+from memsync.fsutil.scan import scan_directory
 from memsync.model.limits import INDEX_NAME, TEAM_DIR
-from memsync.model.safety import ScopeName, is_memory_file, scan_directory
+from memsync.model.safety import ScopeName, is_memory_file
 
 SCOPE_NAMES: tuple[ScopeName, ...] = ("private", "team")
 
@@ -141,8 +142,17 @@ def _check_single_file(path: Path, scope: ScopeName | None, cwd: Path) -> CheckR
         scope = "team" if path.parent.name == TEAM_DIR else "private"
     base = cwd if _is_within(path, cwd) else path.parent
     shown = path.relative_to(base).as_posix()
-    data = path.read_bytes()
-    findings = check_file(shown, data, scope, index=path.name == INDEX_NAME)
+    from memsync.fsutil.reads import TooLargeError, read_regular
+
+    try:
+        # Named on the command line, so a link is followed; never read past the limit.
+        data = read_regular(path, follow=True)
+    except TooLargeError as exc:
+        findings = [too_large(shown, exc.size)]
+    except OSError as exc:
+        raise UsageError(f"cannot read {shown}: {exc.strerror or exc}") from None
+    else:
+        findings = check_file(shown, data, scope, index=path.name == INDEX_NAME)
     tree = CheckedTree(str(path), "", scope)
     return CheckReport(str(base), sort_findings(findings), 1, (tree,))
 

@@ -68,7 +68,7 @@ def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
 
 
 def _scan_live(run: _Run) -> None:
-    from memsync.model.safety import scan_directory
+    from memsync.fsutil.scan import scan_directory
 
     if not run.binding.live_dir.is_dir():
         run.live = {}

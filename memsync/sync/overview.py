@@ -91,7 +91,7 @@ def _live_files(binding: Binding) -> dict[str, bytes]:
 
 def _scan(binding: Binding) -> TreeScan:
     """The live files sync would send: the one memory rule, README.md at a root excluded."""
-    from memsync.model.safety import scan_directory
+    from memsync.fsutil.scan import scan_directory
 
     return scan_directory(binding.live_dir, binding.scope, repository_root=not binding.prefix)
 
