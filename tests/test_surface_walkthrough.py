@@ -216,7 +216,7 @@ def test_a_team_repository_scaffolded_by_init_lints_clean(
     assert done.returncode == 0, done.stderr
     assert "scaffolded the empty team repository" in done.stdout
     # The first push sent the scaffold and the folder's identity record, no memory: said so.
-    assert "pushed (no memory file changed)" in done.stdout
+    assert "team (team-team): pushed (the project's folder; no memory yet)" in done.stdout
     clone = tmp_path / "team-clone"
     git("clone", "-q", str(team), str(clone), cwd=tmp_path)
     pre_commit = (clone / ".pre-commit-config.yaml").read_text()

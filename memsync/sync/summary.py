@@ -94,7 +94,8 @@ def outcome(report: StoreReport, command: str) -> str:
         where = f" to {report.review_branch}" if report.review_branch else ""
         # Commits that change no memory file: a merge of what the remote had, or the project
         # folder's identity record a first sync sends.
-        count = f" {sent}" if sent else " (no memory file changed)"
+        idle = " (the project's folder; no memory yet)" if command == "init" else ""
+        count = f" {sent}" if sent else idle or " (no memory file changed)"
         parts.append(f"pushed{count}{where}{tries}")
     if report.ahead and not (report.pushed and report.review_branch):
         commits = _count(report.ahead, "commit")
