@@ -85,7 +85,7 @@ def adopt_remote_branch(binding: Binding, timeout: float | None) -> str:
     repo = binding.clone_dir
     branch = gitcmd.remote_default_branch(repo, timeout) or branch_name(binding)
     if not (repo / "refs" / "heads" / branch).exists():
-        gitcmd.run_git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], cwd=repo)
+        gitcmd.set_head(repo, branch)
     return branch
 
 
