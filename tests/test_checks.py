@@ -595,3 +595,43 @@ def test_check_does_not_import_gitpython_or_deepdiff(tmp_path: Path) -> None:
     assert "HEAVY=" in proc.stderr
     assert proc.stderr.split("HEAVY=")[1] == ""
     assert '"files_checked": 1' in proc.stdout
+
+
+def test_one_file_over_the_limit_is_a_finding_with_its_size(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_bytes(b"x" * (MAX_MEMORY_BYTES * 4))
+    report = run_check(big, cwd=tmp_path)
+    assert [(f.rule, f.path) for f in report.findings] == [("file-too-large", "big.md")]
+    assert f"({MAX_MEMORY_BYTES * 4:,})" in report.findings[0].message
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="POSIX permissions")
+def test_one_unreadable_file_is_a_usage_error_naming_it(tmp_path: Path) -> None:
+    from memsync.errors import UsageError
+
+    locked = tmp_path / "locked.md"
+    locked.write_text("---\nname: x\n---\nbody\n", encoding="utf-8")
+    locked.chmod(0)
+    try:
+        with pytest.raises(UsageError, match=r"cannot read locked\.md: Permission denied"):
+            run_check(locked, cwd=tmp_path)
+    finally:
+        locked.chmod(0o644)
+
+
+def test_check_calls_duplicates_exactly_what_consolidate_merges(tmp_path: Path) -> None:
+    from memsync.consolidate.dedupe import Candidate, find_duplicates
+
+    write_memory(tmp_path, "a.md", "a", "Use PNPM for installs.\n\nNever npm.\n")
+    write_memory(tmp_path, "b.md", "b", "use pnpm  for installs.\nnever NPM.\n")  # same, by case
+    write_memory(tmp_path, "c.md", "c", "Use PNPM for installs. Never npm.\n")  # re-wrapped
+    write_memory(tmp_path, "d.md", "d", "Use PNPM for installs.\nNever yarn.\n")  # other words
+    report = run_check(tmp_path, cwd=tmp_path)
+    flagged = {(f.path, f.message) for f in report.findings if f.rule == "duplicate-memory"}
+    assert flagged == {("b.md", "same body as a.md"), ("c.md", "same body as a.md")}
+    bodies = {
+        n: (tmp_path / f"{n}.md").read_text(encoding="utf-8").split("---\n", 2)[2] for n in "abcd"
+    }
+    groups = find_duplicates([Candidate(f"{n}.md", None, body) for n, body in bodies.items()])
+    exact = {frozenset(g.members) for g in groups if g.kind == "exact"}
+    assert exact == {frozenset({"a.md", "b.md", "c.md"})}

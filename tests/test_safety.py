@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from memsync.fsutil.scan import scan_directory
 from memsync.model.limits import MAX_MEMORY_BYTES
 from memsync.model.safety import (
     Skipped,
@@ -16,7 +17,6 @@ from memsync.model.safety import (
     filter_files,
     fold_key,
     is_memory_file,
-    scan_directory,
     unsafe_path_reason,
 )
 

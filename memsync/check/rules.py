@@ -53,14 +53,16 @@ def check_file(path: str, data: bytes, scope: str, *, index: bool = False) -> li
     if reason is not None:
         return [finding("unsafe-path", path, 1, f"unsafe path ({reason}): memsync never syncs it")]
     if len(data) > MAX_MEMORY_BYTES:
-        return [finding("file-too-large", path, 1, _too_large_message(len(data)))]
+        return [too_large(path, len(data))]
     if index:
         return check_index(path, data)
     return check_memory(parse_memory(data, path), scope)
 
 
-def _too_large_message(size: int) -> str:
-    return f"{size_reason(size)}: Claude Code skips it in team memory and memsync never syncs it"
+def too_large(path: str, size: int) -> Finding:
+    """The finding for a memory of SIZE bytes, over the limit."""
+    message = f"{size_reason(size)}: Claude Code skips it in team memory and memsync never syncs it"
+    return finding("file-too-large", path, 1, message)
 
 
 def _not_utf8(path: str, data: bytes, error: str) -> Finding:
@@ -331,12 +333,15 @@ def _unindexed(
 
 
 def _duplicates(memories: Mapping[str, Memory]) -> list[Finding]:
+    # The one definition of an exact duplicate: what `consolidate` merges as one.
+    from memsync.consolidate.wording import normalize_body
+
     first_with: dict[str, Memory] = {}
     found: list[Finding] = []
     for memory in memories.values():
         if memory.decode_error:
             continue
-        normalized = " ".join(memory.body.split())
+        normalized = normalize_body(memory.body)
         if not normalized:
             continue
         original = first_with.setdefault(normalized, memory)

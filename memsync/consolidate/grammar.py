@@ -96,7 +96,11 @@ _DURATION_VERBS = frozenset(
 )
 _VAGUE_AFTER = re.compile(r"\s+or\s+(?:so|two|three|more|less|later|earlier)\b", re.IGNORECASE)
 _DATE_AFTER = re.compile(
-    r",?\s+(?:\d{1,4}\b(?![:.]\d|\s*[ap]\.?m\b)|\d{1,2}(?:st|nd|rd|th)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct"
+    # What a rewrite of the next phrase writes (`Friday yesterday` -> `Friday on 2026-05-12`,
+    # `Friday next week` -> `Friday in 2026-W20`) pins the weekday as `Friday 12 May` does:
+    # else a second run would convert what the first left alone.
+    r",?\s+(?:(?:on|in)\s+)?(?:the\s+(?:morning|afternoon|evening|night|week|weekend)\s+of\s+"
+    r"(?=\d{4}-))?(?:\d{4}-(?:W\d\d|\d\d)\b|\d{1,4}\b(?![:.]\d|\s*[ap]\.?m\b)|\d{1,2}(?:st|nd|rd|th)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct"
     r"|nov|dec)[a-z]*\b)",
     re.IGNORECASE,
 )

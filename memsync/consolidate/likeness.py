@@ -25,7 +25,7 @@ SWAP_RATIO = 0.55
 _SHORT_NEGATIONS = frozenset(["not", "no", "never", "nor", "`not", "`no", "`never", "`nor"])
 _NEGATORS = frozenset(["not", "never", "instead"])
 _PARAPHRASE_WORDS = 6  # the fewest words a paraphrase is judged on
-_SAME_ORDER = 0.7  # above this token ratio, two texts are edits of one text, not paraphrases
+SAME_ORDER = 0.7  # above this token ratio, two texts are edits of one text, not paraphrases
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Similarity:
         edited = not self.number_conflicts and self.conflicts <= allowed
         if edited and (self.ratio >= threshold or contained):
             return True
-        if self.ratio >= _SAME_ORDER and not edited:
+        if self.ratio >= SAME_ORDER and not edited:
             return False  # the same text, changed: a look-alike, not a rewording
         if self.shorter < _PARAPHRASE_WORDS:
             return False  # `Old fact 0.` and `Recent fact 0.`: too short to tell rewording
@@ -184,8 +184,24 @@ def compare(a: Text, b: Text, overlap: float | None = None) -> Similarity:
         shorter,
         longer,
         overlap,
-        _names_differ(a, b) or (ratio < _SAME_ORDER and _stances_differ(a, b)),
+        _names_differ(a, b) or (ratio < SAME_ORDER and _stances_differ(a, b)),
     )
+
+
+def version_likeness(a: Text, b: Text) -> float:
+    """How much of two bodies is one text, names and numbers included: the token ratio, or the
+    shorter's share when it is at least half the longer. Unlike `compare`, a changed name or
+    number does not set the pair apart: it asks whether one text is an edit of the other, for
+    two files already known to be one memory (see versions)."""
+    total = len(a.words) + len(b.words)
+    if not total:
+        return 1.0
+    matched = _align(a.words, b.words)[0]
+    if len(a.starts) > 1 and len(b.starts) > 1:
+        matched = max(matched, _align(_sorted_lines(a), _sorted_lines(b))[0])
+    shorter, longer = sorted((len(a.words), len(b.words)))
+    contained = matched / shorter if shorter and shorter * 2 >= longer else 0.0
+    return max(2 * matched / total, contained)
 
 
 def _sorted_lines(text: Text) -> array[int]:

@@ -6,18 +6,29 @@ replaced (two people holding one slot in a ledger). So the newest version's line
 older line with a similar but different counterpart in the newer text is *superseded* (left
 out, reported in full, and kept in the older file, which moves to `archive/`); only older
 lines with no counterpart are added, after the line they follow.
+
+Versions are found two ways. The duplicate search finds near-duplicates by their text alone,
+and keeps look-alikes apart: two texts that differ only in a person, a number or a negated
+rule are two memories (the same template for another service). That guard cannot tell a
+ledger whose slot changed hands from a look-alike, so versions are also found by identity:
+two files of one type that say they are the same memory (the same `name`, the same
+`description`, or the same file name but for a copy marker such as `-copy` or ` (2)`), whose
+texts are mostly one text (see `likeness.version_likeness`), and of which one is newer. Files
+written at the same time are never versions of each other: nothing says which one is newer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
-from memsync.consolidate.dedupe import group_duplicates
+from memsync.consolidate.dedupe import DuplicateGroup, group_duplicates
 from memsync.consolidate.folder import MemoryFile, updated_key
+from memsync.consolidate.likeness import SAME_ORDER, version_likeness
 from memsync.model.memory import Memory, compose, encode, parse_memory
 
 _MERGE_ROUNDS = 5
@@ -51,6 +62,7 @@ def merge_versions(
     if final_newline:
         merged.pop()
     superseded: list[str] = []
+    gone: set[str] = set()
     for other, replaced in zip(older, flags, strict=True):
         lines = other.split("\n")
         if other.endswith("\n"):
@@ -68,7 +80,9 @@ def merge_versions(
                 if not key or key in present:
                     continue
                 if replaced and _has_counterpart(key, keys):
-                    superseded.append(line)
+                    if key not in gone:  # two older versions with one line: reported once
+                        superseded.append(line)
+                        gone.add(key)
                     continue
                 result.append(line)
                 present.add(key)
@@ -146,6 +160,7 @@ def plan_merges(
     for _ in range(_MERGE_ROUNDS):
         prints = {rel: f.fingerprint for rel, f in files.items()}
         groups = group_duplicates(prints, threshold=threshold, focus=changed)
+        groups += version_groups(files.values(), {m for g in groups for m in g.members})
         changed = set()
         if not groups:
             break
@@ -203,3 +218,70 @@ def merge_group(
     body, superseded = merge_versions(survivor.body, [o.body for o in rest], supersede=older)
     raw = encode(compose(frontmatter, body), bom=survivor.bom, crlf=survivor.crlf)
     return parse_memory(raw, survivor.path), dropped, superseded
+
+
+# A copy marker at the end of a file name: `rota-copy.md`, `rota copy 2.md`, `rota (1).md`,
+# `rota.bak.md`. Not `rota-2.md`: sync names a *different* memory added under the same name so.
+_COPY_MARKER = re.compile(r"(?:[-_ .](?:copy|backup|bak)(?:[-_ ]?\d+)?| \(\d+\))+$", re.I)
+_MAX_IDENTITY = 16  # more files sharing a name than this: a generic name, not one memory
+
+
+def _identities(item: MemoryFile) -> list[tuple[str, str]]:
+    """What says which memory a file is: its name, its description, its file name."""
+    found: list[tuple[str, str]] = []
+    if item.name:
+        found.append(("name", re.sub(r"[^a-z0-9]+", "-", item.name.lower()).strip("-")))
+    if item.description and item.description.strip():
+        found.append(("description", " ".join(item.description.lower().split())))
+    stem = item.path[: -len(".md")] if item.path.endswith(".md") else item.path
+    found.append(("file", _COPY_MARKER.sub("", stem).lower()))
+    return [key for key in found if key[1]]
+
+
+def _versions_of(a: MemoryFile, b: MemoryFile) -> float | None:
+    """How alike A and B are when they are two versions of one memory, else None."""
+    text_a, text_b = a.fingerprint.text, b.fingerprint.text
+    if text_a is None or text_b is None or a.fingerprint.type != b.fingerprint.type:
+        return None
+    if abs(write_time(a) - write_time(b)) <= SAME_AGE:
+        return None  # nothing says which one is newer: a look-alike stays a look-alike
+    likeness = version_likeness(text_a, text_b)
+    return likeness if likeness >= SAME_ORDER else None
+
+
+def version_groups(files: Iterable[MemoryFile], taken: set[str]) -> list[DuplicateGroup]:
+    """Groups of files that are versions of one memory (see the module doc), none in TAKEN.
+
+    Files meet only through a shared identity, so the work grows with the files that share
+    one, not with the folder; each joins a group only when it is a version of every member."""
+    by_identity: dict[tuple[str, str], list[MemoryFile]] = {}
+    for item in files:
+        if item.path not in taken and item.fingerprint.text is not None:
+            for key in _identities(item):
+                by_identity.setdefault(key, []).append(item)
+    related: dict[str, set[str]] = {}
+    for members in by_identity.values():
+        if 1 < len(members) <= _MAX_IDENTITY:
+            for item in members:
+                related.setdefault(item.path, set()).update(m.path for m in members)
+    if not related:
+        return []
+    items = {i.path: i for ms in by_identity.values() for i in ms if i.path in related}
+    groups: list[tuple[list[MemoryFile], float]] = []
+    for path in sorted(related, key=lambda p: (-write_time(items[p]), p)):
+        item = items[path]
+        for index, (members, lowest) in enumerate(groups):
+            if not all(m.path in related[path] for m in members):
+                continue
+            scores = [_versions_of(item, m) for m in members]
+            if all(s is not None for s in scores):
+                members.append(item)
+                groups[index] = (members, min([lowest, *(s for s in scores if s is not None)]))
+                break
+        else:
+            groups.append(([item], 1.0))
+    return [
+        DuplicateGroup("near", tuple(sorted(m.path for m in members)), lowest)
+        for members, lowest in groups
+        if len(members) > 1
+    ]

@@ -1,4 +1,4 @@
-"""The filesystem boundary: the one atomic writer and safe reads of regular files.
+"""The filesystem boundary: the one atomic writer, safe reads of regular files, the directory scan.
 
 May import `memsync.model` and `memsync.errors`; never git, merge or anything above.
 """

@@ -22,6 +22,14 @@ class NotRegularFileError(OSError):
     """The path is not a regular file (a FIFO, device, socket, directory or symlink)."""
 
 
+class TooLargeError(OSError):
+    """The file holds more bytes than the limit; SIZE is how many were seen."""
+
+    def __init__(self, path: Path | str, size: int, limit: int) -> None:
+        super().__init__(f"{os.fspath(path)}: over {limit:,} bytes")
+        self.size = size
+
+
 def read_regular(path: Path | str, *, follow: bool = False, limit: int = MAX_MEMORY_BYTES) -> bytes:
     """The bytes of the regular file PATH; raises OSError (NotRegularFileError) otherwise."""
     fd = os.open(path, _FLAGS if follow else _FLAGS | _NOFOLLOW)
@@ -30,15 +38,16 @@ def read_regular(path: Path | str, *, follow: bool = False, limit: int = MAX_MEM
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFileError(f"{os.fspath(path)}: not a regular file")
         if info.st_size > limit:
-            raise OSError(f"{os.fspath(path)}: over {limit:,} bytes")
+            raise TooLargeError(path, info.st_size, limit)
+        # One read sized from fstat: a buffer of the limit per file would dominate a scan.
         data = os.read(fd, info.st_size + 1)
         if len(data) > limit:
-            raise OSError(f"{os.fspath(path)}: over {limit:,} bytes")
+            raise TooLargeError(path, len(data), limit)
         # A file that grew since fstat: read the rest up to the limit.
         while len(data) == info.st_size + 1 and (more := os.read(fd, limit + 1 - len(data))):
             data += more
             if len(data) > limit:
-                raise OSError(f"{os.fspath(path)}: over {limit:,} bytes")
+                raise TooLargeError(path, len(data), limit)
         return data
     finally:
         os.close(fd)

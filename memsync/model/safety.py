@@ -1,23 +1,23 @@
 """Which files are memories and may be synced (SPEC 1, 2): THE one rule, for every command.
 
-`is_memory_file` is the only definition of "this path is memory memsync syncs"; the scans
-below, the sync engine, status, check, review, consolidation and the merge driver all ask it.
+`is_memory_file` is the only definition of "this path is memory memsync syncs"; the
+directory scan (memsync.fsutil.scan), the git-tree filter below, the sync engine, status,
+check, review, consolidation and the merge driver all ask it. Pure: no file access here.
+May import memsync.model only.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 from memsync.model.limits import INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
 
-ScopeName = Literal["private", "team"]
+Scope = Literal["private", "team"]  # the two kinds of store (SPEC section 2)
+SCOPES: tuple[Scope, ...] = ("private", "team")
 
 MEMORY_SUFFIX = ".md"
 # Folders the client keeps at the top of a memory directory for itself (CLAUDE-CODE.md 3).
@@ -31,10 +31,6 @@ REPOSITORY_FILES = frozenset(
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _UNDECODABLE = re.compile("[\udc80-\udcff]")
-# O_NONBLOCK: a FIFO swapped in after the listing must not hang the scan. O_NOFOLLOW closes
-# the gap between listing a directory and opening a file someone replaced with a link.
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 @dataclass(frozen=True)
@@ -83,7 +79,7 @@ def unsafe_path_reason(relpath: str) -> str | None:
     return None
 
 
-def is_client_owned(relpath: str, scope: ScopeName) -> bool:
+def is_client_owned(relpath: str, scope: Scope) -> bool:
     """Whether RELPATH is the client's own (a dot-segment, or its top-level folders).
 
     `.consolidate-lock`, `.memory-sync*`, `.*.tmp` are dot-names; `x.md.tmp.1a2b3c4d` is not a
@@ -96,7 +92,7 @@ def is_client_owned(relpath: str, scope: ScopeName) -> bool:
     return scope == "private" and len(parts) > 1 and parts[0] in CLIENT_DIRS
 
 
-def is_memory_file(relpath: str, scope: ScopeName, *, repository_root: bool = False) -> bool:
+def is_memory_file(relpath: str, scope: Scope, *, repository_root: bool = False) -> bool:
     """Whether RELPATH (relative to a memory folder of SCOPE) is memory content memsync syncs.
 
     `*.md` (the index included), not the client's own files, not `team/` in the private
@@ -126,7 +122,8 @@ def size_reason(size: int) -> str:
     return f"over {MAX_MEMORY_BYTES:,} bytes ({size:,})"
 
 
-def _content_reason(data: bytes) -> str | None:
+def content_reason(data: bytes) -> str | None:
+    """Why DATA cannot be synced (too large, not UTF-8), or None when it can."""
     if len(data) > MAX_MEMORY_BYTES:
         return size_reason(len(data))
     try:
@@ -161,13 +158,14 @@ def printable_path(relpath: str) -> str:
     return relpath.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _finish(files: dict[str, bytes], skipped: list[Skipped]) -> TreeScan:
+def finish_scan(files: dict[str, bytes], skipped: list[Skipped]) -> TreeScan:
+    """The scan of FILES and SKIPPED: case collisions dropped, skips printable and sorted."""
     kept = _drop_case_collisions(files, skipped)
     shown = [Skipped(printable_path(s.path), s.reason) for s in skipped]
     return TreeScan(files=kept, skipped=tuple(sorted(shown, key=lambda s: s.path)))
 
 
-def needs_verdict(relpath: str, scope: ScopeName, repository_root: bool = False) -> bool:
+def needs_verdict(relpath: str, scope: Scope, repository_root: bool = False) -> bool:
     """Whether to sync or report RELPATH: a memory, or an unsafe `.md` name (reported)."""
     if not relpath.endswith(MEMORY_SUFFIX):
         return False
@@ -177,7 +175,7 @@ def needs_verdict(relpath: str, scope: ScopeName, repository_root: bool = False)
 
 
 def filter_files(
-    files: Mapping[str, bytes], scope: ScopeName, *, repository_root: bool = False
+    files: Mapping[str, bytes], scope: Scope, *, repository_root: bool = False
 ) -> TreeScan:
     """Apply the SPEC 2 rules to content from a git tree (the caller reports symlinks)."""
     good: dict[str, bytes] = {}
@@ -187,118 +185,9 @@ def filter_files(
             continue
         reason = unsafe_path_reason(path)
         if reason is None:
-            reason = _content_reason(data)
+            reason = content_reason(data)
         if reason is None:
             good[path] = data
         else:
             skipped.append(Skipped(path, reason))
-    return _finish(good, skipped)
-
-
-def _read_limited(path: str, follow: bool) -> tuple[bytes | None, str | None]:
-    """Read a regular file, but never more than one byte past the size limit."""
-    flags = _OPEN_FLAGS if follow else _OPEN_FLAGS | _NOFOLLOW
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        return None, f"unreadable ({exc.strerror})"
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None, "not a regular file"
-        if info.st_size > MAX_MEMORY_BYTES:
-            return None, size_reason(info.st_size)
-        # One read sized from fstat: a 250 KB buffer per file would dominate the scan.
-        data = os.read(fd, info.st_size + 1)
-        if len(data) > MAX_MEMORY_BYTES:
-            return None, size_reason(len(data))
-        return data, None
-    except OSError as exc:
-        return None, f"unreadable ({exc.strerror})"
-    finally:
-        os.close(fd)
-
-
-def _walk(
-    directory: str, prefix: str, scope: ScopeName, follow: bool, seen: set[tuple[int, int]]
-) -> Iterator[tuple[str, str, str | None]]:
-    """Yield (relpath, abspath, early skip reason) for candidate files below DIRECTORY."""
-    try:
-        with os.scandir(directory) as iterator:
-            entries = sorted(iterator, key=lambda e: e.name)
-    except OSError as exc:
-        yield prefix.rstrip("/") or ".", directory, f"unreadable directory ({exc.strerror})"
-        return
-    for entry in entries:
-        relpath = prefix + entry.name
-        if entry.name.startswith(".") or (
-            not prefix
-            and scope == "private"
-            and (entry.name in CLIENT_DIRS or entry.name.casefold() == TEAM_DIR)
-        ):
-            continue  # git's and the client's own files; Claude Code's team directory
-        if entry.is_symlink():
-            if not follow:
-                if _could_hold_memory(relpath, entry.path, scope):
-                    yield relpath, entry.path, "symlink"
-                continue
-            try:
-                info = entry.stat()
-            except OSError:
-                yield relpath, entry.path, "broken symlink"
-                continue
-            if stat.S_ISDIR(info.st_mode):
-                if (info.st_dev, info.st_ino) not in seen:
-                    seen.add((info.st_dev, info.st_ino))
-                    yield from _walk(entry.path, relpath + "/", scope, follow, seen)
-                continue
-            if relpath.endswith(MEMORY_SUFFIX):
-                regular = stat.S_ISREG(info.st_mode)
-                yield relpath, entry.path, None if regular else "not a regular file"
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            if follow:
-                # Links may point back here: remember every directory walked.
-                info = entry.stat(follow_symlinks=False)
-                if (info.st_dev, info.st_ino) in seen:
-                    continue
-                seen.add((info.st_dev, info.st_ino))
-            # A directory named `x.md` is not a memory: walk into it, never report it.
-            yield from _walk(entry.path, relpath + "/", scope, follow, seen)
-        elif relpath.endswith(MEMORY_SUFFIX):
-            regular = entry.is_file(follow_symlinks=False)
-            yield relpath, entry.path, None if regular else "not a regular file"
-
-
-def _could_hold_memory(relpath: str, abspath: str, scope: ScopeName) -> bool:
-    """A symlink is worth reporting when it stands for a memory file or a folder."""
-    if relpath.endswith(MEMORY_SUFFIX):
-        return needs_verdict(relpath, scope, repository_root=False)
-    return Path(abspath).is_dir()
-
-
-def scan_directory(
-    root: Path, scope: ScopeName, *, follow: bool = False, repository_root: bool = False
-) -> TreeScan:
-    """Read the synced files below ROOT without following symlinks; report every skip."""
-    good: dict[str, bytes] = {}
-    skipped: list[Skipped] = []
-    try:
-        root_info = root.stat()
-    except FileNotFoundError:
-        return TreeScan(files={}, skipped=())
-    seen = {(root_info.st_dev, root_info.st_ino)}
-    for relpath, abspath, early in _walk(os.fspath(root), "", scope, follow, seen):
-        if relpath.endswith(MEMORY_SUFFIX) and not needs_verdict(relpath, scope, repository_root):
-            continue  # README.md at a repository's root: not ours, so never reported
-        reason = early or unsafe_path_reason(relpath)
-        data: bytes | None = None
-        if reason is None:
-            data, reason = _read_limited(abspath, follow)
-        if reason is None and data is not None:
-            reason = _content_reason(data)
-        if reason is None and data is not None:
-            good[relpath] = data
-        else:
-            skipped.append(Skipped(relpath, reason or "unreadable"))
-    return _finish(good, skipped)
+    return finish_scan(good, skipped)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync.config import Config, ProjectIdentity, Scope, StoreConfig, data_dir
+from memsync.config import Config, ProjectIdentity, StoreConfig, data_dir
 from memsync.errors import ProjectNotConfiguredError, UsageError
 from memsync.model.paths import (
     ProjectLocation,
@@ -22,6 +22,7 @@ from memsync.model.paths import (
     locate_project,
     normalize_url,
 )
+from memsync.model.safety import Scope
 
 
 @dataclass(frozen=True)

@@ -102,7 +102,8 @@ def _settled_clone(binding: Binding) -> tuple[str, str]:
 
 def _live_differs(binding: Binding, manifest: Manifest) -> str:
     """Why the live directory's memory files are not exactly those the manifest records."""
-    from memsync.model.safety import is_memory_file, scan_directory
+    from memsync.fsutil.scan import scan_directory
+    from memsync.model.safety import is_memory_file
 
     root = not binding.prefix
     if not binding.live_dir.is_dir():
