@@ -354,3 +354,21 @@ def test_reports_on_stdout_escape_terminal_controls(
             if "sarif" not in args:
                 name = json.dumps(evil, ensure_ascii=False)[1:-1]
                 assert name in json.dumps(data, ensure_ascii=False), args  # the name intact
+
+
+def test_asking_for_a_team_store_that_is_not_there_is_a_usage_error(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "private.git"), None, "src/api")
+    write_memory(memory_dir(alice, project), "a.md", "alpha", "A\n")
+    for args in (
+        ("status", "--scope", "team"),
+        ("push", "--scope", "team"),
+        ("pull", "--scope", "team"),
+        ("push", "--review"),
+        ("promote", "a.md"),
+    ):
+        done = installed(alice, *args, cwd=project)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert "team store" in done.stderr and "memsync init --team URL" in done.stderr, args
