@@ -372,3 +372,33 @@ def test_asking_for_a_team_store_that_is_not_there_is_a_usage_error(
         done = installed(alice, *args, cwd=project)
         assert done.returncode == 2, (args, done.stdout, done.stderr)
         assert "team store" in done.stderr and "memsync init --team URL" in done.stderr, args
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="shell scripts stand in for installers")
+def test_the_spec_check_falls_back_and_gives_up_clearly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    from memsync.team import memsyncspec
+
+    sleep = shutil.which("sleep")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)  # no pip of its own
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    monkeypatch.setenv("PATH", str(tools))
+    assert memsyncspec.check_spec("memsync==0.0.1", timeout=5) is not None
+    assert "neither pip nor uv is available" in str(memsyncspec.check_spec("memsync==0.0.1", 5))
+    pip = tools / "pip3"
+    pip.write_text(
+        "#!/bin/sh\necho 'ERROR: No matching distribution found for memsync==0.0.1'\nexit 1\n"
+    )
+    pip.chmod(0o755)
+    said = str(memsyncspec.check_spec("memsync==0.0.1", timeout=5))
+    assert "(pip: No matching distribution found for memsync==0.0.1)" in said
+    pip.write_text("#!/bin/sh\nexit 0\n")
+    assert memsyncspec.check_spec("memsync==0.0.1", timeout=5) is None
+    uv = tools / "uv"
+    uv.write_text(f"#!/bin/sh\n{sleep} 5\n")
+    uv.chmod(0o755)
+    assert "uv did not answer within 1 s" in str(memsyncspec.check_spec("memsync==0.0.1", 1))
