@@ -251,8 +251,12 @@ def test_a_file_the_disk_will_not_take_is_not_called_unsafe(
     # The disk takes no file over 2 KB (as when it is full): Python gets EFBIG, not a signal.
     site = tmp_path / "site"
     site.mkdir()
+    # Only the soft limit, lifted again at exit: a coverage run saves its data then.
     (site / "sitecustomize.py").write_text(
-        "import resource\nresource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))\n"
+        "import atexit, resource\n"
+        "_, hard = resource.getrlimit(resource.RLIMIT_FSIZE)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (2048, hard))\n"
+        "atexit.register(resource.setrlimit, resource.RLIMIT_FSIZE, (hard, hard))\n"
     )
     full = Machine(alice.name, alice.home, {**alice.env, "PYTHONPATH": str(site)})
     hook_input = json.dumps({"cwd": str(project), "hook_event_name": "SessionStart"})
