@@ -20,7 +20,7 @@ from memsync.errors import UsageError
 from memsync.fsutil.reads import read_regular
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
 from memsync.model.memory import Memory, parse_memory
-from memsync.model.safety import ScopeName
+from memsync.model.safety import Scope
 
 # Frontmatter fields that say when a memory was written, most specific first.
 DATE_FIELDS = (
@@ -114,7 +114,7 @@ def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], li
     from memsync.model.safety import REPOSITORY_FILES, is_client_owned, is_memory_file
 
     is_repo_root = (root / ".git").exists()
-    scope: ScopeName = "team" if root.name == TEAM_DIR else "private"
+    scope: Scope = "team" if root.name == TEAM_DIR else "private"
     memories: list[tuple[str, str, float]] = []
     others: list[str] = []
     skipped: list[str] = []

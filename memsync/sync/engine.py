@@ -381,7 +381,8 @@ def sync_project(
     config: Config | None = None,
 ) -> list[StoreReport]:
     """Pull or push (`sync` = push, which pulls first) the stores of one project."""
-    from memsync.config import SCOPES, load_config
+    from memsync.config import load_config
+    from memsync.model.safety import SCOPES
     from memsync.sync.binding import resolve_bindings
 
     config = config or load_config()

@@ -11,7 +11,6 @@ from memsync import git as gitcmd
 from memsync.config import (
     Config,
     ProjectConfig,
-    Scope,
     StoreConfig,
     data_dir,
     load_config,
@@ -26,6 +25,7 @@ from memsync.model.paths import (
     locate_project,
     normalize_url,
 )
+from memsync.model.safety import Scope
 
 if TYPE_CHECKING:
     from memsync.sync.binding import Binding
