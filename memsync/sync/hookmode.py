@@ -286,6 +286,7 @@ def run_hook(
         project = hook_project_dir(read_hook_input(), project)
         bindings = _start_fetches(config, project, scopes)
         if command == "pull" and review is None:
+            import memsync.check.redaction  # noqa: F401 - before the fetches are waited for
             from memsync.sync.quickpull import quick_pull
 
             # Nothing new anywhere (the usual session start): no engine to import, and

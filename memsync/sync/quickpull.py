@@ -27,8 +27,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memsync.errors import LockHeldError
 from memsync.git.refs import FETCHED_PREFIX, operation_in_progress, resolve_refs, symbolic_head
 from memsync.git.remote import wait_fetch
+
+# Imported here, not when the fetches are back: over a slow link only the lock, the refs
+# and the output are left after the round trip.
+from memsync.sync.lock import store_lock
 from memsync.sync.manifest import Manifest, binding_manifest, hashes, save_manifest
 
 if TYPE_CHECKING:
@@ -131,8 +136,6 @@ def _live_differs(binding: Binding, manifest: Manifest) -> str:
 def _record_sync(binding: Binding, manifest: Manifest, path: Path, branch: str) -> str:
     """Under the store lock: the refs all at the manifest's commit and the manifest as read;
     then stamp `last_sync`. The reason, with nothing written, when any of it is not so."""
-    from memsync.errors import LockHeldError
-    from memsync.sync.lock import store_lock
 
     names = ("the local branch", "the remote's branch", "the last fetch's record")
     refs = (f"refs/heads/{branch}", f"refs/remotes/origin/{branch}", FETCHED_PREFIX + branch)
