@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memsync.merge.fields import merge_frontmatter, parses_as_mapping
@@ -234,6 +234,22 @@ TIMES = st.one_of(st.none(), st.integers(0, 3))
     nested_frontmatter(),
     TIMES,
     TIMES,
+)
+# Found by random profiles: the base's `type` moved into a `metadata` block created with the
+# first side's indent, so whichever side ran the merge decided which side "changed" it.
+@example(
+    "name: n\ndescription: d\ntype: user\n",
+    "name: n\ndescription: d\nmetadata:\n    type: user\n",
+    "name: n\ndescription: d\nmetadata:\n  node_type: memory\n",
+    None,
+    None,
+)
+@example(
+    "name: n\ndescription: d\ntype: user\n",
+    "name: n\ndescription: d\nmetadata:\n  tags: []\n",
+    "name: n\ndescription: d\nmetadata:\n    type: user\n",
+    None,
+    None,
 )
 def test_nested_merge_is_symmetric_and_valid(
     base: str | None, a: str, b: str, ta: int | None, tb: int | None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from memsync.consolidate.dedupe import similarity
+from memsync.consolidate.dedupe import Candidate, _complete_linkage, find_duplicates, similarity
 from memsync.consolidate.likeness import PARAPHRASE, SWAP_RATIO, Similarity
 
 T = 0.85  # DEFAULT_THRESHOLD
@@ -131,3 +131,151 @@ def test_a_rule_and_its_negation_stay_two_memories(ruled_out: str) -> None:
     found = similarity(PLAIN, ruled_out)
     assert not found.is_duplicate(T), f"a flipped rule was merged: {found}"
     assert found.number_conflicts or found.facts_differ, "the negation was not seen"
+
+
+NOT_DUPLICATE = sim(ratio=0.5)
+
+
+def linkage(
+    scored: dict[tuple[int, int], float],
+    cross: dict[tuple[int, int], float | Similarity | None],
+    size: int,
+) -> tuple[list[tuple[list[int], float]], list[tuple[int, int]]]:
+    """`_complete_linkage` over a made-up folder: SCORED pairs found by the search, CROSS pairs
+    answered on demand (a ratio: a near duplicate that similar; None: not a duplicate)."""
+    asked: list[tuple[int, int]] = []
+
+    def check(a: int, b: int) -> Similarity | None:
+        asked.append((a, b))
+        found = cross[(a, b)]
+        if isinstance(found, Similarity):
+            return found
+        return NOT_DUPLICATE if found is None else sim(ratio=found)
+
+    ranked = [(-score, a, b) for (a, b), score in scored.items()]
+    return _complete_linkage(ranked, size=size, check=check, threshold=T), asked
+
+
+def test_four_memories_join_when_every_cross_pair_is_a_duplicate() -> None:
+    groups, asked = linkage(
+        {(0, 1): 0.99, (2, 3): 0.97, (1, 2): 0.9},
+        # (0, 2) is a paraphrase: few words in order, most terms shared; it scores its overlap.
+        {(0, 2): sim(ratio=0.5, overlap=0.88), (0, 3): 0.95, (1, 3): 0.93},
+        size=5,
+    )
+    # The reported similarity is the least similar pair of the group, a checked cross pair.
+    assert groups == [([0, 1, 2, 3], 0.88), ([4], 1.0)]
+    # Pairs the search scored are not checked again; cross pairs are asked as (low, high).
+    assert sorted(asked) == [(0, 2), (0, 3), (1, 3)]
+
+
+def test_one_cross_pair_that_is_no_duplicate_keeps_two_groups() -> None:
+    groups, asked = linkage(
+        {(0, 1): 0.99, (2, 3): 0.97, (1, 2): 0.9},
+        {(0, 2): 0.95, (0, 3): None, (1, 3): 0.95},
+        size=4,
+    )
+    assert groups == [([0, 1], 0.99), ([2, 3], 0.97)], "a chain joined past a non-duplicate"
+    assert (0, 3) in asked
+
+
+def test_the_most_similar_pair_joins_first() -> None:
+    # 1 is like 0 and more like 2, but 0 and 2 are no duplicates: 1 goes with 2.
+    groups, _ = linkage({(0, 1): 0.9, (1, 2): 0.99}, {(0, 2): None}, size=3)
+    assert groups == [([0], 1.0), ([1, 2], 0.99)]
+
+
+@pytest.mark.parametrize(
+    ("reason", "scored", "cross"),
+    [
+        (
+            "the first pair's group holds the lowest pair",
+            {(0, 1): 0.99, (1, 2): 0.95, (3, 4): 0.93, (2, 3): 0.9},
+            {(0, 2): 0.86, (0, 3): 0.9, (0, 4): 0.9, (1, 3): 0.9, (1, 4): 0.9, (2, 4): 0.9},
+        ),
+        (
+            "the second pair's group holds the lowest pair",
+            {(3, 4): 0.99, (2, 3): 0.95, (0, 1): 0.93, (1, 2): 0.9},
+            {(2, 4): 0.86, (0, 2): 0.9, (0, 3): 0.9, (0, 4): 0.9, (1, 3): 0.9, (1, 4): 0.9},
+        ),
+    ],
+)
+def test_joining_two_groups_keeps_the_lower_floor_of_either(
+    reason: str, scored: dict[tuple[int, int], float], cross: dict[tuple[int, int], float]
+) -> None:
+    groups, _ = linkage(scored, cross, size=5)
+    assert groups == [([0, 1, 2, 3, 4], 0.86)], reason
+
+
+def test_reported_similarity_of_exact_and_near_groups() -> None:
+    body = "The staging database resets every night at two, so never keep test data there.\n"
+    other = "Release trains leave on Tuesdays; the owner of each train signs the notes.\n"
+    exact = find_duplicates(
+        [
+            Candidate("a.md", "project", body),
+            Candidate("b.md", "project", body.upper()),
+            Candidate("c.md", "project", other),
+        ]
+    )
+    assert [(g.kind, g.members, g.similarity) for g in exact] == [("exact", ("a.md", "b.md"), 1.0)]
+    longer = body.replace("there.", "there, ask the data team first.")
+    near = find_duplicates(
+        [
+            Candidate("a.md", "project", body),
+            Candidate("b.md", "project", longer),
+            Candidate("c.md", "project", other),
+        ]
+    )
+    pair = similarity(body, longer)
+    assert [(g.kind, g.members) for g in near] == [("near", ("a.md", "b.md"))]
+    # The report shows this number ("near (0.89)"): the pair's ratio or term overlap.
+    assert near[0].similarity == pytest.approx(max(pair.ratio, pair.overlap))
+    assert T <= near[0].similarity < 1.0
+
+
+_CLAUSE = (
+    "Every deploy of the billing service starts from a clean checkout of the release branch, "
+    "runs the full suite, builds the container image, pushes it to the registry, waits for the "
+    "canary to report healthy for ten minutes, and only then promotes the image to every region. "
+)
+# 156 words: long enough for one substituted content word (`shorter // 100`), not two.
+LONG = _CLAUSE * 3 + "The on-call engineer watches the dashboards during the rollout."
+
+
+@pytest.mark.parametrize(
+    ("reason", "first", "second", "expected"),
+    [
+        ("one word swapped in 156 is an edit", LONG, LONG.replace("dashboards", "graphs"), True),
+        (
+            "two words swapped in 156 are two facts",
+            LONG,
+            LONG.replace("dashboards", "graphs").replace("on-call engineer", "on-call person"),
+            False,
+        ),
+        (
+            "a word swapped for a name is another fact, however long the text",
+            LONG,
+            LONG.replace("dashboards", "`grafana_board`"),
+            False,
+        ),
+        (
+            "a number written out in words is a swapped word, not another number",
+            LONG.replace("dashboards", "2 dashboards"),
+            LONG.replace("dashboards", "two dashboards"),
+            True,
+        ),
+    ],
+)
+def test_substitutions_in_a_long_memory(
+    reason: str, first: str, second: str, expected: bool
+) -> None:
+    for a, b in ((first, second), (second, first)):
+        assert similarity(a, b).is_duplicate(T) is expected, reason
+
+
+def test_typos_count_as_matched_words() -> None:
+    found = similarity(
+        "Enable tracing before you profile the billing service.",
+        "Enable tarcing before you profiel the billing service.",
+    )
+    assert (found.ratio, found.containment, found.conflicts) == (1.0, 1.0, 0), found

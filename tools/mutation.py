@@ -1,6 +1,7 @@
 """Run mutmut 3 on one module set against the fast unit tests that cover it (not in CI).
 
-Usage: python tools/mutation.py SET [--max-children N] [--time-limit SECONDS]
+Usage: python tools/mutation.py SET [--max-children N] [--time-limit SECONDS] [--sample DIGITS]
+                                   [--mutants NAME ...]
 
 Each set is mutated in its own scratch copy (benchmarks/.work/mutation/SET/, git-ignored)
 with a generated [tool.mutmut] section, so the project's pyproject.toml carries no mutmut
@@ -12,9 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -22,14 +26,21 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Module set -> (files to mutate, fast pure tests that cover them).
 SETS: dict[str, tuple[list[str], list[str]]] = {
-    "merge-words": (["memsync/merge/words.py"], ["tests/test_merge_words.py"]),
+    "merge-words": (
+        ["memsync/merge/words.py"],
+        ["tests/test_merge_words.py", "tests/test_mutation_merge.py"],
+    ),
     "merge-diff3": (
         ["memsync/merge/diff3.py"],
         ["tests/test_merge.py", "tests/test_merge_words.py", "tests/test_mutation_merge.py"],
     ),
     "merge-fields": (
-        ["memsync/merge/fields.py"],
-        ["tests/test_merge_fields_nested.py", "tests/test_merge.py"],
+        ["memsync/merge/fields.py", "memsync/merge/fieldvalues.py", "memsync/merge/nesting.py"],
+        [
+            "tests/test_merge_fields_nested.py",
+            "tests/test_merge.py",
+            "tests/test_mutation_merge.py",
+        ],
     ),
     "dates": (
         [
@@ -37,16 +48,13 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
             "memsync/consolidate/grammar.py",
             "memsync/consolidate/weekdays.py",
         ],
-        ["tests/test_dates.py"],
+        ["tests/test_dates.py", "tests/test_mutation_dates.py"],
     ),
     "dedupe": (
         ["memsync/consolidate/dedupe.py", "memsync/consolidate/likeness.py"],
         ["tests/test_dedupe.py", "tests/test_paraphrase.py", "tests/test_mutation_dedupe.py"],
     ),
 }
-
-# mutmut 3 exit-code meaning of each recorded mutant (see mutmut/__main__.py status_by_exit_code).
-STATUS = {0: "survived", 1: "killed", 3: "killed", -24: "timeout", 152: "timeout", 5: "no tests"}
 
 
 def prepare(name: str) -> Path:
@@ -66,6 +74,9 @@ def prepare(name: str) -> Path:
         "also_copy": ["testing/", "templates/", "benchmarks/"],
         "pytest_add_cli_args_test_selection": tests,
         "pytest_add_cli_args": ["-p", "no:cacheprovider", "-q"],
+        # A mutant that loops forever is stopped after 6x its tests' clean CPU time (mutmut's
+        # default, 30x, spends minutes on each one of them on a shared machine).
+        "timeout_multiplier": 3.0,
     }
     lines = [f"{key} = {json.dumps(value)}" for key, value in config.items()]
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
@@ -77,12 +88,33 @@ def prepare(name: str) -> Path:
 
 def tally(work: Path) -> Counter[str]:
     """Count mutant outcomes from the .meta files mutmut writes next to each mutated module."""
+    from mutmut.stats import status_by_exit_code  # mutmut's own reading of its exit codes
+
     counts: Counter[str] = Counter()
     for meta in (work / "mutants").rglob("*.meta"):
         data = json.loads(meta.read_text(encoding="utf-8"))
         for code in data.get("exit_code_by_key", {}).values():
-            counts["not run" if code is None else STATUS.get(code, f"exit {code}")] += 1
+            counts["not run" if code is None else status_by_exit_code[code]] += 1
     return counts
+
+
+def run_bounded(
+    command: list[str], work: Path, env: dict[str, str], limit: float
+) -> tuple[float, list[float]]:
+    """Run mutmut for at most `limit` seconds; return the wall time and the 1-minute loads seen."""
+    start, loads = time.monotonic(), [os.getloadavg()[0]]
+    # A session of its own, so the time limit stops mutmut's forked workers with it.
+    with subprocess.Popen(command, cwd=work, env=env, start_new_session=True) as process:
+        while process.poll() is None:
+            if time.monotonic() - start > limit:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait()
+                print(f"time limit {limit:.0f} s reached: partial results")
+                break
+            time.sleep(5)
+            if len(loads) < (time.monotonic() - start) / 30:
+                loads.append(os.getloadavg()[0])
+    return time.monotonic() - start, loads
 
 
 def main() -> int:
@@ -91,20 +123,39 @@ def main() -> int:
     parser.add_argument("set", choices=sorted(SETS))
     parser.add_argument("--max-children", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=1800.0)
+    parser.add_argument(
+        "--sample",
+        default="",
+        help="run only mutants whose number ends in one of these digits ('05': a fifth)",
+    )
+    parser.add_argument(
+        "--mutants",
+        nargs="+",
+        default=[],
+        help="run only these mutants (names or fnmatch patterns), e.g. an earlier run's survivors",
+    )
     args = parser.parse_args()
     work = prepare(args.set)
     command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children)]
-    try:
-        subprocess.run(command, cwd=work, timeout=args.time_limit, check=False)
-    except subprocess.TimeoutExpired:
-        print(f"time limit {args.time_limit:.0f} s reached: partial results")
+    command += args.mutants
+    if args.sample:
+        # mutmut numbers each function's mutants 1, 2, 3...: a last-digit filter is a
+        # systematic sample that still reaches every function with ten mutants or more.
+        command.append(f"*__mutmut_*[{args.sample}]")
+    # CI=1 loads the derandomized Hypothesis profile (tests/conftest.py): every mutant meets
+    # the same examples, so a verdict never depends on which examples one run happened to draw.
+    env = {**os.environ, "CI": "1"}
+    elapsed, loads = run_bounded(command, work, env, args.time_limit)
     counts = tally(work)
     total = sum(counts.values())
     killed = counts["killed"]
     scored = total - counts["not run"]
     score = 100.0 * killed / scored if scored else 0.0
     print(f"{args.set}: {total} mutants, " + ", ".join(f"{k} {v}" for k, v in counts.items()))
-    print(f"score {score:.1f}% (killed / run); survivors: cd {work} && python -m mutmut results")
+    mean = sum(loads) / len(loads)
+    print(f"score {score:.1f}% (killed / run) in {elapsed:.0f} s")
+    print(f"1-minute load average: {mean:.1f} mean, {max(loads):.1f} max (2 CPUs)")
+    print(f"survivors: cd {work} && python -m mutmut results")
     return 0
 
 

@@ -140,7 +140,11 @@ def push(repo: Path, branch: str, timeout: float | None) -> bool:
         # Another push landed between the server's ref advertisement and our ref update.
         return False
     if "[remote rejected]" in text:
-        reason = result.stderr.strip() or result.text.strip()
+        # git's own words on one line: the server's `remote:` lines (padded with spaces to
+        # clear the terminal) and the rejection, not "error: failed to push some refs".
+        lines = [" ".join(line.split()) for line in (result.stderr or result.text).splitlines()]
+        said = [line for line in lines if line.startswith(("remote: ", "! [remote rejected]"))]
+        reason = "; ".join(said or [line for line in lines if line][:1])
         raise GitError(
             f"the remote refused the push of {branch}: {reason}",
             hint="A server-side hook or branch protection said no; use `memsync push --review`.",

@@ -152,13 +152,25 @@ def align_layouts(texts: list[str | None]) -> list[str | None]:
 
 
 def _indent_in(texts: list[str | None]) -> str:
-    for text in texts:
-        for block in split_fields(text or ""):
-            if block.key == METADATA:
-                found = split_nested(block.text, METADATA)
-                if found is not None:
-                    return found.indent
-    return DEFAULT_INDENT
+    """The indent for a new `metadata` block: the base's (TEXTS[0]), else the narrower side's.
+
+    Never "the first side's": the merge runs with the sides in either order and must give
+    one text, and the base's indent decides which side changed the block's indent.
+    """
+    indents = [_metadata_indent(text) for text in texts]
+    if indents[0] is not None:
+        return indents[0]
+    found = [indent for indent in indents[1:] if indent is not None]
+    return min(found, key=lambda indent: (len(indent), indent)) if found else DEFAULT_INDENT
+
+
+def _metadata_indent(text: str | None) -> str | None:
+    for block in split_fields(text or ""):
+        if block.key == METADATA:
+            found = split_nested(block.text, METADATA)
+            if found is not None:
+                return found.indent
+    return None
 
 
 def _kept_values(old: dict[str, Any], new: dict[str, Any] | None, keys: set[str]) -> bool:
