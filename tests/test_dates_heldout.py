@@ -44,6 +44,7 @@ def test_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None:
         "VRP went from cheap to flat in a week with no regime shift.",
         "- Only considers expiries ≥today+7, then interpolates.",
         "The improvised line from The Tonight Show became a horror classic.",
+        "TITLE: The Release of 'Hurry Up Tomorrow' — The Weeknd",
         "- Today (2026-05-27 Wed): latest available data is through 2026-05-19.",
     ],
 )
@@ -57,6 +58,7 @@ def test_look_alikes_from_the_heldout_corpus_are_left_alone(line: str) -> None:
         ("The same query today returned them.", "The same query on 2026-05-14 returned them."),
         ("Resume the conversation in 2 days.", "Resume the conversation on 2026-05-16."),
         ("We will ship it in 3 days.", "We will ship it on 2026-05-17."),
+        ("The 'Ship It' review is tomorrow's job.", "The 'Ship It' review is the 2026-05-15 job."),
         # A placeholder in another clause does not make the whole line a procedure.
         ("NEW this week, adopted May 2 — writes `memo-YYYY-MM-DD.md`", None),
     ],

@@ -48,6 +48,8 @@ _CALENDAR = re.compile(
     r"|\b[01]?\d/[0-3]?\d\b",
     re.IGNORECASE,
 )
+_SINGLE_OPEN = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Z])(?!.*(?:^|\s)['‘][A-Z])")
+_SINGLE_CLOSE = re.compile(r"^(?:[^'’]*?[a-z])?['’](?=$|[\s.,;:!?)\]—–])", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
 _LATIN = re.compile(r"[A-Za-z]")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -112,7 +114,11 @@ def dated_heading(line: str) -> bool:
 
 
 def inside_double_quotes(before: str, after: str) -> bool:
-    """Whether the match sits between a pair of double quotes on its line."""
+    """Whether the match sits between a pair of double quotes on its line, or of single quotes
+    around a title (`'Hurry Up Tomorrow'`; an apostrophe inside a word is not a quote)."""
     straight = before.count('"') % 2 == 1 and '"' in after
     curly = before.count("“") > before.count("”") and "”" in after
-    return straight or curly
+    opened = _SINGLE_OPEN.search(before)
+    if opened is None or _SINGLE_CLOSE.search(before[opened.end() :]):
+        return straight or curly
+    return straight or curly or _SINGLE_CLOSE.search(after) is not None
