@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from memsync import git as gitcmd
 from memsync.config import Config, Settings
-from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
+from memsync.errors import MemsyncError, RemoteUnavailableError, UsageError, UserMessageError
 from memsync.model.safety import Skipped
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
@@ -381,14 +381,15 @@ def sync_project(
     config: Config | None = None,
 ) -> list[StoreReport]:
     """Pull or push (`sync` = push, which pulls first) the stores of one project."""
-    from memsync.config import SCOPES, load_config
+    from memsync.config import load_config
+    from memsync.model.safety import SCOPES
     from memsync.sync.binding import resolve_bindings
 
     config = config or load_config()
     wanted = tuple(s for s in SCOPES if s in scopes)
     _, bindings = resolve_bindings(config, project_dir, wanted)
     if not bindings:
-        raise UserMessageError(
+        raise UsageError(
             f"no {' or '.join(wanted)} store is configured for this project",
             hint="Run `memsync init --team URL` to add a team store.",
         )

@@ -94,9 +94,9 @@ def _read_index(path: Path, limit: int = 256_000) -> list[str]:
 
 def _memory_paths(report: StoreReport, paths: Sequence[str]) -> list[str]:
     """The memories among PATHS, by the one memory rule of REPORT's scope: not the indexes."""
-    from memsync.model.safety import ScopeName, is_index_path, is_memory_file
+    from memsync.model.safety import Scope, is_index_path, is_memory_file
 
-    scope: ScopeName = "team" if report.scope == "team" else "private"
+    scope: Scope = "team" if report.scope == "team" else "private"
     return [p for p in paths if is_memory_file(p, scope) and not is_index_path(p)]
 
 
@@ -245,8 +245,8 @@ def problem_lines(reports: Sequence[StoreReport]) -> list[str]:
 def _start_fetches(config: Config, project: Path, scopes: tuple[str, ...]) -> None:
     """Start every store's fetch before the sync engine is even imported: at session start
     the network round trip then overlaps the imports (the engine collects each fetch)."""
-    from memsync.config import SCOPES
     from memsync.git.remote import start_fetch
+    from memsync.model.safety import SCOPES
     from memsync.sync.binding import resolve_bindings
 
     _, bindings = resolve_bindings(config, project, tuple(s for s in SCOPES if s in scopes))

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsync import git as gitcmd
-from memsync.config import Config, Scope, load_config
+from memsync.config import Config, load_config
 from memsync.errors import GitError, RemoteUnavailableError
 from memsync.model.index import IndexSize, measure_index
 from memsync.model.limits import INDEX_NAME
-from memsync.model.safety import TreeScan
+from memsync.model.safety import Scope, TreeScan
 from memsync.model.semdiff import MemoryChange, diff_memories
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings

@@ -115,8 +115,3 @@ def kept_edits(report: StoreReport) -> tuple[str, ...]:
     """Live files left alone because they changed during the run (not the blocked ones)."""
     blocked = {finding.path for finding in report.blocked}
     return tuple(path for path in report.kept_local if path not in blocked)
-
-
-def needs_attention(report: StoreReport) -> bool:
-    """True when the store is not level with its remote or something failed or is blocked."""
-    return bool(report.error or report.offline or report.blocked or report.ahead)

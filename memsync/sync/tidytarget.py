@@ -52,8 +52,9 @@ def _default_folder(all_projects: bool, project: Path) -> Path:
 def store_history(path: Path) -> tuple[Path, str] | None:
     """The store clone and prefix holding the history of PATH when it is a synced live memory
     folder (not itself in git); None for anything else or without a usable configuration."""
-    from memsync.config import SCOPES, load_config
+    from memsync.config import load_config
     from memsync.model.paths import find_git_root
+    from memsync.model.safety import SCOPES
 
     if not path.is_dir() or find_git_root(path) is not None:
         return None
