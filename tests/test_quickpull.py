@@ -102,6 +102,10 @@ def test_nothing_new_is_answered_without_the_engine_and_says_the_same(
     # The engine, made to run by a missing fetch record (it writes it again), says the same.
     clone = _bindings(machine, project)[0].clone_dir
     git("update-ref", "-d", "refs/memsync/fetched/main", cwd=clone)
+    assert (
+        _why(machine, project)
+        == "private: the last fetch's record is not at the last synced commit"
+    )
     engine, _, path = _hook(machine, project)
     assert path == "ENGINE"
     assert engine == quick
@@ -176,6 +180,35 @@ def test_a_rewritten_remote_goes_to_the_engine_which_says_so(
     out, _, path = _hook(machine, project)
     assert path == "ENGINE"
     assert "history was rewritten on the remote" in str(out.get("systemMessage"))
+
+
+def test_after_this_machines_push_the_next_start_is_quick(
+    settled: tuple[Machine, Path, Path],
+) -> None:
+    machine, project, live = settled
+    clone = _bindings(machine, project)[0].clone_dir
+    before = git("rev-parse", "refs/memsync/fetched/main", cwd=clone).strip()
+    write_memory(live, "pushed.md", "pushed note", "Sent at session end.\n")
+    machine.memsync("push", "--hook", stdin="{}", cwd=project)
+    head = git("rev-parse", "refs/heads/main", cwd=clone).strip()
+    assert head != before
+    assert _why(machine, project) == ""
+    assert git("rev-parse", "refs/memsync/fetched/main", cwd=clone).strip() == head
+    _, _, path = _hook(machine, project)
+    assert path == "QUICK"
+
+
+def test_a_record_that_is_not_an_ancestor_goes_to_the_engine(
+    settled: tuple[Machine, Path, Path], tmp_path: Path
+) -> None:
+    machine, project, _ = settled
+    clone = _bindings(machine, project)[0].clone_dir
+    # As if origin had shown another history before: the record is not behind C.
+    tree = git("rev-parse", "main^{tree}", cwd=clone).strip()
+    other = git("commit-tree", tree, "-m", "elsewhere", cwd=clone).strip()
+    git("update-ref", "refs/memsync/fetched/main", other, cwd=clone)
+    assert _why(machine, project) == "private: the remote's history was rewritten"
+    assert git("rev-parse", "refs/memsync/fetched/main", cwd=clone).strip() == other
 
 
 def test_a_held_lock_goes_to_the_engine(settled: tuple[Machine, Path, Path]) -> None:

@@ -11,10 +11,12 @@ same facts are read directly, while the fetches the hook started run:
   half done in it;
 - the live directory's memory files (the scan the engine uses, same rules, nothing
   skipped) hash exactly to the manifest's files;
-- the fetch succeeded, and afterwards the local branch, origin's branch and the record
-  of what was last fetched (`refs/memsync/fetched/`) all point at C;
-- the store lock is free; under it the manifest is unchanged, and only its `last_sync`
-  is rewritten, as the engine does.
+- the fetch succeeded, and afterwards the local branch and origin's branch point at C;
+- the store lock is free; under it the manifest is unchanged, and the record of what was
+  last fetched (`refs/memsync/fetched/`) is at C or an ancestor of it (moved to C, as the
+  engine's fetch would: after this machine's own push, typically); then only `last_sync`
+  is rewritten, as the engine does. A record that is not an ancestor is a rewritten
+  history: the engine rebuilds.
 
 Any other answer, and anything unexpected, says why: the caller runs the full engine,
 which collects the same fetches (`git.remote.wait_fetch`) and does whatever is needed.
@@ -133,20 +135,42 @@ def _live_differs(binding: Binding, manifest: Manifest) -> str:
     return "a memory was edited locally"
 
 
-def _record_sync(binding: Binding, manifest: Manifest, path: Path, branch: str) -> str:
-    """Under the store lock: the refs all at the manifest's commit and the manifest as read;
-    then stamp `last_sync`. The reason, with nothing written, when any of it is not so."""
+def _follow_record(binding: Binding, branch: str, head: str | None) -> str:
+    """The record of the last fetch moved to HEAD, origin's branch now, when HEAD only adds
+    commits to it (this machine's own push, typically); else why the engine must look."""
+    repo = binding.clone_dir
+    record = FETCHED_PREFIX + branch
+    (recorded,) = resolve_refs(repo, record)
+    if recorded == head:
+        return ""
+    if recorded is None or head is None:
+        return "the last fetch's record is not at the last synced commit"
+    from memsync.git.refs import update_ref
+    from memsync.sync.rewritten import is_rewritten
 
-    names = ("the local branch", "the remote's branch", "the last fetch's record")
-    refs = (f"refs/heads/{branch}", f"refs/remotes/origin/{branch}", FETCHED_PREFIX + branch)
+    # The rule the engine's fetch applies (sync/rewritten): a rewrite needs the engine.
+    if is_rewritten(repo, recorded, head):
+        return "the remote's history was rewritten"
+    update_ref(repo, record, head, recorded, "memsync: fetched")
+    return ""
+
+
+def _record_sync(binding: Binding, manifest: Manifest, path: Path, branch: str) -> str:
+    """Under the store lock: both branches at the manifest's commit, the manifest as read and
+    the fetch record following (`_follow_record`);
+    then stamp `last_sync`. The reason, with nothing written, when any of it is not so."""
+    refs = (f"refs/heads/{branch}", f"refs/remotes/origin/{branch}")
     try:
         with store_lock(binding.lock_path, timeout=0, command="pull", store=binding.label):
             shas = resolve_refs(binding.clone_dir, *refs)
-            for name, sha in zip(names, shas, strict=True):
+            for name, sha in zip(("the local branch", "the remote's branch"), shas, strict=True):
                 if sha != manifest.commit:
                     return f"{name} is not at the last synced commit"
             if binding_manifest(binding) != (manifest, path):
                 return "another run changed the manifest meanwhile"
+            why = _follow_record(binding, branch, manifest.commit)
+            if why:
+                return why
             save_manifest(path, replace(manifest, last_sync=time.time()))
     except LockHeldError:
         return "the store is locked by another memsync"  # the engine waits for it
