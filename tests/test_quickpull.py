@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import socket
 import string
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 
 from memsync.config import load_config
 from memsync.git import remote as gitremote
+from memsync.sync import quickpull
 from memsync.sync.binding import Binding, resolve_bindings
 from memsync.sync.lock import this_host
 from memsync.sync.quickpull import quick_pull
@@ -315,3 +317,37 @@ def test_no_fetch_started_or_no_store_goes_to_the_engine(
 def test_the_lock_names_this_host_as_the_socket_module_does() -> None:
     # Lock files written before (socket.gethostname) and now (uname) name the same host.
     assert this_host() == socket.gethostname()
+
+
+def test_a_clone_that_is_missing_or_detached_goes_to_the_engine(
+    settled: tuple[Machine, Path, Path],
+) -> None:
+    machine, project, _ = settled
+    private, team = (b.clone_dir for b in _bindings(machine, project))
+    head = git("rev-parse", "main", cwd=team).strip()
+    (team / "HEAD").write_text(head + "\n")
+    assert _why(machine, project) == "team: the clone's HEAD is detached"
+    private.rename(private.with_name("elsewhere.git"))
+    assert _why(machine, project) == "private: no clone yet"
+
+
+def test_a_missing_team_folder_goes_to_the_engine(settled: tuple[Machine, Path, Path]) -> None:
+    machine, project, live = settled
+    shutil.rmtree(live / "team")
+    assert _why(machine, project) == "team: the live directory is missing"
+    _, _, path = _hook(machine, project)
+    assert path == "ENGINE"  # which takes the folder's removal as the memories' deletion
+    team = _bindings(machine, project)[1].clone_dir
+    assert "style.md" not in git("ls-tree", "-r", "--name-only", "main", cwd=team)
+
+
+def test_anything_unexpected_goes_to_the_engine(
+    settled: tuple[Machine, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, project, _ = settled
+
+    def broken(_: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(quickpull, "binding_manifest", broken)
+    assert _why(machine, project) == "unexpected: RuntimeError('disk on fire')"
