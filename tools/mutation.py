@@ -1,6 +1,7 @@
 """Run mutmut 3 on one module set against the fast unit tests that cover it (not in CI).
 
 Usage: python tools/mutation.py SET [--max-children N] [--time-limit SECONDS] [--sample DIGITS]
+                                   [--mutants NAME ...]
 
 Each set is mutated in its own scratch copy (benchmarks/.work/mutation/SET/, git-ignored)
 with a generated [tool.mutmut] section, so the project's pyproject.toml carries no mutmut
@@ -127,9 +128,16 @@ def main() -> int:
         default="",
         help="run only mutants whose number ends in one of these digits ('05': a fifth)",
     )
+    parser.add_argument(
+        "--mutants",
+        nargs="+",
+        default=[],
+        help="run only these mutants (names or fnmatch patterns), e.g. an earlier run's survivors",
+    )
     args = parser.parse_args()
     work = prepare(args.set)
     command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children)]
+    command += args.mutants
     if args.sample:
         # mutmut numbers each function's mutants 1, 2, 3...: a last-digit filter is a
         # systematic sample that still reaches every function with ten mutants or more.
