@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Any, Literal, Union
 
 from memsync.errors import UsageError
-
-Scope = Literal["private", "team"]
-SCOPES: tuple[Scope, ...] = ("private", "team")
+from memsync.model.safety import SCOPES, Scope
 
 CONFIG_HEADER = """\
 # memsync configuration: human-readable, safe to edit by hand.

@@ -127,14 +127,17 @@ def remote_files(remote: Path) -> list[str]:
     return git("ls-tree", "-r", "--name-only", "main", cwd=remote).split()
 
 
-def installed(machine: Machine, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run the `memsync` console script installed next to this interpreter."""
+def installed(
+    machine: Machine, *args: str, cwd: Path, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the `memsync` console script installed next to this interpreter (STDIN as input)."""
     exe = shutil.which("memsync", path=str(Path(sys.executable).parent))
     assert exe is not None, "the memsync console script is not installed in this environment"
     return subprocess.run(
         [exe, *args],
         cwd=cwd,
         env={**os.environ, **machine.env},
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=120,

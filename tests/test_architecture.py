@@ -149,12 +149,51 @@ def test_each_package_says_what_it_owns_and_may_import(package: str) -> None:
     assert "import" in doc, f"memsync/{package}/__init__.py must say what it may import"
 
 
+# Modules outside the git boundary that start another program, and which.
+OTHER_PROGRAMS = {
+    "memsync.team.github": "gh, GitHub's command line",
+    "memsync.team.memsyncspec": "pip or uv, to check that the install spec resolves",
+}
+
+
+def _names_used(path: Path) -> set[str]:
+    """Every name and imported module PATH refers to (attributes by their own name)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.add(node.module or "")
+            names.update(alias.name for alias in node.names)
+    return names
+
+
 def test_git_runs_only_behind_the_git_boundary() -> None:
+    offenders = []
     for module, path in _modules():
         if module.startswith("memsync.git"):
             continue
         text = path.read_text(encoding="utf-8")
-        assert '"git",' not in text and "['git'" not in text, f"{module} runs git itself"
+        used = _names_used(path)
+        if '"git",' in text or "['git'" in text or "run_git" in used:
+            offenders.append(f"{module} runs git itself: add a function to memsync.git")
+        if "subprocess" in used and module not in OTHER_PROGRAMS:
+            offenders.append(f"{module} starts a program: git goes through memsync.git")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_imports_are_absolute() -> None:
+    relative = [
+        f"{module}:{node.lineno}"
+        for module, path in _modules()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.level > 0
+    ]
+    assert not relative, f"relative imports hide the layer they reach: {relative}"
 
 
 def test_dependencies_are_the_ones_used() -> None:
@@ -172,6 +211,26 @@ def test_dependencies_are_the_ones_used() -> None:
 
     unused = [name for name in declared if not used(name)]
     assert not unused, f"declared but never imported: {unused}"
+    import sys
+
+    allowed = {imported.get(n, n).replace("-", "_") for n in declared} | {"memsync"}
+    undeclared = sorted(
+        f"{module}: {name}"
+        for module, path in _modules()
+        for name in _third_party(path)
+        if name not in allowed and name not in sys.stdlib_module_names
+    )
+    assert not undeclared, f"imported but not declared in pyproject.toml: {undeclared}"
+
+
+def _third_party(path: Path) -> set[str]:
+    tops: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            tops.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            tops.add(node.module.split(".")[0])
+    return tops
 
 
 def test_tests_share_helpers_through_testing_not_each_other() -> None:

@@ -617,3 +617,21 @@ def test_one_unreadable_file_is_a_usage_error_naming_it(tmp_path: Path) -> None:
             run_check(locked, cwd=tmp_path)
     finally:
         locked.chmod(0o644)
+
+
+def test_check_calls_duplicates_exactly_what_consolidate_merges(tmp_path: Path) -> None:
+    from memsync.consolidate.dedupe import Candidate, find_duplicates
+
+    write_memory(tmp_path, "a.md", "a", "Use PNPM for installs.\n\nNever npm.\n")
+    write_memory(tmp_path, "b.md", "b", "use pnpm  for installs.\nnever NPM.\n")  # same, by case
+    write_memory(tmp_path, "c.md", "c", "Use PNPM for installs. Never npm.\n")  # re-wrapped
+    write_memory(tmp_path, "d.md", "d", "Use PNPM for installs.\nNever yarn.\n")  # other words
+    report = run_check(tmp_path, cwd=tmp_path)
+    flagged = {(f.path, f.message) for f in report.findings if f.rule == "duplicate-memory"}
+    assert flagged == {("b.md", "same body as a.md"), ("c.md", "same body as a.md")}
+    bodies = {
+        n: (tmp_path / f"{n}.md").read_text(encoding="utf-8").split("---\n", 2)[2] for n in "abcd"
+    }
+    groups = find_duplicates([Candidate(f"{n}.md", None, body) for n, body in bodies.items()])
+    exact = {frozenset(g.members) for g in groups if g.kind == "exact"}
+    assert exact == {frozenset({"a.md", "b.md", "c.md"})}

@@ -322,7 +322,7 @@ def test_cli_default_folder_is_the_projects_memory(
     project = tmp_path / "code"
     project.mkdir()
     code, _, err = _cli(capsys, "--project", str(project))
-    assert code == 1 and "no memory folder" in err
+    assert code == 2 and "no memory folder" in err  # a usage error, as for `check`
     folder = memory_dir_for(project_root(project))
     write_memory(folder, "a.md", "a", "Shipped yesterday.\n")
     code, _out, _ = _cli(capsys, "--project", str(project), "--yes")

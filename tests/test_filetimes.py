@@ -112,3 +112,20 @@ def test_a_pull_dates_files_by_their_stamp_or_their_commit(machines, tmp_path: P
         other = memory_dir_for(projects[1].resolve())
     assert (other / "a.md").stat().st_mtime == pytest.approx(STAMP, abs=0.001)
     assert (other / "b.md").stat().st_mtime == authored
+
+
+def test_a_commit_is_dated_by_the_same_stamp_a_pulled_file_gets(tmp_path: Path) -> None:
+    from memsync.sync.store import write_time
+
+    # Both stamps: the nested one is the client's (CLAUDE-CODE.md), for commits as for files.
+    data = (
+        b"---\nname: n\nmodified: 2026-01-01T00:00:00Z\nmetadata:\n"
+        b"  type: project\n  modified: 2026-03-01T00:00:00Z\n---\nbody\n"
+    )
+    path = tmp_path / "n.md"
+    path.write_bytes(data)
+    os.utime(path, (0, 0))
+    march = datetime(2026, 3, 1, tzinfo=timezone.utc).timestamp()
+    assert write_time(path, data) == stamped_time(data) == march
+    os.utime(path, (2_000_000_000, 2_000_000_000))  # a later file time wins
+    assert write_time(path, data) == 2_000_000_000

@@ -134,3 +134,16 @@ def test_refs_are_read_from_loose_and_packed_files(clone: Path) -> None:
     assert gitcmd.resolve_refs(clone, "HEAD") == [c2]
     git("update-ref", "--no-deref", "HEAD", c1, cwd=clone)
     assert gitcmd.symbolic_head(clone) is None
+
+
+@pytest.mark.parametrize("name", ["1700000000", "2026\x01.md"])
+def test_log_times_never_take_a_name_for_a_time(clone: Path, name: str) -> None:
+    first = gitcmd.write_commit(
+        clone, parents=[], changes={"a.md": b"A"}, message="1\n", author=ME, when=1_600_000_000
+    )
+    second = gitcmd.write_commit(
+        clone, parents=[first], changes={name: b"N"}, message="2\n", author=ME, when=1_700_000_100
+    )
+    expected = {"a.md": 1_600_000_000, name: 1_700_000_100}
+    assert gitcmd.path_times(clone, second) == expected
+    assert gitcmd.change_times(clone, None, second) == expected

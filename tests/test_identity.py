@@ -9,6 +9,7 @@ import pytest
 
 from memsync.config import ProjectIdentity
 from memsync.errors import UserMessageError
+from memsync.git import root_commit
 from memsync.model.paths import locate_project
 from memsync.sync.identity import (
     FolderRecord,
@@ -16,7 +17,6 @@ from memsync.sync.identity import (
     parse_record,
     refuse_mismatch,
     resolve_project,
-    root_commit,
 )
 from memsync.sync.manifest import (
     Manifest,

@@ -70,6 +70,14 @@ def test_hooks_in_two_scopes_are_warned_about(machines: list[Machine], tmp_path:
     assert f"memsync hooks uninstall --settings {local}" in user.stderr
     back = installed(alice, "hooks", "install", "--scope", "project", cwd=project)
     assert str(alice.claude_dir / "settings.json") + " also runs memsync's hooks" in back.stderr
+    # `hooks status` says so too, in either scope.
+    status = installed(alice, "hooks", "status", cwd=project)
+    assert status.returncode == 0
+    assert f"warning: {local} also runs memsync's hooks" in status.stderr
+    as_json = json.loads(installed(alice, "hooks", "status", "--json", cwd=project).stdout)
+    assert "run each twice" in as_json["warnings"][0]
+    installed(alice, "hooks", "uninstall", "--scope", "project", cwd=project)
+    assert "warning" not in installed(alice, "hooks", "status", cwd=project).stderr
 
 
 @pytest.fixture
@@ -110,15 +118,16 @@ def test_dash_h_everywhere_with_the_choices(machines: list[Machine]) -> None:
         done = installed(alice, *command, "-h", cwd=alice.home)
         assert done.returncode == 0, (command, done.stderr)
         assert f"Usage: memsync {' '.join(command)}" in done.stdout, command
-    choices = {
-        ("pull",): "private|team|all",
-        ("status",): "private|team|all",
-        ("check",): "text|json|sarif|github",
-        ("review",): "markdown|json",
-        ("consolidate",): "markdown|json",
-        ("hooks", "install"): "user|project",
-    }
-    for command, shown in choices.items():
+    choices = [
+        (("pull",), "private|team|all"),
+        (("status",), "private|team|all"),
+        (("check",), "text|json|sarif|github"),
+        (("review",), "markdown|json"),
+        (("consolidate",), "markdown|json"),
+        (("consolidate",), "project-reference|all"),
+        (("hooks", "install"), "user|project"),
+    ]
+    for command, shown in choices:
         assert shown in installed(alice, *command, "-h", cwd=alice.home).stdout, command
 
 

@@ -164,7 +164,9 @@ def test_unreachable_quotes_git_and_locked_names_the_pid(
     done = installed(alice, "push", "--scope", "private", cwd=project)
     assert done.returncode == 3
     summary = line_of(done.stdout, "private")
-    assert "unreachable: remote unreachable: git fetch said:" in summary
+    assert "unreachable: git fetch said:" in summary
+    assert "remote unreachable" not in summary  # said once, not "unreachable: remote unreachable"
+    assert ".;" not in done.stderr  # git's sentence ends before memsync's clause starts
     assert "does not appear to be a git repository" in summary
     assert "ahead by 1 commit, not pushed: the remote is unreachable" in summary
     assert "(git -c protocol.version=0)" not in done.stdout + done.stderr

@@ -333,12 +333,15 @@ def _unindexed(
 
 
 def _duplicates(memories: Mapping[str, Memory]) -> list[Finding]:
+    # The one definition of an exact duplicate: what `consolidate` merges as one.
+    from memsync.consolidate.wording import normalize_body
+
     first_with: dict[str, Memory] = {}
     found: list[Finding] = []
     for memory in memories.values():
         if memory.decode_error:
             continue
-        normalized = " ".join(memory.body.split())
+        normalized = normalize_body(memory.body)
         if not normalized:
             continue
         original = first_with.setdefault(normalized, memory)

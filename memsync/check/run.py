@@ -11,9 +11,7 @@ from memsync.check.rules import check_file, check_files, too_large
 from memsync.errors import UsageError
 from memsync.fsutil.scan import scan_directory
 from memsync.model.limits import INDEX_NAME, TEAM_DIR
-from memsync.model.safety import ScopeName, is_memory_file
-
-SCOPE_NAMES: tuple[ScopeName, ...] = ("private", "team")
+from memsync.model.safety import SCOPES, Scope, is_memory_file
 
 
 @dataclass(frozen=True)
@@ -21,7 +19,7 @@ class Tree:
     """One directory to check as one memory tree of one scope."""
 
     root: Path
-    scope: ScopeName
+    scope: Scope
     store_root: bool = False  # the root of a store checkout: skip README.md, dot-folders
 
 
@@ -59,7 +57,7 @@ def run_check(
 def resolve_trees(
     path: Path | None,
     *,
-    scope: ScopeName | None,
+    scope: Scope | None,
     all_projects: bool,
     project: Path | None,
     cwd: Path,
@@ -97,7 +95,7 @@ def resolve_trees(
     return directory_trees(path, scope)
 
 
-def directory_trees(root: Path, scope: ScopeName | None) -> list[Tree]:
+def directory_trees(root: Path, scope: Scope | None) -> list[Tree]:
     """A plain memory directory; Claude Code's keeps team memory in `team/` (team scope)."""
     if scope is not None:
         return [Tree(root, scope)]
@@ -109,7 +107,7 @@ def directory_trees(root: Path, scope: ScopeName | None) -> list[Tree]:
     return trees
 
 
-def store_trees(root: Path, scope: ScopeName | None) -> list[Tree]:
+def store_trees(root: Path, scope: Scope | None) -> list[Tree]:
     """Every project folder of a store checkout (or its root, for a one-project store)."""
     scope = scope or checkout_scope(root)
     top = [
@@ -127,7 +125,7 @@ def store_trees(root: Path, scope: ScopeName | None) -> list[Tree]:
     return [Tree(folder, scope) for folder in folders]
 
 
-def checkout_scope(root: Path) -> ScopeName:
+def checkout_scope(root: Path) -> Scope:
     """A store checkout's scope, by the one rule (`check.scope.store_scope`)."""
     from memsync.check.scope import SCAFFOLD_WORKFLOW
     from memsync.check.scope import store_scope as scope_of
@@ -137,7 +135,7 @@ def checkout_scope(root: Path) -> ScopeName:
     return scope_of(root, scaffold, attributes.read_bytes() if attributes.is_file() else None)
 
 
-def _check_single_file(path: Path, scope: ScopeName | None, cwd: Path) -> CheckReport:
+def _check_single_file(path: Path, scope: Scope | None, cwd: Path) -> CheckReport:
     if scope is None:
         scope = "team" if path.parent.name == TEAM_DIR else "private"
     base = cwd if _is_within(path, cwd) else path.parent
@@ -157,11 +155,11 @@ def _check_single_file(path: Path, scope: ScopeName | None, cwd: Path) -> CheckR
     return CheckReport(str(base), sort_findings(findings), 1, (tree,))
 
 
-def _scope(scope: str | None) -> ScopeName | None:
+def _scope(scope: str | None) -> Scope | None:
     if scope is None:
         return None
     lowered = scope.lower()
-    for name in SCOPE_NAMES:
+    for name in SCOPES:
         if lowered == name:
             return name
     raise UsageError(f"--scope must be private or team, not {scope!r}")

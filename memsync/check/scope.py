@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
-from memsync.config import Scope
+from memsync.model.safety import Scope
 
 SCAFFOLD_WORKFLOW = ".github/workflows/memsync-check.yml"
 

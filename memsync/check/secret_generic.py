@@ -179,11 +179,6 @@ def _is_key_word(word: str) -> bool:
     return word in _KEY_WORDS or word.endswith(_KEY_ENDINGS)
 
 
-def _is_credential_name(key: str) -> bool:
-    """True for names like ``api_key``, ``SLACK_BOT_TOKEN``, ``db.password``."""
-    return _credential_words(key) is not None
-
-
 def _secret_hex(value: str, words: tuple[str, ...]) -> bool:
     """A hex key under a credential name that is not a public id or digest."""
     bare = value[2:] if value.startswith(("0x", "0X")) else value

@@ -2,9 +2,10 @@
 
 Only this package imports typer and rich; it may import every other memsync package,
 none imports it. One module per command group, as pre-commit's `commands/`: `sync`
-(init, pull, push, sync), `inspect` (status, diff, log), `tidy` (check, consolidate),
-`team` (promote, scaffold, review), `hooks`, `gitdriver` (merge-file). `app` builds the
-typer application and holds the one error handler (SPEC section 7); `render` is where
+(init, pull, push, sync), `status` (status, diff, log), `tidy` (check, consolidate),
+`team` (promote, scaffold, review), `hooks`, `project` (project move), `mergefile`
+(merge-file); `options` holds the shared options. `app` builds the typer application and
+holds the one error handler (SPEC section 7, with `crashlog`); `render` is where
 everything printed is escaped. Nothing is imported here: `memsync --version` and the hook
 path (memsync/__main__.py) must stay lean.
 """

@@ -27,27 +27,6 @@ SettingsScopeOption = Annotated[
 ]
 
 
-def _settings_file(settings: Path | None, scope: SettingsScope, project: Path) -> Path:
-    from memsync.model import paths
-    from memsync.team import claudehooks as hooks
-
-    if settings is not None:
-        return settings
-    if scope is SettingsScope.project:
-        return hooks.project_settings_path(paths.project_root(project))
-    return hooks.user_settings_path()
-
-
-def other_scope_files(scope: SettingsScope, project: Path) -> list[Path]:
-    """Settings files of the other scope, where a second copy of the hooks would run too."""
-    from memsync.model import paths
-    from memsync.team import claudehooks as hooks
-
-    if scope is SettingsScope.user:
-        return hooks.project_settings_paths(paths.project_root(project))
-    return [hooks.user_settings_path()]
-
-
 def _show(change: Any, dry_run: bool, done: str, warnings: tuple[str, ...] = ()) -> None:
     for warning in warnings:
         render.line(("warning:", "yellow"), f" {warning}", stderr=True)
@@ -68,10 +47,10 @@ def install(
     dry_run: DryRunOption = False,
 ) -> None:
     """Add memsync's SessionStart and SessionEnd hooks, keeping every other setting."""
-    from memsync.team.claudehooks import install_hooks
+    from memsync.team.claudehooks import install_hooks, other_scope_files, settings_file
 
-    path = _settings_file(settings, scope, project)
-    result = install_hooks(path, others=other_scope_files(scope, project), dry_run=dry_run)
+    path = settings_file(scope.value, project, settings)
+    result = install_hooks(path, others=other_scope_files(scope.value, project), dry_run=dry_run)
     _show(result.change, dry_run, "installed", result.warnings)
 
 
@@ -82,9 +61,9 @@ def uninstall(
     dry_run: DryRunOption = False,
 ) -> None:
     """Remove memsync's hooks, and nothing else."""
-    from memsync.team.claudehooks import apply, plan_uninstall
+    from memsync.team.claudehooks import apply, plan_uninstall, settings_file
 
-    change = plan_uninstall(_settings_file(settings, scope, project))
+    change = plan_uninstall(settings_file(scope.value, project, settings))
     if not dry_run:
         apply(change)
     _show(change, dry_run, "removed")
@@ -97,13 +76,21 @@ def status(
     as_json: JsonOption = False,
 ) -> None:
     """Per event: installed, missing, or outdated (an entry pointing at another memsync)."""
-    from memsync.team.claudehooks import hook_status
+    from memsync.team.claudehooks import (
+        hook_status,
+        other_scope_files,
+        scope_warnings,
+        settings_file,
+    )
 
-    path = _settings_file(settings, scope, project)
+    path = settings_file(scope.value, project, settings)
     states = {event: state.value for event, state in hook_status(path).items()}
+    warnings = scope_warnings(path, other_scope_files(scope.value, project))
     if as_json:
-        render.print_json({"settings": str(path), "events": states})
+        render.print_json({"settings": str(path), "events": states, "warnings": list(warnings)})
         return
     render.line(f"settings {path}")
     for event, state in states.items():
         render.line(f"  {event:<13} {state}")
+    for warning in warnings:
+        render.line(("warning:", "yellow"), f" {warning}", stderr=True)

@@ -27,7 +27,7 @@ def merge_file(
     ] = 7,
 ) -> None:
     """Git merge driver: merge a memory or MEMORY.md into OURS, without conflict markers."""
-    from memsync.merge.driver import run_merge_driver
+    from memsync.team.mergedriver import run_merge_driver
 
     del marker_size  # memsync never writes conflict markers
     result = run_merge_driver(base, ours, theirs, path)

@@ -51,6 +51,13 @@ class ReportFormat(str, Enum):
     json = "json"
 
 
+class ArchiveTypes(str, Enum):
+    """Which memory types consolidation may archive to fit the index."""
+
+    project_reference = "project-reference"
+    all = "all"
+
+
 ProjectOption = Annotated[
     Path,
     typer.Option(

@@ -3,38 +3,36 @@
 Text from outside memsync (file names, git's messages, memory content) never reaches rich
 as markup, so `[/b]` cannot crash a command and `[red]` is printed as written; control
 characters and escape sequences are shown escaped (`\\x1b`), so a file name cannot move the
-cursor, recolour the terminal or hide text (bidirectional overrides included).
+cursor, recolour the terminal or hide text (bidirectional overrides included). That rule,
+`printable`, lives in `memsync.check.printable`: hook mode's stderr and `systemMessage` use it too.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
+
+from memsync.check.printable import printable
+
+__all__ = [
+    "console",
+    "line",
+    "print_json",
+    "printable",
+    "report_lines",
+    "when",
+    "working",
+    "write",
+]
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from memsync.sync.report import StoreReport
 
-# C0 and C1 controls except tab and newline, DEL, and the invisible Unicode format
-# characters that reorder or hide text (Trojan Source, CVE-2021-42574).
-_UNPRINTABLE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]"
-)
-
 Segment = str | tuple[str, str]
-
-
-def printable(text: str) -> str:
-    """TEXT with secrets redacted and every control or invisible formatting character
-    written as an escape (a file name or message can carry either: docs/SECRETS.md)."""
-    from memsync.check.secrets import redact
-
-    text = redact(text)
-    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def console(stderr: bool = False) -> Console:
@@ -61,10 +59,15 @@ def print_json(data: object) -> None:
     """DATA as indented JSON on stdout (JSON escapes control characters itself)."""
     import json
 
-    from memsync.check.secrets import redact
+    from memsync.check.printable import json_printable
 
-    # A redacted span never holds a quote or backslash, so the JSON stays valid.
-    sys.stdout.write(redact(json.dumps(data, indent=2, ensure_ascii=False, default=str)) + "\n")
+    sys.stdout.write(json_printable(json.dumps(data, indent=2, ensure_ascii=False, default=str)))
+    sys.stdout.write("\n")
+
+
+def write(text: str) -> None:
+    """Report text (Markdown, findings) on stdout as it is, only made printable: no rich."""
+    sys.stdout.write(printable(text))
 
 
 def working(what: str) -> Any:
@@ -117,13 +120,14 @@ def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
         for decision in report.decisions:
             line(f"  merge: {decision}", target=out)
         for problem in report.warnings:
-            line(f"  warning: {problem.describe()}", target=out)
+            line(f"  {problem.describe()}", target=out)  # "file:line: warning: …"
     err = console(stderr=True)
     for report in reports:
         # The outcome line has the first line of an error; the hint (what to do) goes here.
         if report.error:
             line(f"memsync: {report.scope}: {report.error}", target=err)
         elif report.offline:
-            line(f"memsync: {report.scope}: {report.offline}; local work kept", target=err)
+            offline = report.offline.rstrip(".")
+            line(f"memsync: {report.scope}: {offline}; local work kept", target=err)
         for skipped in report.skipped:
             line(f"memsync: {report.scope}: skipped {skipped.path}: {skipped.reason}", target=err)

@@ -57,7 +57,8 @@ def _render_status(st: Any) -> None:
     ready = [p for p in st.local_edits if p not in blocked]
     render.line(f"  local      {len(ready)} edit(s) not yet pushed", target=out)
     for path in ready:
-        render.line(f"             {path}", target=out)
+        sign = "+" if path in st.added else "-" if path in st.removed else "~"
+        render.line(f"             {sign} {path}", target=out)
     if st.blocked:
         render.line(f"  held back  {len(blocked)} file(s) that push will not send:", target=out)
     for item in st.blocked:
@@ -150,5 +151,7 @@ def log(
             render.line(f"      {signs.get(status_letter[:1], status_letter)} {path}")
         for decision in entry.decisions:
             render.line(f"      merge: {decision}")
-    if not entries:
+    if not entries and file is not None:
+        render.line(f"no recorded change of {file}; `memsync log` without FILE lists every change")
+    elif not entries:
         render.line("no memory changes recorded yet")

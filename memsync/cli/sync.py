@@ -148,12 +148,9 @@ def init(
     reports = list(result.reports)
     render.report_lines("init", reports)
     if hooks:
-        from memsync.cli.hooks import other_scope_files
-        from memsync.cli.options import SettingsScope
-        from memsync.team.claudehooks import install_hooks, user_settings_path
+        from memsync.team.claudehooks import install_hooks, other_scope_files, user_settings_path
 
-        others = other_scope_files(SettingsScope.user, project)
-        installed = install_hooks(user_settings_path(), others=others)
+        installed = install_hooks(user_settings_path(), others=other_scope_files("user", project))
         render.line(
             f"hooks    SessionStart/SessionEnd installed in {installed.change.settings_path}"
         )

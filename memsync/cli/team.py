@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -105,6 +104,4 @@ def review(
         render.print_json(review_data(result))
     else:
         # Plain stdout: the Markdown goes to a PR body or $GITHUB_STEP_SUMMARY as it is.
-        from memsync.check.secrets import redact
-
-        sys.stdout.write(redact(render_markdown(result)))
+        render.write(render_markdown(result))

@@ -10,6 +10,7 @@ import typer
 
 from memsync.cli import render
 from memsync.cli.options import (
+    ArchiveTypes,
     CheckFormat,
     JsonOption,
     ProjectOption,
@@ -61,7 +62,13 @@ def check(
     if fmt is CheckFormat.text and sys.stdout.isatty():
         _render_check(report)
     else:
-        sys.stdout.write(render_findings(report, fmt.value))
+        text = render_findings(report, fmt.value)
+        if fmt is CheckFormat.json or fmt is CheckFormat.sarif:
+            from memsync.check.printable import json_printable
+
+            sys.stdout.write(json_printable(text))
+        else:
+            render.write(text)
     raise typer.Exit(ExitCode.NEEDS_USER if report.has_errors else ExitCode.OK)
 
 
@@ -112,13 +119,13 @@ def consolidate(
         typer.Option("--threshold", help="Near-duplicate similarity, 0-1 (default 0.85)."),
     ] = None,
     allow_archive: Annotated[
-        str,
+        ArchiveTypes,
         typer.Option(
             "--allow-archive",
-            help="Types that may be archived to fit the index: project-reference or all.",
+            help="Types that may be archived to fit the index (user and feedback only with all).",
             case_sensitive=False,
         ),
-    ] = "project-reference",
+    ] = ArchiveTypes.project_reference,
     project: ProjectOption = Path("."),
     as_json: JsonOption = False,
 ) -> None:
@@ -128,15 +135,15 @@ def consolidate(
     from memsync.consolidate.plan import Options
     from memsync.consolidate.report import plan_to_json, render_markdown
     from memsync.errors import UsageError, UserMessageError
+    from memsync.sync.tidytarget import consolidate_target
 
     fmt = "json" if as_json else report_format.value
     if threshold is not None and not 0 < threshold <= 1:
         raise UsageError(f"--threshold must be between 0 and 1, not {threshold}")
-    path = _consolidate_target(path, all_projects, project)
-    history = None if all_projects else _store_history(path)
-    options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.lower(), history)
+    target = consolidate_target(path, all_projects, project)
+    options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.value, target.history)
     with render.working("Planning the consolidation…"):
-        plan = make_plan(path, all_projects=all_projects, options=options, dry_run=dry_run)
+        plan = make_plan(target.path, all_projects=all_projects, options=options, dry_run=dry_run)
 
     def text() -> str:
         if fmt == "json":
@@ -145,9 +152,12 @@ def consolidate(
             return json.dumps(plan_to_json(plan), indent=2, ensure_ascii=False) + "\n"
         return render_markdown(plan)
 
-    from memsync.check.secrets import redact
+    if fmt == "json":
+        from memsync.check.printable import json_printable
 
-    sys.stdout.write(redact(text()))
+        sys.stdout.write(json_printable(text()))
+    else:
+        render.write(text())
     if plan.changed and not dry_run:
         if not yes:
             if not sys.stdin.isatty():
@@ -177,59 +187,3 @@ def _write_report(path: Path, text: str) -> None:
         if exc.filename is None:
             raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
-
-
-def _store_history(path: Path) -> tuple[Path, str] | None:
-    """The store clone holding the history of PATH when it is a synced live memory folder (not
-    itself in git): blame there dates each line by when it was written, not by file times."""
-    from memsync.config import SCOPES, load_config
-    from memsync.errors import MemsyncError
-    from memsync.model.paths import find_git_root
-
-    if not path.is_dir() or find_git_root(path) is not None:
-        return None
-    try:
-        config = load_config()
-    except (MemsyncError, OSError):
-        return None  # no usable configuration: consolidate without the store's history
-    from memsync.sync.binding import resolve_bindings
-
-    target = path.resolve()
-    for root in config.projects:
-        try:
-            _, bindings = resolve_bindings(config, Path(root), SCOPES)
-        except (MemsyncError, OSError):
-            continue
-        for binding in bindings:
-            if binding.live_dir.resolve() == target and binding.clone_dir.is_dir():
-                return binding.clone_dir, binding.prefix
-    return None
-
-
-def _consolidate_target(path: Path | None, all_projects: bool, project: Path) -> Path:
-    """The folder to consolidate: PATH, the store checkout around here, or the memory folder."""
-    from memsync.errors import UsageError, UserMessageError
-
-    if path is not None:
-        return path
-    if all_projects:
-        # As with `memsync check --all`: the store checkout is the git work tree around here.
-        from memsync.model.paths import find_git_root
-
-        found = find_git_root(project)
-        if found is None:
-            raise UsageError(
-                f"--all consolidates every project folder of a store checkout, and "
-                f"{project.resolve()} is not inside a git work tree",
-                hint="Run it inside a clone of a memory repository, or pass its PATH.",
-            )
-        return found[0]
-    from memsync.model.paths import memory_dir_for, project_root
-
-    memory = memory_dir_for(project_root(project))
-    if not memory.is_dir():
-        raise UserMessageError(
-            f"no memory folder for this project at {memory}",
-            hint="Pass the folder to consolidate, e.g. `memsync consolidate PATH`.",
-        )
-    return memory

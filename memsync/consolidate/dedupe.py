@@ -18,7 +18,6 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from itertools import chain
 
 from memsync.consolidate.likeness import Similarity, Text, compare
@@ -34,7 +33,6 @@ __all__ = [
     "find_duplicates",
     "fingerprint",
     "group_duplicates",
-    "merge_bodies",
     "normalize_body",
     "similarity",
     "tokens",
@@ -276,36 +274,3 @@ def _complete_linkage(
             lowest[uf.find(a)] = floor
     roots = sorted({uf.find(i) for i in range(size)})
     return [(sorted(uf.members(r)), lowest.get(r, 1.0)) for r in roots]
-
-
-def merge_bodies(bodies: Sequence[str]) -> str:
-    """One body keeping every distinct line of BODIES: the first in order, others' new lines
-    inserted after the lines they follow (lines compare with whitespace collapsed)."""
-    merged = bodies[0].split("\n")
-    final_newline = bodies[0].endswith("\n")
-    if final_newline:
-        merged.pop()
-    for other in bodies[1:]:
-        other_lines = other.split("\n")
-        if other.endswith("\n"):
-            other_lines.pop()
-        present = {_line_key(line) for line in merged}
-        matcher = SequenceMatcher(
-            None, [_line_key(x) for x in merged], [_line_key(x) for x in other_lines], False
-        )
-        result: list[str] = []
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            result.extend(merged[i1:i2])
-            if tag in ("insert", "replace"):
-                for line in other_lines[j1:j2]:
-                    key = _line_key(line)
-                    if key and key not in present:
-                        result.append(line)
-                        present.add(key)
-        merged = result
-    text = "\n".join(merged)
-    return text + "\n" if final_newline or any(b.endswith("\n") for b in bodies) else text
-
-
-def _line_key(line: str) -> str:
-    return " ".join(line.split())

@@ -17,10 +17,10 @@ from memsync.consolidate.dedupe import Fingerprint, fingerprint
 from memsync.consolidate.evidence import stated_dates
 from memsync.consolidate.indexfit import IndexMemory
 from memsync.errors import UsageError
-from memsync.fsutil.reads import read_regular, read_regular_or_none
+from memsync.fsutil.reads import read_regular
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
 from memsync.model.memory import Memory, parse_memory
-from memsync.model.safety import ScopeName
+from memsync.model.safety import Scope
 
 # Frontmatter fields that say when a memory was written, most specific first.
 DATE_FIELDS = (
@@ -114,7 +114,7 @@ def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], li
     from memsync.model.safety import REPOSITORY_FILES, is_client_owned, is_memory_file
 
     is_repo_root = (root / ".git").exists()
-    scope: ScopeName = "team" if root.name == TEAM_DIR else "private"
+    scope: Scope = "team" if root.name == TEAM_DIR else "private"
     memories: list[tuple[str, str, float]] = []
     others: list[str] = []
     skipped: list[str] = []
@@ -150,20 +150,6 @@ def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], li
                     memories.append((rel, entry.path, stat.st_mtime))
     memories.sort()
     return memories, others, skipped
-
-
-def index_memories(folder: Path) -> tuple[list[IndexMemory], list[str]]:
-    """The memories of FOLDER as the index sees them (no git), and the other files there."""
-    found, others, _ = scan_folder(folder)
-    memories = []
-    for rel, path, mtime in found:
-        data = read_regular_or_none(path)
-        if data is None:
-            continue
-        memory = parse_memory(data, rel)
-        if memory.decode_error is None:
-            memories.append(index_memory(memory, (mtime,)))
-    return memories, others
 
 
 def index_memory(memory: Memory, updated: tuple[float, ...]) -> IndexMemory:

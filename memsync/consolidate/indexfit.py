@@ -56,6 +56,8 @@ class IndexRebuild:
     archived: tuple[str, ...]
     before: IndexSize
     after: IndexSize
+    # (old line, new line) of every line rewritten in place, so a report shows both.
+    rewrites: tuple[tuple[str, str], ...] = ()
 
     @property
     def fits(self) -> bool:
@@ -103,6 +105,7 @@ def rebuild_index(
     dangling: list[str] = []
     duplicates: list[str] = []
     rewritten: list[str] = []
+    rewrites: list[tuple[str, str]] = []
     shortened: list[str] = []
     dangling_lines: list[str] = []
     duplicate_lines: list[str] = []
@@ -128,6 +131,7 @@ def rebuild_index(
         new = entry_line(memory.title or entry.title, memory.path, memory.hook or entry.hook)
         if new != line.text:
             rewritten.append(memory.path)
+            rewrites.append((line.text, new))
             if len(line.text) > MAX_INDEX_LINE_CHARS:
                 shortened.append(memory.path)
         lines.append(IndexLine(new, parse_entry(new)))
@@ -159,6 +163,7 @@ def rebuild_index(
         archived=tuple(archived),
         before=before,
         after=measure_index(index.text()),
+        rewrites=tuple(rewrites),
     )
 
 

@@ -42,6 +42,11 @@ def _code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}".replace("|", "\\|")
 
 
+def _fenced(text: str) -> str:
+    """TEXT safe inside a fenced block: a line of backticks cannot close the fence."""
+    return text.replace("```", "`\u200b``")
+
+
 def render_markdown(plan: Plan) -> str:
     """The report as Markdown, readable as a pull-request body."""
     title = "memsync consolidation plan (dry run)" if plan.dry_run else "memsync consolidation"
@@ -110,6 +115,11 @@ def _index_markdown(folder: FolderPlan) -> list[str]:
             shown = ", ".join(_code(p) for p in paths[:50])
             more = f" and {len(paths) - 50} more" if len(paths) > 50 else ""
             out.append(f"- {label} ({len(paths)}): {shown}{more}")
+    if rebuild.rewrites:
+        out += ["", "Lines rewritten (`-` before, `+` after):", "", "```diff"]
+        for old, new in rebuild.rewrites:
+            out += [f"- {_fenced(old)}", f"+ {_fenced(new)}"]
+        out += ["```", ""]
     if rebuild.dangling_lines:
         out += ["", "Lines whose memory is missing (kept in `archive/index-lines.md`):", ""]
         out += [f"    {line}" for line in rebuild.dangling_lines]
@@ -142,6 +152,7 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                 "duplicate_lines": list(r.duplicate_lines),
                 "duplicates_removed": list(r.duplicates),
                 "rewritten": list(r.rewritten),
+                "rewrites": [{"before": old, "after": new} for old, new in r.rewrites],
                 "shortened": list(r.shortened),
                 "before": {"lines": r.before.lines, "chars": r.before.chars},
                 "after": {"lines": r.after.lines, "chars": r.after.chars},

@@ -97,10 +97,12 @@ _SYNONYMS = {_stem(w): _stem(g.split()[0]) for g in _SYNONYM_GROUPS for w in g.s
 
 
 def normalize_body(body: str) -> str:
-    """The body as compared for exact duplicates: NFC, no blank lines, single spaces, no case."""
-    text = unicodedata.normalize("NFC", body)
-    lines = (" ".join(line.split()).lower() for line in text.splitlines())
-    return "\n".join(line for line in lines if line)
+    """The body as compared for exact duplicates: NFC, no case, all white space one space.
+
+    The one definition `check` and `consolidate` share: a paragraph re-wrapped at other
+    line breaks, or with blank lines added, renders as the same text and is the same body.
+    """
+    return " ".join(unicodedata.normalize("NFC", body).split()).lower()
 
 
 def tokens(body: str) -> list[str]:

@@ -18,7 +18,7 @@ from memsync.model.limits import TEAM_DIR
 from memsync.model.safety import (
     CLIENT_DIRS,
     MEMORY_SUFFIX,
-    ScopeName,
+    Scope,
     Skipped,
     TreeScan,
     content_reason,
@@ -42,7 +42,7 @@ def _read(path: str, follow: bool) -> tuple[bytes | None, str | None]:
 
 
 def _walk(
-    directory: str, prefix: str, scope: ScopeName, follow: bool, seen: set[tuple[int, int]]
+    directory: str, prefix: str, scope: Scope, follow: bool, seen: set[tuple[int, int]]
 ) -> Iterator[tuple[str, str, str | None]]:
     """Yield (relpath, abspath, early skip reason) for candidate files below DIRECTORY."""
     try:
@@ -92,7 +92,7 @@ def _walk(
             yield relpath, entry.path, None if regular else "not a regular file"
 
 
-def _could_hold_memory(relpath: str, abspath: str, scope: ScopeName) -> bool:
+def _could_hold_memory(relpath: str, abspath: str, scope: Scope) -> bool:
     """A symlink is worth reporting when it stands for a memory file or a folder."""
     if relpath.endswith(MEMORY_SUFFIX):
         return needs_verdict(relpath, scope, repository_root=False)
@@ -100,7 +100,7 @@ def _could_hold_memory(relpath: str, abspath: str, scope: ScopeName) -> bool:
 
 
 def scan_directory(
-    root: Path, scope: ScopeName, *, follow: bool = False, repository_root: bool = False
+    root: Path, scope: Scope, *, follow: bool = False, repository_root: bool = False
 ) -> TreeScan:
     """Read the synced files below ROOT without following symlinks; report every skip."""
     good: dict[str, bytes] = {}

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync.git.objects import ModeOid
+from memsync.git.objects import ModeOid, object_kinds
 from memsync.git.run import run_git
 
 
@@ -28,7 +28,7 @@ def path_times(
     Commit time by default; AUTHOR_DATES gives when each change's author dated it.
     """
     date = "%at" if author_dates else "%ct"
-    args = ["log", f"--format=%x00{date}", "--name-only", "--no-renames", "-z", commit]
+    args = ["log", f"--format=%x01{date}", "--name-only", "--no-renames", "-z", commit]
     if since:
         args.append(f"^{since}")
     if prefix:
@@ -38,16 +38,27 @@ def path_times(
         return {}
     strip = len(prefix.rstrip("/")) + 1 if prefix else 0
     times: dict[str, int] = {}
-    current = 0
-    for raw_token in result.text.split("\0"):
-        token = raw_token.strip("\n")
-        if not token:
-            continue
-        if token.isdigit() and len(token) >= 9:
-            current = int(token)
-            continue
-        times.setdefault(token[strip:], current)
+    for when, path in _timed_names(result.stdout):
+        times.setdefault(path[strip:], when)  # newest first: the first time seen wins
     return times
+
+
+def _timed_names(out: bytes) -> Iterator[tuple[int, str]]:
+    """(time, path) for each name in `git log -z --name-only --format=%x01<time>` output.
+
+    The one parser of that output. Tokens are NUL-separated: `\x01<time>` opens a commit,
+    its first name follows after a newline. A name may hold any other byte, `\x01` and
+    digits included (a teammate's `ctl\x01.md` once made every merge crash), so only whole
+    tokens are taken for times.
+    """
+    when: int | None = None
+    for token in out.decode("utf-8", "surrogateescape").split("\0"):
+        if token.startswith("\x01") and token[1:].isdigit():
+            when = int(token[1:])
+            continue
+        path = token[1:] if token.startswith("\n") else token
+        if when is not None and path:
+            yield when, path
 
 
 DECISION_TRAILER = "Memsync-Decision"
@@ -150,20 +161,59 @@ def change_times(repo: Path, base: str | None, tip: str) -> dict[str, int]:
     """Per path, the commit time of the newest commit in BASE..TIP touching it (one `git log`)."""
     span = tip if base is None else f"{base}..{tip}"
     args = ["log", "-z", "--no-renames", "--name-only", "--format=%x01%ct", span]
-    out = run_git(args, cwd=repo).stdout.decode("utf-8", "surrogateescape")
     times: dict[str, int] = {}
-    when: int | None = None
-    # Tokens are NUL-separated: `\x01<time>` opens a commit, its first name follows after
-    # a newline. A name may hold any other byte, `\x01` included (a teammate's `ctl\x01.md`
-    # once made every merge crash), so only whole tokens are taken for times.
-    for token in out.split("\0"):
-        if token.startswith("\x01") and token[1:].isdigit():
-            when = int(token[1:])
-            continue
-        path = token[1:] if token.startswith("\n") else token
-        if when is not None and path and when > times.get(path, -1):
+    for when, path in _timed_names(run_git(args, cwd=repo).stdout):
+        if when > times.get(path, -1):
             times[path] = when
     return times
+
+
+def root_commit(repo: Path) -> str | None:
+    """The root commit of the first-parent history of HEAD (None before the first commit)."""
+    # First parent only: a subtree merge brings a second root that is another project's.
+    args = ["rev-list", "--max-parents=0", "--first-parent", "HEAD"]
+    result = run_git(args, cwd=repo, check=False)
+    lines = result.text.split()
+    return lines[-1] if result.ok and lines else None
+
+
+def unpushed_commits(repo: Path, head: str) -> list[str]:
+    """The commits HEAD has that no remote-tracking ref of origin has."""
+    out = run_git(["rev-list", head, "--not", "--remotes=origin"], cwd=repo).stdout
+    return out.decode().split()
+
+
+def commit_messages(repo: Path, commits: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """(sha, `author\\ncommitter\\nmessage`) of each of COMMITS, in one `git log`."""
+    args = ["log", "--no-walk=unsorted", "-z", "--format=%H%n%an <%ae>%n%cn <%ce>%n%B", "--stdin"]
+    stdin = "".join(f"{c}\n" for c in commits).encode()
+    out = run_git(args, cwd=repo, input_data=stdin).stdout.decode("utf-8", "replace")
+    for record in out.split("\0"):
+        sha, _, message = record.strip("\n").partition("\n")
+        if sha:
+            yield sha, message
+
+
+def unpushed_blobs(repo: Path, head: str) -> dict[str, str]:
+    """Path -> blob id of every blob pushing HEAD sends (objects origin does not have)."""
+    args = ["rev-list", "--objects", "--no-object-names", head, "--not", "--remotes=origin"]
+    new = set(run_git(args, cwd=repo).stdout.decode().split())
+    args = ["rev-list", "--objects", head, "--not", "--remotes=origin"]
+    found: dict[str, str] = {}
+    for line in run_git(args, cwd=repo).stdout.decode("utf-8", "replace").splitlines():
+        sha, _, path = line.partition(" ")
+        if path and sha in new:
+            found.setdefault(path, sha)
+    kinds = object_kinds(repo, list(found.values()))
+    return {p: s for p, s in found.items() if kinds.get(s) == "blob"}
+
+
+def touched_paths(repo: Path, commits: Sequence[str]) -> set[str]:
+    """Every path any of COMMITS changed (against each parent; a root against nothing)."""
+    args = ["diff-tree", "--stdin", "-r", "-m", "--root", "--name-only", "-z", "--no-commit-id"]
+    stdin = "".join(f"{c}\n" for c in commits).encode()
+    out = run_git(args, cwd=repo, input_data=stdin).stdout
+    return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
 
 
 @dataclass(frozen=True)

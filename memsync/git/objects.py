@@ -149,3 +149,17 @@ def identity(repo: Path, hostname: str) -> Identity:
     if name and email:
         return Identity(name, email)
     return Identity(name or "memsync", email or f"memsync@{hostname}")
+
+
+def object_kinds(repo: Path, shas: list[str]) -> dict[str, str]:
+    """Sha -> object type (`blob`, `tree`, …) of each of SHAS that exists (one cat-file)."""
+    if not shas:
+        return {}
+    stdin = "".join(f"{s}\n" for s in dict.fromkeys(shas)).encode()
+    out = run_git(["cat-file", "--batch-check"], cwd=repo, input_data=stdin).stdout
+    kinds: dict[str, str] = {}
+    for line in out.decode().splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            kinds[parts[0]] = parts[1]
+    return kinds

@@ -94,6 +94,16 @@ def update_ref(repo: Path, ref: str, new: str, old: str, message: str) -> None:
     run_git(["update-ref", "-m", message, ref, new, old], cwd=repo)
 
 
+def delete_ref(repo: Path, ref: str, old: str) -> None:
+    """Delete REF only if it still points at OLD (GitError otherwise)."""
+    run_git(["update-ref", "-d", ref, old], cwd=repo)
+
+
+def set_head(repo: Path, branch: str) -> None:
+    """Point HEAD at BRANCH (which need not exist yet)."""
+    run_git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], cwd=repo)
+
+
 def update_branch(repo: Path, branch: str, new: str, old: str | None, message: str) -> None:
     """Move BRANCH from OLD to NEW atomically; fails if someone else moved it meanwhile."""
     run_git(["update-ref", "-m", message, f"refs/heads/{branch}", new, old or ZERO_SHA], cwd=repo)

@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 from memsync.errors import GitError, RemoteUnavailableError
+from memsync.git.refs import set_head
 from memsync.git.run import GitResult, error_for, git_env, run_git
 
 
@@ -13,7 +14,7 @@ def init_bare(repo: Path, url: str, branch: str = "main") -> None:
     """Create a bare clone skeleton of URL whose fetches keep remote-tracking refs."""
     repo.mkdir(parents=True, exist_ok=True)
     run_git(["init", "-q", "--bare", str(repo)], cwd=repo)
-    run_git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], cwd=repo)
+    set_head(repo, branch)
     run_git(["config", "remote.origin.url", url], cwd=repo)
     run_git(["config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"], cwd=repo)
 
@@ -22,7 +23,7 @@ def create_bare_remote(path: Path, branch: str = "main") -> None:
     """Create an empty bare repository to serve as a local remote."""
     path.mkdir(parents=True, exist_ok=True)
     run_git(["init", "-q", "--bare", str(path)], cwd=path)
-    run_git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], cwd=path)
+    set_head(path, branch)
 
 
 def set_remote_url(repo: Path, url: str) -> None:
@@ -32,11 +33,21 @@ def set_remote_url(repo: Path, url: str) -> None:
 
 def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
     """The remote's default branch (None for an empty remote)."""
-    result = run_git(
-        ["ls-remote", "--symref", "origin", "HEAD"], cwd=repo, timeout=timeout, network=True
-    )
+    return default_branch_of(ls_remote_head(repo, "origin", timeout))
+
+
+def ls_remote_head(
+    cwd: Path, target: str, timeout: float | None, *, check: bool = True
+) -> GitResult:
+    """`git ls-remote --symref TARGET HEAD`: what TARGET (a URL or `origin`) says HEAD is."""
+    args = ["ls-remote", "--symref", target, "HEAD"]
+    return run_git(args, cwd=cwd, timeout=timeout, check=check, network=True)
+
+
+def default_branch_of(result: GitResult) -> str | None:
+    """The branch an `ls_remote_head` result names (None for an empty repository)."""
     for line in result.text.splitlines():
-        if line.startswith("ref: ") and line.endswith("\tHEAD"):
+        if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
             return line[len("ref: refs/heads/") : -len("\tHEAD")]
     return None
 
@@ -140,7 +151,11 @@ def push(repo: Path, branch: str, timeout: float | None) -> bool:
         # Another push landed between the server's ref advertisement and our ref update.
         return False
     if "[remote rejected]" in text:
-        reason = result.stderr.strip() or result.text.strip()
+        # git's own words on one line: the server's `remote:` lines (padded with spaces to
+        # clear the terminal) and the rejection, not "error: failed to push some refs".
+        lines = [" ".join(line.split()) for line in (result.stderr or result.text).splitlines()]
+        said = [line for line in lines if line.startswith(("remote: ", "! [remote rejected]"))]
+        reason = "; ".join(said or [line for line in lines if line][:1])
         raise GitError(
             f"the remote refused the push of {branch}: {reason}",
             hint="A server-side hook or branch protection said no; use `memsync push --review`.",

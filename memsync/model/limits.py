@@ -4,7 +4,6 @@ from __future__ import annotations
 
 INDEX_NAME = "MEMORY.md"
 TEAM_DIR = "team"
-CONSOLIDATE_LOCK = ".consolidate-lock"
 ARCHIVE_DIR = "archive"
 
 MAX_INDEX_LINES = 200

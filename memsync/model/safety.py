@@ -16,7 +16,8 @@ from typing import Literal
 
 from memsync.model.limits import INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
 
-ScopeName = Literal["private", "team"]
+Scope = Literal["private", "team"]  # the two kinds of store (SPEC section 2)
+SCOPES: tuple[Scope, ...] = ("private", "team")
 
 MEMORY_SUFFIX = ".md"
 # Folders the client keeps at the top of a memory directory for itself (CLAUDE-CODE.md 3).
@@ -78,7 +79,7 @@ def unsafe_path_reason(relpath: str) -> str | None:
     return None
 
 
-def is_client_owned(relpath: str, scope: ScopeName) -> bool:
+def is_client_owned(relpath: str, scope: Scope) -> bool:
     """Whether RELPATH is the client's own (a dot-segment, or its top-level folders).
 
     `.consolidate-lock`, `.memory-sync*`, `.*.tmp` are dot-names; `x.md.tmp.1a2b3c4d` is not a
@@ -91,7 +92,7 @@ def is_client_owned(relpath: str, scope: ScopeName) -> bool:
     return scope == "private" and len(parts) > 1 and parts[0] in CLIENT_DIRS
 
 
-def is_memory_file(relpath: str, scope: ScopeName, *, repository_root: bool = False) -> bool:
+def is_memory_file(relpath: str, scope: Scope, *, repository_root: bool = False) -> bool:
     """Whether RELPATH (relative to a memory folder of SCOPE) is memory content memsync syncs.
 
     `*.md` (the index included), not the client's own files, not `team/` in the private
@@ -164,7 +165,7 @@ def finish_scan(files: dict[str, bytes], skipped: list[Skipped]) -> TreeScan:
     return TreeScan(files=kept, skipped=tuple(sorted(shown, key=lambda s: s.path)))
 
 
-def needs_verdict(relpath: str, scope: ScopeName, repository_root: bool = False) -> bool:
+def needs_verdict(relpath: str, scope: Scope, repository_root: bool = False) -> bool:
     """Whether to sync or report RELPATH: a memory, or an unsafe `.md` name (reported)."""
     if not relpath.endswith(MEMORY_SUFFIX):
         return False
@@ -174,7 +175,7 @@ def needs_verdict(relpath: str, scope: ScopeName, repository_root: bool = False)
 
 
 def filter_files(
-    files: Mapping[str, bytes], scope: ScopeName, *, repository_root: bool = False
+    files: Mapping[str, bytes], scope: Scope, *, repository_root: bool = False
 ) -> TreeScan:
     """Apply the SPEC 2 rules to content from a git tree (the caller reports symlinks)."""
     good: dict[str, bytes] = {}

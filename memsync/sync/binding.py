@@ -15,7 +15,7 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync.config import Config, ProjectIdentity, Scope, StoreConfig, data_dir
+from memsync.config import Config, ProjectIdentity, StoreConfig, data_dir
 from memsync.errors import ProjectNotConfiguredError, UsageError
 from memsync.model.paths import (
     ProjectLocation,
@@ -23,6 +23,7 @@ from memsync.model.paths import (
     locate_project,
     normalize_url,
 )
+from memsync.model.safety import Scope
 
 
 @dataclass(frozen=True)

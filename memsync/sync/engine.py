@@ -10,11 +10,7 @@ from typing import TYPE_CHECKING
 
 from memsync import git as gitcmd
 from memsync.config import Config, Settings
-from memsync.errors import (
-    MemsyncError,
-    RemoteUnavailableError,
-    UserMessageError,
-)
+from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
 from memsync.model.safety import Skipped
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
@@ -50,6 +46,7 @@ class _Run:
     live: dict[str, bytes] = field(default_factory=dict)
     # Local edits handed to the merge: the store holds them now, even those it already had.
     merged_local: frozenset[str] = frozenset()
+    held: dict[str, tuple[str, ...]] = field(default_factory=dict)  # see sync/holdback
     report: StoreReport = field(default_factory=lambda: StoreReport("", ""))
 
     def note(self, **changes: object) -> None:
@@ -106,6 +103,10 @@ def _commit_local(run: _Run) -> str | None:
     run.note(blocked=tuple(blocked), warnings=run.report.warnings + tuple(warnings))
     if not allowed:
         return heads.local
+    if blocked:
+        from memsync.sync.holdback import hold_back
+
+        allowed, run.held = hold_back(allowed, {f.path for f in blocked}, current)
     from memsync.sync.merging import describe, merge_local_edits, riding, trailers
 
     merged, decisions = merge_local_edits(binding, base, allowed, current, heads.local)
@@ -169,6 +170,7 @@ def _materialize(run: _Run, head: str | None) -> None:
         save_manifest(run.manifest_file, run.manifest)
         return
     from memsync.model.safety import filter_files
+    from memsync.sync.holdback import committed_shas, with_held_lines
     from memsync.sync.livefiles import write_live
 
     entries = store.store_files(binding, head)
@@ -192,11 +194,13 @@ def _materialize(run: _Run, head: str | None) -> None:
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
     pending |= never_synced(run.live, run.manifest, scan.files)
     times = WriteTimes(binding.clone_dir, head, binding.prefix)
-    live = (binding.live_dir, scan.files, run.live, run.manifest.files, pending)
+    target = with_held_lines(scan.files, run.live, run.held)  # held-back memories' lines
+    live = (binding.live_dir, target, run.live, run.manifest.files, pending)
     outcome = write_live(*live, time_of=times)
-    clean = not (skipped or outcome.kept or outcome.failed or pending)
+    shas = committed_shas(outcome.manifest, scan.files, run.held)
+    clean = not (skipped or outcome.kept or outcome.failed or pending or run.held)
     run.manifest = replace(
-        run.manifest, files=outcome.manifest, commit=head, last_sync=time.time(), clean=clean
+        run.manifest, files=shas, commit=head, last_sync=time.time(), clean=clean
     )
     save_manifest(run.manifest_file, run.manifest)
     run.note(
@@ -377,7 +381,8 @@ def sync_project(
     config: Config | None = None,
 ) -> list[StoreReport]:
     """Pull or push (`sync` = push, which pulls first) the stores of one project."""
-    from memsync.config import SCOPES, load_config
+    from memsync.config import load_config
+    from memsync.model.safety import SCOPES
     from memsync.sync.binding import resolve_bindings
 
     config = config or load_config()

@@ -94,9 +94,9 @@ def _read_index(path: Path, limit: int = 256_000) -> list[str]:
 
 def _memory_paths(report: StoreReport, paths: Sequence[str]) -> list[str]:
     """The memories among PATHS, by the one memory rule of REPORT's scope: not the indexes."""
-    from memsync.model.safety import ScopeName, is_index_path, is_memory_file
+    from memsync.model.safety import Scope, is_index_path, is_memory_file
 
-    scope: ScopeName = "team" if report.scope == "team" else "private"
+    scope: Scope = "team" if report.scope == "team" else "private"
     return [p for p in paths if is_memory_file(p, scope) and not is_index_path(p)]
 
 
@@ -193,10 +193,20 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
             )
         for finding in report.blocked:
             lines.append(f"memsync: {scope}: not synced: {finding.describe()}; {_fix(finding)}")
-        if report.skipped:
-            names = _names([skipped.path for skipped in report.skipped])
+        # A file the live folder would not take (disk full, read-only) is not unsafe.
+        unwritable = [s for s in report.skipped if s.reason.startswith("cannot write it here")]
+        unsafe = [s for s in report.skipped if s not in unwritable]
+        if unwritable:
+            names = _names([skipped.path for skipped in unwritable])
             lines.append(
-                f"memsync: {scope}: skipped {len(report.skipped)} unsafe file(s): {names}; "
+                f"memsync: {scope}: could not write {len(unwritable)} file(s) into the memory "
+                f"folder: {names} ({unwritable[0].reason}); free space or make the folder "
+                "writable, then run `memsync pull`"
+            )
+        if unsafe:
+            names = _names([skipped.path for skipped in unsafe])
+            lines.append(
+                f"memsync: {scope}: skipped {len(unsafe)} unsafe file(s): {names}; "
                 "fix or remove them in the store (`memsync status` names the reason)"
             )
         lines.extend(
@@ -235,8 +245,8 @@ def problem_lines(reports: Sequence[StoreReport]) -> list[str]:
 def _start_fetches(config: Config, project: Path, scopes: tuple[str, ...]) -> None:
     """Start every store's fetch before the sync engine is even imported: at session start
     the network round trip then overlaps the imports (the engine collects each fetch)."""
-    from memsync.config import SCOPES
     from memsync.git.remote import start_fetch
+    from memsync.model.safety import SCOPES
     from memsync.sync.binding import resolve_bindings
 
     _, bindings = resolve_bindings(config, project, tuple(s for s in SCOPES if s in scopes))
@@ -285,12 +295,12 @@ def run_hook(
     except ProjectNotConfiguredError:
         return  # The SessionStart hook runs in every project; most are not memsync's.
     except MemsyncError as error:
-        sys.stderr.write(f"memsync: {error.message}\n")
+        _stderr(f"memsync: {error.message}")
         hint = f" ({error.hint})" if error.hint else ""
         _emit(output.with_person(f"memsync: {error.message}{hint}"))
         return
     except Exception as error:  # a hook must never block or break a session
-        sys.stderr.write(f"memsync: {command} failed: {error!r}\n")
+        _stderr(f"memsync: {command} failed: {error!r}")
         _emit(output.with_person(f"memsync: {command} failed: {error!r}; run `memsync {command}`"))
         return
     if command == "pull":
@@ -300,12 +310,16 @@ def run_hook(
     for pull in pulls:
         if pull.result is not None and pull.result.url:
             output = output.with_person(f"memsync: review pull request {pull.result.url}")
-    problems = problem_lines(reports)
-    if problems:
-        from memsync.check.secrets import redact
-
-        sys.stderr.writelines(redact(line) + "\n" for line in problems)
+    for problem in problem_lines(reports):
+        _stderr(problem)
     _emit(output)
+
+
+def _stderr(line: str) -> None:
+    """LINE on stderr, through the one escaping rule (a terminal or a log may show it)."""
+    from memsync.check.printable import printable
+
+    sys.stderr.write(printable(line) + "\n")
 
 
 def _emit(output: HookOutput) -> None:

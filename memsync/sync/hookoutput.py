@@ -87,7 +87,10 @@ class HookOutput:
 
     def system_message(self) -> str:
         """The person's lines, one problem each; the rest counted."""
-        lines = list(dict.fromkeys(self.person))
+        from memsync.check.printable import printable
+
+        # Claude Code shows this in the terminal: controls in a file name must not act there.
+        lines = list(dict.fromkeys(printable(line) for line in self.person))
         if len(lines) > MAX_PERSON_LINES:
             hidden = len(lines) - MAX_PERSON_LINES + 1
             lines = [

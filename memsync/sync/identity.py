@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memsync import git as gitcmd
 from memsync.config import ProjectIdentity
 from memsync.errors import UserMessageError
 from memsync.git import TreeEntry, blob_sha
@@ -47,18 +47,6 @@ class ResolvedProject:
     warning: str | None = None
 
 
-def root_commit(root: Path) -> str | None:
-    """The root commit of the first-parent history of HEAD (None before the first commit)."""
-    from memsync.git import run_git
-
-    # First parent only: a subtree merge brings a second root that is another project's.
-    result = run_git(
-        ["rev-list", "--max-parents=0", "--first-parent", "HEAD"], cwd=root, check=False
-    )
-    lines = result.text.split()
-    return lines[-1] if result.ok and lines else None
-
-
 def _clean(text: str) -> str:
     return _KEY_UNSAFE.sub("-", text.casefold()).strip("-.") or "project"
 
@@ -66,7 +54,7 @@ def _clean(text: str) -> str:
 def resolve_project(location: ProjectLocation) -> ResolvedProject:
     """The identity and key of the project at LOCATION (runs git for the root commit)."""
     is_git = (location.root / ".git").exists()
-    root = root_commit(location.root) if is_git else None
+    root = gitcmd.root_commit(location.root) if is_git else None
     origin = normalize_url(location.origin_url, location.root) if location.origin_url else None
     identity = ProjectIdentity(origin=origin, root_commit=root, directory=location.root.name)
     from_url = key_from_url(location.origin_url) if location.origin_url else None

@@ -10,7 +10,6 @@ is shown redacted too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -82,7 +81,7 @@ def refuse_secrets(
         return (), found
     repo, ref = binding.clone_dir, f"refs/heads/{heads.branch}"
     if heads.remote is None:
-        gitcmd.run_git(["update-ref", "-d", ref, heads.local], cwd=repo)
+        gitcmd.delete_ref(repo, ref, heads.local)
     else:
         gitcmd.update_branch(repo, heads.branch, heads.remote, heads.local, "memsync: secret")
     return found, ()
@@ -92,7 +91,7 @@ def scan_outgoing(repo: Path, head: str, ref: str) -> list[Finding]:
     """Secrets in what pushing HEAD to REF would send to origin."""
     from memsync.check.secrets import redact, scan_text
 
-    commits = _new_commits(repo, head)
+    commits = gitcmd.unpushed_commits(repo, head)
     if not commits:
         return []
     findings: list[Finding] = []
@@ -104,10 +103,10 @@ def scan_outgoing(repo: Path, head: str, ref: str) -> list[Finding]:
             findings.append(Finding(shown, hit.line, "secret", "error", message, hit.column))
 
     add(f"branch {ref}", ref, "the branch name")
-    for sha, message in _messages(repo, commits):
+    for sha, message in gitcmd.commit_messages(repo, commits):
         add(f"commit {sha[:12]}", message, "a commit's author or message")
-    blobs = _new_blobs(repo, head)
-    for path in sorted(_touched_paths(repo, commits)):
+    blobs = gitcmd.unpushed_blobs(repo, head)
+    for path in sorted(gitcmd.touched_paths(repo, commits)):
         add(path, path, "a file name")
     contents = gitcmd.read_blobs(repo, list(blobs.values()))
     for path, sha in sorted(blobs.items()):
@@ -129,55 +128,6 @@ def _texts(data: bytes) -> list[str]:
             except UnicodeDecodeError:
                 continue
     return texts
-
-
-def _new_commits(repo: Path, head: str) -> list[str]:
-    out = gitcmd.run_git(["rev-list", head, "--not", "--remotes=origin"], cwd=repo).stdout
-    return out.decode().split()
-
-
-def _messages(repo: Path, commits: list[str]) -> Iterable[tuple[str, str]]:
-    args = ["log", "--no-walk=unsorted", "-z", "--format=%H%n%an <%ae>%n%cn <%ce>%n%B", "--stdin"]
-    stdin = "".join(f"{c}\n" for c in commits).encode()
-    out = gitcmd.run_git(args, cwd=repo, input_data=stdin).stdout.decode("utf-8", "replace")
-    for record in out.split("\0"):
-        sha, _, message = record.strip("\n").partition("\n")
-        if sha:
-            yield sha, message
-
-
-def _new_blobs(repo: Path, head: str) -> dict[str, str]:
-    """Path -> blob id of every blob the push sends (objects origin does not have)."""
-    args = ["rev-list", "--objects", "--no-object-names", head, "--not", "--remotes=origin"]
-    new = set(gitcmd.run_git(args, cwd=repo).stdout.decode().split())
-    args = ["rev-list", "--objects", head, "--not", "--remotes=origin"]
-    found: dict[str, str] = {}
-    for line in gitcmd.run_git(args, cwd=repo).stdout.decode("utf-8", "replace").splitlines():
-        sha, _, path = line.partition(" ")
-        if path and sha in new:
-            found.setdefault(path, sha)
-    kinds = _kinds(repo, list(found.values()))
-    return {p: s for p, s in found.items() if kinds.get(s) == "blob"}
-
-
-def _kinds(repo: Path, shas: list[str]) -> dict[str, str]:
-    if not shas:
-        return {}
-    stdin = "".join(f"{s}\n" for s in dict.fromkeys(shas)).encode()
-    out = gitcmd.run_git(["cat-file", "--batch-check"], cwd=repo, input_data=stdin).stdout
-    kinds: dict[str, str] = {}
-    for line in out.decode().splitlines():
-        parts = line.split()
-        if len(parts) >= 2:
-            kinds[parts[0]] = parts[1]
-    return kinds
-
-
-def _touched_paths(repo: Path, commits: list[str]) -> set[str]:
-    args = ["diff-tree", "--stdin", "-r", "-m", "--root", "--name-only", "-z", "--no-commit-id"]
-    stdin = "".join(f"{c}\n" for c in commits).encode()
-    out = gitcmd.run_git(args, cwd=repo, input_data=stdin).stdout
-    return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
 
 
 def _unique(findings: list[Finding]) -> list[Finding]:

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsync import git as gitcmd
-from memsync.config import Config, Scope, load_config
+from memsync.config import Config, load_config
 from memsync.errors import GitError, RemoteUnavailableError
 from memsync.model.index import IndexSize, measure_index
 from memsync.model.limits import INDEX_NAME
-from memsync.model.safety import TreeScan
+from memsync.model.safety import Scope, TreeScan
 from memsync.model.semdiff import MemoryChange, diff_memories
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
@@ -39,6 +39,9 @@ class StoreStatus:
     problems: tuple[str, ...]
     # Local edits validation keeps out of every commit, each with its fix.
     blocked: tuple[BlockedFile, ...] = ()
+    # Which local edits add a file and which remove one (the others change one).
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
 
     @property
     def pending(self) -> bool:
@@ -123,6 +126,12 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 "200 lines / 25,000 characters (run `memsync consolidate`)"
             )
         edits = local_changes(live, manifest)
+        blocked = _blocked(binding, edits, config)
+        if blocked:
+            from memsync.sync.holdback import without_held_edits
+
+            held = {b.path for b in blocked}
+            edits = without_held_edits(edits, held, manifest.files)
         statuses.append(
             StoreStatus(
                 scope=binding.scope,
@@ -135,11 +144,15 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 ahead=ahead,
                 behind=behind,
                 local_edits=tuple(sorted(edits)),
+                added=tuple(
+                    sorted(p for p, d in edits.items() if d is not None and p not in manifest.files)
+                ),
+                removed=tuple(sorted(p for p, d in edits.items() if d is None)),
                 last_sync=manifest.last_sync,
                 last_push=manifest.last_push,
                 index=size,
                 problems=tuple(problems),
-                blocked=_blocked(binding, edits, config),
+                blocked=blocked,
             )
         )
     return statuses

@@ -14,8 +14,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memsync import git as gitcmd
-from memsync.config import Config, Scope, load_config, save_config
+from memsync.config import Config, load_config, save_config
 from memsync.errors import MemsyncError, UsageError, UserMessageError
+from memsync.model.safety import Scope
 from memsync.sync import store
 from memsync.sync.binding import Binding, check_subdir, hostname, resolve_bindings
 from memsync.sync.identity import IDENTITY_FILE, FolderRecord, format_record, parse_record

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 
 from memsync import git as gitcmd
@@ -85,7 +83,7 @@ def adopt_remote_branch(binding: Binding, timeout: float | None) -> str:
     repo = binding.clone_dir
     branch = gitcmd.remote_default_branch(repo, timeout) or branch_name(binding)
     if not (repo / "refs" / "heads" / branch).exists():
-        gitcmd.run_git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"], cwd=repo)
+        gitcmd.set_head(repo, branch)
     return branch
 
 
@@ -148,35 +146,19 @@ def commit_files(
     )
 
 
-_MODIFIED = re.compile(
-    rb"^[ \t]*modified:[ \t]*['\"]?(\d{4}-\d\d-\d\d[T ][0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)"
-)
-
-
 def write_time(path: Path, data: bytes | None) -> float | None:
     """When the memory at PATH was last edited: its modification time, or its frontmatter's
-    `modified` (the client's stamp, nested under `metadata:` or top-level) when that is later.
-    A regular expression, not a YAML parse: this runs on every changed file of every sync."""
+    `modified` (the client's stamp, `sync.filetimes.stamped_time`) when that is later."""
+    from memsync.sync.filetimes import stamped_time
+
     try:
         when: float | None = path.stat().st_mtime
     except OSError:
         when = None
-    if data is None or not data.startswith(b"---"):
+    stamp = stamped_time(data) if data is not None else None
+    if stamp is None:
         return when
-    end = data.find(b"\n---", 3)
-    for line in data[: end if end > 0 else 4096].splitlines():
-        found = _MODIFIED.match(line)
-        if found is None:
-            continue
-        text = found.group(1).decode().replace("Z", "+00:00").replace(" ", "T")
-        try:
-            stamp = datetime.fromisoformat(text)
-        except ValueError:
-            return when
-        if stamp.tzinfo is None:
-            stamp = stamp.replace(tzinfo=timezone.utc)
-        return max(when or 0.0, stamp.timestamp())
-    return when
+    return max(when or 0.0, stamp)
 
 
 def read_folder(binding: Binding, commit: str | None) -> dict[str, bytes]:

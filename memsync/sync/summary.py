@@ -83,7 +83,8 @@ def outcome(report: StoreReport, command: str) -> str:
         else:
             parts.append(f"failed: {first}")
     if report.offline:
-        parts.append(f"unreachable: {report.offline}")
+        # The message is git's own ("remote unreachable: git fetch said: …"): say it once.
+        parts.append(f"unreachable: {report.offline.removeprefix('remote unreachable: ')}")
     pulled = len(report.updated) + len(report.deleted)
     if pulled:
         parts.append(f"pulled {pulled}")
@@ -91,8 +92,10 @@ def outcome(report: StoreReport, command: str) -> str:
         sent = len(report.sent)
         tries = f" after {report.push_attempts} tries" if report.push_attempts > 1 else ""
         where = f" to {report.review_branch}" if report.review_branch else ""
-        # Commits that change no memory file (a merge of what the remote had) give no count.
-        count = f" {sent}" if sent else ""
+        # Commits that change no memory file: a merge of what the remote had, or the project
+        # folder's identity record a first sync sends.
+        idle = " (the project's folder; no memory yet)" if command == "init" else ""
+        count = f" {sent}" if sent else idle or " (no memory file changed)"
         parts.append(f"pushed{count}{where}{tries}")
     if report.ahead and not (report.pushed and report.review_branch):
         commits = _count(report.ahead, "commit")
@@ -112,8 +115,3 @@ def kept_edits(report: StoreReport) -> tuple[str, ...]:
     """Live files left alone because they changed during the run (not the blocked ones)."""
     blocked = {finding.path for finding in report.blocked}
     return tuple(path for path in report.kept_local if path not in blocked)
-
-
-def needs_attention(report: StoreReport) -> bool:
-    """True when the store is not level with its remote or something failed or is blocked."""
-    return bool(report.error or report.offline or report.blocked or report.ahead)

@@ -338,6 +338,26 @@ def project_settings_paths(project_root: Path) -> list[Path]:
     return [claude / "settings.json", claude / "settings.local.json"]
 
 
+def settings_file(scope: str, project: Path, settings: Path | None = None) -> Path:
+    """The settings file a hooks command edits: SETTINGS, else the one SCOPE names."""
+    from memsync.model.paths import project_root
+
+    if settings is not None:
+        return settings
+    if scope == "project":
+        return project_settings_path(project_root(project))
+    return user_settings_path()
+
+
+def other_scope_files(scope: str, project: Path) -> list[Path]:
+    """Settings files of the other scope, where a second copy of the hooks would run too."""
+    from memsync.model.paths import project_root
+
+    if scope == "user":
+        return project_settings_paths(project_root(project))
+    return [user_settings_path()]
+
+
 def scope_warnings(settings_path: Path, others: list[Path]) -> tuple[str, ...]:
     """A warning per other settings file that already runs memsync's hooks."""
     warnings = []

@@ -11,7 +11,6 @@ from memsync import git as gitcmd
 from memsync.config import (
     Config,
     ProjectConfig,
-    Scope,
     StoreConfig,
     data_dir,
     load_config,
@@ -26,6 +25,7 @@ from memsync.model.paths import (
     locate_project,
     normalize_url,
 )
+from memsync.model.safety import Scope
 
 if TYPE_CHECKING:
     from memsync.sync.binding import Binding
@@ -144,13 +144,7 @@ def probe_remote(url: str, cwd: Path, timeout: float | None) -> str | None:
     """
     from memsync.errors import RemoteUnavailableError
 
-    result = gitcmd.run_git(
-        ["ls-remote", "--symref", url, "HEAD"],
-        cwd=cwd,
-        timeout=timeout,
-        check=False,
-        network=True,
-    )
+    result = gitcmd.ls_remote_head(cwd, url, timeout, check=False)
     if not result.ok:
         said = " / ".join(line for line in result.stderr.strip().splitlines() if line)
         said = said or f"exit {result.returncode}"
@@ -166,10 +160,7 @@ def probe_remote(url: str, cwd: Path, timeout: float | None) -> str | None:
             f"{url} is not a git repository memsync can use: git said: {said}",
             hint="Nothing was changed. Check the URL (a typo?) and run `memsync init` again.",
         )
-    for line in result.text.splitlines():
-        if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
-            return line[len("ref: refs/heads/") : -len("\tHEAD")]
-    return None
+    return gitcmd.default_branch_of(result)
 
 
 @dataclass(frozen=True)

@@ -91,22 +91,51 @@ def check_spec(spec: str, timeout: float = CHECK_TIMEOUT) -> str | None:
 
 
 def _check_with_pip(spec: str, timeout: float) -> str | None:
-    command = [sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps"]
-    command += ["--ignore-installed", "--quiet", "--disable-pip-version-check", "--no-input"]
-    command += ["--retries", "0", "--timeout", "10", spec]
+    """Ask an installer whether SPEC resolves: this environment's pip, else uv or a pip on
+    PATH (pipx and `uv tool` environments have no pip of their own)."""
+    import importlib.util
+    import shutil
+
+    flags = ["--no-deps", "--quiet"]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+        own_pip = importlib.util.find_spec("pip") is not None
+    except (ImportError, ValueError):
+        own_pip = False
+    if own_pip:
+        command = [sys.executable, "-m", "pip", "install", "--dry-run", *flags]
+        command += ["--ignore-installed", "--disable-pip-version-check", "--no-input"]
+        return _ask_installer([*command, "--retries", "0", "--timeout", "10", spec], timeout)
+    uv = shutil.which("uv")
+    if uv is not None:
+        # Resolves against the index without touching any environment.
+        return _ask_installer([uv, "pip", "compile", "-", *flags, "--no-header"], timeout, spec)
+    pip = shutil.which("pip3") or shutil.which("pip")
+    if pip is not None:
+        command = [pip, "install", "--dry-run", *flags, "--ignore-installed", "--no-input", spec]
+        return _ask_installer(command, timeout)
+    return "neither pip nor uv is available here to check it with"
+
+
+def _ask_installer(command: list[str], timeout: float, stdin: str | None = None) -> str | None:
+    """None when the installer COMMAND resolves; else its first error line."""
+    name = "uv" if command[1:3] == ["pip", "compile"] else "pip"
+    try:
+        done = subprocess.run(
+            command, input=stdin, capture_output=True, text=True, timeout=timeout, check=False
+        )
     except subprocess.TimeoutExpired:
-        return f"pip did not answer within {timeout:.0f} s"
+        return f"{name} did not answer within {timeout:.0f} s"
     except OSError as exc:
-        return f"pip could not run: {exc.strerror}"
+        return f"{name} could not run: {exc.strerror}"
     if done.returncode == 0:
         return None
     text = (done.stderr or done.stdout).strip()
-    if "No module named pip" in text:
-        return "this environment has no pip to check it with"
-    errors = [line for line in text.splitlines() if line.startswith("ERROR:")]
-    return "pip: " + (errors[0].removeprefix("ERROR: ") if errors else text.splitlines()[-1])
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith(("ERROR:", "error:", "cause:"))]
+    found = errors[-1] if name == "uv" and errors else errors[0] if errors else lines[-1]
+    for prefix in ("ERROR: ", "error: ", "cause: "):
+        found = found.removeprefix(prefix)
+    return f"{name}: {found}"
 
 
 def _check_git_url(url: str, timeout: float) -> str | None:
