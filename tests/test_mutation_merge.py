@@ -411,3 +411,59 @@ def test_sides_indenting_metadata_by_three_and_four_keep_the_wider_edit() -> Non
     four = "name: n\ndescription: d\nmetadata:\n    node_type: memory\n"
     text, outcomes = fields_both_ways(base, three, four)
     assert (text, outcomes) == ("name: n\ndescription: d\nmetadata:\n    node_type: memory\n", [])
+
+
+HEAD_FIELDS = "name: n\ndescription: d\n"
+
+
+@pytest.mark.parametrize(
+    ("reason", "base", "a", "b", "merged", "details"),
+    [
+        (
+            "trailing comments added on both sides: the older side's first, from either side",
+            HEAD_FIELDS,
+            HEAD_FIELDS + "# from a\n",
+            HEAD_FIELDS + "# from b\n",
+            HEAD_FIELDS + "# from a\n# from b\n",
+            [],
+        ),
+        (
+            "a trailing comment one side removed stays removed",
+            HEAD_FIELDS + "# old note\n",
+            HEAD_FIELDS,
+            "name: n\ndescription: e\n# old note\n",
+            "name: n\ndescription: e\n",
+            [],
+        ),
+        (
+            "a list turned into a scalar on one side and extended on the other: a conflict",
+            HEAD_FIELDS + "tags: [a]\n",
+            HEAD_FIELDS + "tags: none\n",
+            HEAD_FIELDS + "tags: [a, b]\n",
+            HEAD_FIELDS + "tags: [a, b]\n",
+            ["both sides changed `tags`; kept the newer change"],
+        ),
+        (
+            "a mapping turned into a scalar on one side and edited on the other: a conflict",
+            HEAD_FIELDS + "metadata:\n  type: user\n",
+            HEAD_FIELDS + "metadata: gone\n",
+            HEAD_FIELDS + "metadata:\n  type: project\n",
+            HEAD_FIELDS + "metadata:\n  type: project\n",
+            ["both sides changed `metadata`; kept the newer change"],
+        ),
+        (
+            "keys added to `metadata` on both sides: the older side's first, from either side",
+            HEAD_FIELDS + "metadata:\n  type: user\n",
+            HEAD_FIELDS + "metadata:\n  type: user\n  x: 1\n",
+            HEAD_FIELDS + "metadata:\n  type: user\n  y: 2\n",
+            HEAD_FIELDS + "metadata:\n  type: user\n  x: 1\n  y: 2\n",
+            [],
+        ),
+    ],
+)
+def test_field_merge_tails_types_and_nested_order(  # noqa: PLR0917
+    reason: str, base: str, a: str, b: str, merged: str, details: list[str]
+) -> None:
+    text, outcomes = fields_both_ways(base, a, b)
+    assert text == merged, reason
+    assert [o.split(": ", 1)[1] for o in outcomes] == details, reason
