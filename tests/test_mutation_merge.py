@@ -452,6 +452,14 @@ HEAD_FIELDS = "name: n\ndescription: d\n"
             ["both sides changed `metadata`; kept the newer change"],
         ),
         (
+            "both sides set one value, quoted differently: no conflict, the newer spelling",
+            HEAD_FIELDS + "type: user\n",
+            HEAD_FIELDS + "type: 'project'\n",
+            HEAD_FIELDS + 'type: "project"\n',
+            HEAD_FIELDS + 'type: "project"\n',
+            [],
+        ),
+        (
             "keys added to `metadata` on both sides: the older side's first, from either side",
             HEAD_FIELDS + "metadata:\n  type: user\n",
             HEAD_FIELDS + "metadata:\n  type: user\n  x: 1\n",
