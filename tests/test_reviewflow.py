@@ -218,7 +218,7 @@ def test_a_project_without_a_team_store_is_refused(
     init = ["init", "--project", str(project), "--private", str(private), "--no-hooks"]
     assert cli(machine, capsys, *init)[0] == 0
     code, _, err = cli(machine, capsys, "push", "--project", str(project), "--review")
-    assert code == 1
+    assert code == 2  # a usage error, as `push --scope team` without a team store
     assert "has no team store" in err
 
 

@@ -31,6 +31,13 @@ def status(
     from memsync.sync.overview import store_status
 
     statuses = store_status(project, scope.scopes())  # type: ignore[arg-type]
+    if not statuses:  # as `push --scope team` says: never a silent, successful nothing
+        from memsync.errors import UsageError
+
+        raise UsageError(
+            f"no {scope.value} store is configured for this project",
+            hint="Run `memsync init --team URL` to add a team store.",
+        )
     if as_json:
         render.print_json(
             [{**dataclasses.asdict(s), "pending": s.pending, "clean": s.clean} for s in statuses]

@@ -25,6 +25,10 @@ _DATE = re.compile(
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$")
 _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_].*?)(?:\*\*|__)\s*:?\s*$")
 _LINE_START = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?\s*\[?\s*(?=\S)")
+# A short label before the date a line starts with: `Status (`, `Update `, `As of `.
+_LABEL_DATE = re.compile(
+    r"[A-Za-z][A-Za-z ]{0,24}?(?:\s*\(\s*|\s+)(?=20\d\d-[01]\d-[0-3]\d\)?\s*:)"
+)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _PSEUDO_LEVEL = 7  # a bold line standing alone: below every Markdown heading
 
@@ -92,6 +96,9 @@ def stated_dates(
         latest = fallback(line)  # a line is not written after the day it was recorded
         start = _LINE_START.match(lines[line])
         own = _DATE.match(lines[line], start.end()) if start is not None else None
+        if own is None and start is not None:  # `**Status (2026-05-07):** ...`: a dated label
+            label = _LABEL_DATE.match(lines[line], start.end())
+            own = _DATE.match(lines[line], label.end()) if label is not None else None
         found = _to_date(own, latest) if own else None
         if found is not None and found <= latest:
             return found, "the date the line starts with"

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from memsync.consolidate import lookalike
-from memsync.consolidate.weekdays import WEEKDAYS, bare_weekday, chained_to
+from memsync.consolidate.weekdays import WEEKDAYS, bare_weekday, chained_to, told_in_past
 from memsync.model.mdspans import protected_spans
 
 
@@ -217,42 +217,36 @@ class Context:
     found: list[DateMatch]
 
 
-def _inside_double_quotes(before: str, after: str) -> bool:
-    """Whether the match sits between a pair of double quotes on its line."""
-    straight = before.count('"') % 2 == 1 and '"' in after
-    curly = before.count("“") > before.count("”") and "”" in after
-    return straight or curly
-
-
 def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatch | None:
     """Apply the look-alike rules to one grammar match; build its DateMatch."""
     start, end = match.span()
     line_start, line_end = _line_bounds(text, start)
     before, after = text[line_start:start], text[end:line_end]
-    if before and (before[-1].isalnum() or before[-1] in "-_=.@#$\\&·" or _slash(before, True)):
+    if before and (before[-1].isalnum() or before[-1] in "-_=.@#$\\&·≥≤" or _slash(before, True)):
         return None
     line = text[line_start:line_end]
-    if lookalike.not_english(line) or lookalike.names_identifier(line, match.group()):
-        return None
     possessive = after[:2] in ("'s", "’s") and not after[2:3].isalnum()
+    if lookalike.not_a_date(line, before, after, match.group(), possessive=possessive):
+        return None
     if possessive:
         end, after = end + 2, after[2:]
-    if after and (after[0].isalnum() or after[0] in "-_=@\\·" or re.match(r"[.:]\w", after)):
+    if after and (after[0].isalnum() or after[0] in "-_=@\\·+" or re.match(r"[.:]\w", after)):
         return None
     if _slash(after, False) or re.match(r"\s*[=<>]\s*\w+_\w", after):
         return None  # `today = today_date - start`: a formula's variable
     if before[-1:] in "\"'“‘`" and before[-1:] and after[:1] in "\"'”’`" and after[:1]:
         return None  # a quoted mention of the words, not a use
-    if _inside_double_quotes(before, after):
+    if lookalike.inside_double_quotes(before, after):
         return None  # a quotation (a UI string, what someone said) stays verbatim
     prev_match = _WORD_BEFORE.search(before)
     prev = prev_match.group(1).lower() if prev_match else None
     next_match = _WORD_AFTER.match(after)
     nxt = next_match.group(1) if next_match else None
     at_start = _sentence_start(before)
-    if _VAGUE_AFTER.match(after):
-        return None
     expression = text[start:end]
+    title = expression[0].isupper() and not at_start and _capitalized(nxt)
+    if _VAGUE_AFTER.match(after) or title:
+        return None  # `or so`; a title such as "the Today Show", "The Tonight Show"
     ctx = Context(text, start, before, after, prev, nxt, at_start, found)
     kind_and_recipe = _recipe(match, ctx)
     if kind_and_recipe is None:
@@ -260,7 +254,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     kind, recipe, part, chained_range = kind_and_recipe
     mode = _mode(kind, ctx)
     capital = expression[:1].isupper() and at_start
-    pin = lookalike.pinned(before, after)
+    pin = lookalike.pinned(before, after) or lookalike.dated_heading(line)
     return DateMatch(
         start, end, expression, kind, recipe, part, possessive, mode, chained_range, capital, pin
     )
@@ -298,7 +292,7 @@ def _recipe(
             return None  # "two or three days ago": a range, not a day
         if group == "inn" and (prev in _DURATION_VERBS or prev in ("every", "once")):
             return None
-        if group == "inn" and lookalike.counted_period(before):
+        if group == "inn" and (lookalike.counted_period(before) or told_in_past(before)):
             return None
         count = parse_number(g(f"{prefix}_n"))
         unit = g(f"{prefix}_u").lower().rstrip("s")
@@ -346,8 +340,6 @@ def _recipe(
         return "part-of-day", ("days", offset, 0), part, False
     if group == "word":
         word = g("word")
-        if word[0].isupper() and not ctx.at_start and _capitalized(nxt):
-            return None  # a title such as "the Today Show"
         if lookalike.idiom(before):
             return None
         possessive = ctx.text[match.end() : match.end() + 2] in ("'s", "’s")

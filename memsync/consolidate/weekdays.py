@@ -203,3 +203,18 @@ def _is_participle(text: str, sentence_start: int, cue: re.Match[str], direction
         return False
     before = _WORD_BEFORE.search(text[sentence_start : cue.start()])
     return before is not None and before.group(1).lower() in _PRESENT_AUX
+
+
+_DATE_WORDS = frozenset(["ago", "yesterday", "last", "since"])  # cues that are dates themselves
+
+
+def told_in_past(before: str) -> bool:
+    """`went from cheap to flat in a week`: after a past verb in its clause, `in N days` is
+    how long something took, not a day ahead (`3 days ago and in 2 weeks` still is)."""
+    clause = re.split(r"[.!?;:,(—–]|\s-\s", before)[-1]
+    if FUTURE_CUES.search(clause):
+        return False  # `is deleted in ten days`, `will be done in 3 days`
+    return any(
+        cue.group().lower() not in _DATE_WORDS and not _is_participle(clause, 0, cue, -1)
+        for cue in PAST_CUES.finditer(clause)
+    )

@@ -123,38 +123,31 @@ _EMPTY_TREE = {40: "4b825dc642cb6eb9a060e54bf8d69288fbee4904"}
 
 @dataclass(frozen=True)
 class TreeChanges:
-    """What one commit changed against another, as `git diff-tree -M` sees it."""
+    """What one commit changed against another, path by path, as `git diff-tree` sees it.
+
+    No rename detection here: which removed and added files are one file renamed is the
+    merge's own rule (`memsync.merge.tree.detect_renames`), the same in and out of a store.
+    """
 
     changes: dict[str, tuple[ModeOid | None, ModeOid | None]]  # path -> (old, new); None: absent
-    renames: dict[str, str]  # old path -> new path (similar content)
 
 
 def tree_changes(repo: Path, old: str | None, new: str) -> TreeChanges:
-    """The paths that differ between two commits (OLD None: the empty tree), renames paired."""
+    """The paths that differ between two commits (OLD None: the empty tree)."""
     if old is None:
         hashed = run_git(["hash-object", "-t", "tree", "--stdin"], cwd=repo, input_data=b"")
         old = _EMPTY_TREE.get(len(new)) or hashed.text.strip()
-    args = ["diff-tree", "-r", "-z", "-M", "--no-commit-id", old, new]
+    args = ["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", old, new]
     fields = run_git(args, cwd=repo).stdout.split(b"\0")
     changes: dict[str, tuple[ModeOid | None, ModeOid | None]] = {}
-    renames: dict[str, str] = {}
-    i = 0
-    while i < len(fields) and fields[i].startswith(b":"):
-        old_mode, new_mode, old_oid, new_oid, status = fields[i][1:].decode().split(" ")
+    for i in range(0, len(fields) - 1, 2):
+        if not fields[i].startswith(b":"):
+            break
+        old_mode, new_mode, old_oid, new_oid, _ = fields[i][1:].decode().split(" ")
         before = None if set(old_oid) == {"0"} else (old_mode, old_oid)
         after = None if set(new_oid) == {"0"} else (new_mode, new_oid)
-        path = fields[i + 1].decode("utf-8", "surrogateescape")
-        if status[0] in "RC":
-            target = fields[i + 2].decode("utf-8", "surrogateescape")
-            if status[0] == "R":
-                changes[path] = (before, None)
-                renames[path] = target
-            changes[target] = (None, after)
-            i += 3
-        else:
-            changes[path] = (before, after)
-            i += 2
-    return TreeChanges(changes, renames)
+        changes[fields[i + 1].decode("utf-8", "surrogateescape")] = (before, after)
+    return TreeChanges(changes)
 
 
 def change_times(repo: Path, base: str | None, tip: str) -> dict[str, int]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from memsync import git as gitcmd
 from memsync.config import Config, Settings
-from memsync.errors import MemsyncError, RemoteUnavailableError, UserMessageError
+from memsync.errors import MemsyncError, RemoteUnavailableError, UsageError, UserMessageError
 from memsync.model.safety import Skipped
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
@@ -389,7 +389,7 @@ def sync_project(
     wanted = tuple(s for s in SCOPES if s in scopes)
     _, bindings = resolve_bindings(config, project_dir, wanted)
     if not bindings:
-        raise UserMessageError(
+        raise UsageError(
             f"no {' or '.join(wanted)} store is configured for this project",
             hint="Run `memsync init --team URL` to add a team store.",
         )

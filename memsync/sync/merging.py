@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -154,6 +154,27 @@ def _sides(
     return maps[0], maps[1], maps[2]
 
 
+def _renames(
+    change: gitcmd.TreeChanges, load: Callable[[Collection[ModeOid]], dict[ModeOid, bytes]]
+) -> dict[str, str]:
+    """The files one side renamed, by the merge's own rule (as merge_trees finds them)."""
+    from memsync.merge.tree import BLOB_MODES, detect_renames
+
+    removed: dict[str, ModeOid] = {}
+    added: dict[str, ModeOid] = {}
+    for path, (before, after) in change.changes.items():
+        if after is None and before is not None and before[0] in BLOB_MODES:
+            removed[path] = before
+        elif before is None and after is not None and after[0] in BLOB_MODES:
+            added[path] = after
+    if not removed or not added:
+        return {}
+    blobs = load({*removed.values(), *added.values()})
+    return detect_renames(
+        {p: blobs[e] for p, e in removed.items()}, {p: blobs[e] for p, e in added.items()}
+    )
+
+
 def merge_in_store(
     repo: Path,
     base: str | None,
@@ -175,6 +196,8 @@ def merge_in_store(
         blobs = gitcmd.read_blobs(repo, [oid for _, oid in values])
         return {value: blobs[value[1]] for value in values}
 
+    renames = (_renames(changed[0], load), _renames(changed[1], load))
+
     def lookup(paths: Collection[str]) -> dict[str, ModeOid]:
         found = gitcmd.list_tree(repo, ours, paths=sorted(paths))
         return {p: (e.mode, e.sha) for p, e in found.items() if e.kind == "blob"}
@@ -186,7 +209,7 @@ def merge_in_store(
         load=load,
         is_blob=lambda entry: entry[0] in BLOB_MODES,
         times=(gitcmd.change_times(repo, base, ours), gitcmd.change_times(repo, base, theirs)),
-        renames=(changed[0].renames, changed[1].renames),
+        renames=renames,
         lookup=lookup,
     )
     plan = merger.resolve()

@@ -90,7 +90,7 @@ def push_for_review(
         )
     _, team = resolve_bindings(load_config(), project_dir, ("team",))
     if not team:
-        raise UserMessageError(
+        raise UsageError(
             "this project has no team store, so there is nothing to review",
             hint="Add one with `memsync init --team URL`, or push without --review.",
         )
