@@ -258,7 +258,10 @@ def test_a_file_the_disk_will_not_take_is_not_called_unsafe(
         "resource.setrlimit(resource.RLIMIT_FSIZE, (2048, hard))\n"
         "atexit.register(resource.setrlimit, resource.RLIMIT_FSIZE, (hard, hard))\n"
     )
-    full = Machine(alice.name, alice.home, {**alice.env, "PYTHONPATH": str(site)})
+    # No coverage in these runs: its data file is written at exit, and a write cut short by
+    # the limit left a malformed database whose traceback the next save printed (seen in CI).
+    quiet = {"COVERAGE_PROCESS_CONFIG": "", "COVERAGE_PROCESS_START": ""}
+    full = Machine(alice.name, alice.home, {**alice.env, **quiet, "PYTHONPATH": str(site)})
     hook_input = json.dumps({"cwd": str(project), "hook_event_name": "SessionStart"})
     done = installed(full, "pull", "--hook", "--scope", "team", cwd=project, stdin=hook_input)
     assert done.returncode == 0 and "Traceback" not in done.stderr
