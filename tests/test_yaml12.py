@@ -200,6 +200,7 @@ def test_the_fast_path_agrees_on_nearly_simple_frontmatter(text: str) -> None:
         "  modified: 2026-03-04T10:12:44.120Z\n",
         'name: a\ndescription: "quoted: with a colon"\n# a comment\n\ntype: user\n',
         "name: a\ndescription: 'it''s quoted'\nmetadata:\n    type: reference\n",
+        "name: a\nmetadata: \n  type: project\nempty:  \n",  # the client's `metadata: `
         "",
         "# only a comment\n",
     ],

@@ -219,6 +219,8 @@ def simple_mapping(text: str) -> Any:
         if match is None:
             return NOT_SIMPLE
         spaces, key, raw = match.groups()
+        if raw is not None and not raw.strip(" "):
+            raw = None  # `metadata: ` (the client writes the space) is `metadata:`
         if _BOOL.match(key) or _NULL.match(key):
             return NOT_SIMPLE
         if spaces:
