@@ -7,8 +7,8 @@ links, planted exact, near and paraphrased duplicates, look-alikes that must sta
 relative dates), all memories in one folder, so the duplicate search and the index see every
 one of them. The command runs as a user runs it, in a fresh process, alternately on the big
 and the small store (big small big small …); each pair gives the ratio big/small of wall
-time and of CPU time. Peak memory is the process's maximum RSS (from `wait4`). From the JSON
-plan: the planted pairs merged, by kind, and look-alikes merged by mistake.
+time and of CPU time. Peak memory is the command's maximum RSS (GNU `time`, else `wait4`).
+From the JSON plan: the planted pairs merged, by kind, and look-alikes merged by mistake.
 
 Stores are written to a RAM disk when there is one (/dev/shm), so the figures are memsync's
 work rather than the disk's.
@@ -44,20 +44,28 @@ class Run:
     plan: dict[str, object]
 
 
+# A child spawned by this process inherits, in its maxrss, this process's resident memory (the
+# stores are held here): GNU time, itself small, reports the command's own peak.
+TIME = Path("/usr/bin/time")
+
+
 def consolidate(store: Path) -> Run:
     """`memsync consolidate --dry-run --format json STORE` in a fresh process."""
     argv = [sys.executable, "-m", "memsync", "consolidate", "--dry-run", "--format", "json"]
-    with tempfile.TemporaryFile() as out:
+    with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile("r") as peak:
+        timed = [str(TIME), "-f", "%M", "-o", peak.name] if TIME.is_file() else []
         started = time.perf_counter()
-        proc = subprocess.Popen([*argv, str(store)], stdout=out, stderr=subprocess.PIPE)
+        proc = subprocess.Popen([*timed, *argv, str(store)], stdout=out, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - started
         stderr = proc.stderr.read().decode() if proc.stderr else ""
         if os.waitstatus_to_exitcode(status) != 0:
             raise RuntimeError(f"consolidate {store} failed: {stderr[-2000:]}")
+        rss_kib = int(peak.read().split()[-1]) if timed else usage.ru_maxrss
         out.seek(0)
         plan = json.loads(out.read())
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, plan)
+    # wait4 counts the command's CPU time too (GNU time waited for it).
+    return Run(wall, usage.ru_utime + usage.ru_stime, rss_kib / 1024, plan)
 
 
 def found(store: Store, plan: dict[str, object]) -> dict[str, tuple[int, int]]:

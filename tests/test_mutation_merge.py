@@ -10,6 +10,7 @@ import pytest
 
 from memsync.merge.diff3 import join_lines, merge3, merge3_flag, merge_text, split_lines, union
 from memsync.merge.fields import merge_frontmatter
+from memsync.merge.nesting import later_timestamp, slug, split_nested
 from memsync.merge.words import merge_words, prose_resolver
 
 
@@ -307,3 +308,170 @@ def test_a_word_merged_region_comes_back_one_item_per_line() -> None:
         ["Deploy on Friday.", "Ask the lead."],
     )
     assert merged == (("Deploy on Monday.", "Ask the lead."), None)
+
+
+def fields_both_ways(base: str | None, a: str, b: str) -> tuple[str, list[str]]:
+    """The field merge of A (older) and B, the same text whichever side runs it."""
+    one = merge_frontmatter(base, a, b, a_time=1, b_time=2, a_first=True)
+    two = merge_frontmatter(base, b, a, a_time=2, b_time=1, a_first=False)
+    assert one is not None and two is not None
+    assert one.text == two.text
+    return one.text, [f"{o.kind} {o.key}: {o.detail}" for o in one.outcomes]
+
+
+@pytest.mark.parametrize(
+    ("reason", "base", "a", "b", "merged", "detail"),
+    [
+        (
+            "an item both sides removed stays removed; both additions kept, in order",
+            "tags: [a, b, c]\n",
+            "tags: [b, c, x]\n",
+            "tags: [b, c, y]\n",
+            "tags: [b, c, x, y]\n",
+            "(added x, y) (removed a)",
+        ),
+        (
+            "each side's removal is honoured",
+            "tags: [a, b]\n",
+            "tags: [x, b]\n",
+            "tags: [a, y]\n",
+            "tags: [x, y]\n",
+            "(added x, y) (removed a, b)",
+        ),
+        (
+            "a block list whose line merge collides is written afresh, block style",
+            "tags:\n  - a\n  - b\n",
+            "tags:\n  - b\n  - x\n",
+            "tags:\n  - b\n  - y\n",
+            "tags:\n- b\n- x\n- y\n",
+            "(added x, y) (removed a)",
+        ),
+        (
+            "a list with no base merges as the union, numbers and booleans kept as typed",
+            None,
+            "tags: [x, 1]\n",
+            "tags: [y, true]\n",
+            "tags: [x, 1, y, true]\n",
+            "(added x, 1, y, true)",
+        ),
+    ],
+)
+def test_list_fields_merge_as_sets_and_say_what_changed(  # noqa: PLR0917
+    reason: str, base: str | None, a: str, b: str, merged: str, detail: str
+) -> None:
+    head = "name: n\n"
+    text, outcomes = fields_both_ways(None if base is None else head + base, head + a, head + b)
+    assert text == head + merged, reason
+    assert outcomes == [
+        f"field-list-merged tags: both sides changed list `tags`; merged as a set {detail}"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("reason", "a", "b", "later"),
+    [
+        ("a stamp without a zone is UTC", "2026-03-01T09:00:00", "2026-03-01T10:00:00+00:00", 1),
+        (
+            "the later instant, whatever the zone",
+            "2026-03-01T11:00:00+01:00",
+            "2026-03-01T09:30:00Z",
+            0,
+        ),
+        (
+            "one instant, two spellings: the larger text",
+            "2026-03-01T09:00:00Z",
+            "2026-03-01T10:00:00+01:00",
+            1,
+        ),
+        ("stamps that are no dates: the larger text", "yesterday", "today", 0),
+    ],
+)
+def test_later_timestamp(reason: str, a: str, b: str, later: int) -> None:
+    assert later_timestamp(a, b) == (a, b)[later], reason
+    assert later_timestamp(b, a) == (a, b)[later], f"{reason} (other order)"
+
+
+def test_slug_trims_only_dashes() -> None:
+    assert slug("Xenon Setup X") == "xenon-setup-x"
+    assert slug("  --Legacy Name!! ") == "legacy-name"
+
+
+def test_a_nested_block_renders_its_blank_lines_without_indent() -> None:
+    block = split_nested("metadata:\n  a: 1\n\n  b: 2\n", "metadata")
+    assert block is not None
+    assert (block.indent, block.inner) == ("  ", "a: 1\n\nb: 2\n")
+    assert block.render(block.inner) == "metadata:\n  a: 1\n\n  b: 2\n"
+
+
+def test_sides_indenting_metadata_by_three_and_four_keep_the_wider_edit() -> None:
+    """The base (no `metadata`) is aligned with the narrower indent, three: against it the
+    four-space side changed the indent, so its frame wins, from either side."""
+    base = "name: n\ndescription: d\ntype: user\n"
+    three = "name: n\ndescription: d\nmetadata:\n   type: user\n"
+    four = "name: n\ndescription: d\nmetadata:\n    node_type: memory\n"
+    text, outcomes = fields_both_ways(base, three, four)
+    assert (text, outcomes) == ("name: n\ndescription: d\nmetadata:\n    node_type: memory\n", [])
+
+
+HEAD_FIELDS = "name: n\ndescription: d\n"
+
+
+@pytest.mark.parametrize(
+    ("reason", "base", "a", "b", "merged", "details"),
+    [
+        (
+            "trailing comments added on both sides: the older side's first, from either side",
+            HEAD_FIELDS,
+            HEAD_FIELDS + "# from a\n",
+            HEAD_FIELDS + "# from b\n",
+            HEAD_FIELDS + "# from a\n# from b\n",
+            [],
+        ),
+        (
+            "a trailing comment one side removed stays removed",
+            HEAD_FIELDS + "# old note\n",
+            HEAD_FIELDS,
+            "name: n\ndescription: e\n# old note\n",
+            "name: n\ndescription: e\n",
+            [],
+        ),
+        (
+            "a list turned into a scalar on one side and extended on the other: a conflict",
+            HEAD_FIELDS + "tags: [a]\n",
+            HEAD_FIELDS + "tags: none\n",
+            HEAD_FIELDS + "tags: [a, b]\n",
+            HEAD_FIELDS + "tags: [a, b]\n",
+            ["both sides changed `tags`; kept the newer change"],
+        ),
+        (
+            "a mapping turned into a scalar on one side and edited on the other: a conflict",
+            HEAD_FIELDS + "metadata:\n  type: user\n",
+            HEAD_FIELDS + "metadata: gone\n",
+            HEAD_FIELDS + "metadata:\n  type: project\n",
+            HEAD_FIELDS + "metadata:\n  type: project\n",
+            ["both sides changed `metadata`; kept the newer change"],
+        ),
+        (
+            "both sides set one value, quoted differently: no conflict, the newer spelling",
+            HEAD_FIELDS + "type: user\n",
+            HEAD_FIELDS + "type: 'project'\n",
+            HEAD_FIELDS + 'type: "project"\n',
+            HEAD_FIELDS + 'type: "project"\n',
+            [],
+        ),
+        (
+            "keys added to `metadata` on both sides: the older side's first, from either side",
+            HEAD_FIELDS + "metadata:\n  type: user\n",
+            HEAD_FIELDS + "metadata:\n  type: user\n  x: 1\n",
+            HEAD_FIELDS + "metadata:\n  type: user\n  y: 2\n",
+            HEAD_FIELDS + "metadata:\n  type: user\n  x: 1\n  y: 2\n",
+            [],
+        ),
+    ],
+)
+def test_field_merge_tails_types_and_nested_order(  # noqa: PLR0917
+    reason: str, base: str, a: str, b: str, merged: str, details: list[str]
+) -> None:
+    text, outcomes = fields_both_ways(base, a, b)
+    assert text == merged, reason
+    assert [o.split(": ", 1)[1] for o in outcomes] == details, reason

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -133,7 +134,7 @@ def consolidate(
     from memsync.consolidate.dedupe import DEFAULT_THRESHOLD
     from memsync.consolidate.engine import apply_plan, make_plan
     from memsync.consolidate.plan import Options
-    from memsync.consolidate.report import plan_to_json, render_markdown
+    from memsync.consolidate.report import json_chunks, markdown_chunks
     from memsync.errors import UsageError, UserMessageError
     from memsync.sync.tidytarget import consolidate_target
 
@@ -145,19 +146,18 @@ def consolidate(
     with render.working("Planning the consolidation…"):
         plan = make_plan(target.path, all_projects=all_projects, options=options, dry_run=dry_run)
 
-    def text() -> str:
+    def text() -> Iterator[str]:
+        # In pieces: a 100,000-memory plan is a 16 MB report, redacted piece by piece.
+        return json_chunks(plan) if fmt == "json" else markdown_chunks(plan)
+
+    from memsync.check.printable import json_printable
+
+    for chunk in text():
+        # Both escape character by character and redact within a piece (see report.py).
         if fmt == "json":
-            import json
-
-            return json.dumps(plan_to_json(plan), indent=2, ensure_ascii=False) + "\n"
-        return render_markdown(plan)
-
-    if fmt == "json":
-        from memsync.check.printable import json_printable
-
-        sys.stdout.write(json_printable(text()))
-    else:
-        render.write(text())
+            sys.stdout.write(json_printable(chunk))
+        else:
+            render.write(chunk)
     if plan.changed and not dry_run:
         if not yes:
             if not sys.stdin.isatty():
@@ -178,11 +178,12 @@ def consolidate(
         _write_report(report, text())
 
 
-def _write_report(path: Path, text: str) -> None:
+def _write_report(path: Path, text: Iterable[str]) -> None:
     """Write the report; an OS error names the file (a full disk reports none by itself)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        with path.open("w", encoding="utf-8") as out:
+            out.writelines(text)
     except OSError as exc:
         if exc.filename is None:
             raise OSError(exc.errno, exc.strerror, str(path)) from exc

@@ -1,7 +1,15 @@
-"""The consolidation report: Markdown (a pull-request body) and JSON, listing every change."""
+"""The consolidation report: Markdown (a pull-request body) and JSON, listing every change.
+
+Both come in pieces (`markdown_chunks`, `json_chunks`) of about CHUNK_CHARS, cut only
+between table rows, list items or JSON elements: the plan of a 100,000-memory store is a
+report of 16 MB, and the CLI redacts secrets in each piece as it writes it, where redacting
+the whole text at once held several times its size in memory.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from memsync.consolidate.plan import FolderPlan, Plan
@@ -47,14 +55,43 @@ def _fenced(text: str) -> str:
     return text.replace("```", "`\u200b``")
 
 
+CHUNK_CHARS = 65_536
+
+
 def render_markdown(plan: Plan) -> str:
     """The report as Markdown, readable as a pull-request body."""
+    return "".join(markdown_chunks(plan))
+
+
+def markdown_chunks(plan: Plan) -> Iterator[str]:
+    """`render_markdown` in pieces, each cut after a whole line (one merge's superseded lines
+    stay together)."""
     title = "memsync consolidation plan (dry run)" if plan.dry_run else "memsync consolidation"
-    out = [f"# {title}", "", summary(plan), ""]
-    for folder in plan.folders:
-        if folder.changed or folder.problems or folder.skipped:
-            out += _folder_markdown(folder)
-    return "\n".join(out).rstrip() + "\n"
+
+    def lines() -> Iterator[str]:
+        yield from (f"# {title}", "", summary(plan), "")
+        for folder in plan.folders:
+            if folder.changed or folder.problems or folder.skipped:
+                yield from _folder_markdown(folder)
+
+    return _grouped(f"{line}\n" for line in lines())
+
+
+def _grouped(pieces: Iterable[str]) -> Iterator[str]:
+    """PIECES joined into chunks of about CHUNK_CHARS, with the text's trailing whitespace
+    replaced by one newline (a chunk ends where a piece does, before any whitespace)."""
+    buffer: list[str] = []
+    size = 0
+    for piece in pieces:
+        buffer.append(piece)
+        size += len(piece)
+        if size >= CHUNK_CHARS:
+            text = "".join(buffer)
+            cut = len(text.rstrip())
+            if cut:
+                yield text[:cut]
+            buffer, size = [text[cut:]], len(text) - cut
+    yield "".join(buffer).rstrip() + "\n"
 
 
 def _folder_markdown(folder: FolderPlan) -> list[str]:
@@ -72,7 +109,8 @@ def _folder_markdown(folder: FolderPlan) -> list[str]:
         for m in folder.merges:
             if m.superseded:
                 out += ["", f"Lines of older versions superseded in {_code(m.survivor)}:", ""]
-                out += [f"    {line}" for line in m.superseded]
+                # One element: a chunk never cuts between two lines of one memory.
+                out.append("\n".join(f"    {line}" for line in m.superseded))
         out.append("")
     if folder.dates:
         out += ["### Relative dates made absolute", ""]
@@ -191,3 +229,38 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
         "summary": summary(plan),
         "folders": folders,
     }
+
+
+# Lines of one memory: a secret wrapped over two of them must reach the redaction together.
+_WHOLE = frozenset({"superseded", "dropped"})
+
+
+def json_chunks(plan: Plan) -> Iterator[str]:
+    """`json.dumps(plan_to_json(plan), indent=2, ensure_ascii=False)` and a newline, in
+    pieces cut only between the elements of an object or a list."""
+    return _grouped(_json_pieces(plan_to_json(plan), 0))
+
+
+def _json_pieces(value: Any, level: int) -> Iterator[str]:
+    """VALUE as `json.dumps(..., indent=2)` writes it at nesting LEVEL, element by element."""
+    if not isinstance(value, (dict, list)) or not value:
+        text = json.dumps(value, indent=2, ensure_ascii=False)
+        # Newlines inside JSON strings are escaped: each one here is between elements.
+        yield text.replace("\n", "\n" + "  " * level) if level else text
+        return
+    inner = "\n" + "  " * (level + 1)
+    items: Iterable[tuple[str | None, Any]]
+    items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+    opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
+    separator = opening
+    for key, item in items:
+        head = separator + inner
+        if key is not None:
+            head += json.dumps(key, ensure_ascii=False) + ": "
+        if key in _WHOLE:
+            yield head + "".join(_json_pieces(item, level + 1))  # one piece
+        else:
+            yield head
+            yield from _json_pieces(item, level + 1)
+        separator = ","
+    yield "\n" + "  " * level + closing

@@ -268,17 +268,23 @@ def version_groups(files: Iterable[MemoryFile], taken: set[str]) -> list[Duplica
         return []
     items = {i.path: i for ms in by_identity.values() for i in ms if i.path in related}
     groups: list[tuple[list[MemoryFile], float]] = []
+    group_of: dict[str, int] = {}  # each placed file's group: only groups of related files
     for path in sorted(related, key=lambda p: (-write_time(items[p]), p)):
         item = items[path]
-        for index, (members, lowest) in enumerate(groups):
+        # A group all of whose members are related holds a related file: the others are
+        # skipped without a look (scanning every group made this quadratic in the folder).
+        for index in sorted({group_of[p] for p in related[path] if p in group_of}):
+            members, lowest = groups[index]
             if not all(m.path in related[path] for m in members):
                 continue
             scores = [_versions_of(item, m) for m in members]
             if all(s is not None for s in scores):
                 members.append(item)
                 groups[index] = (members, min([lowest, *(s for s in scores if s is not None)]))
+                group_of[path] = index
                 break
         else:
+            group_of[path] = len(groups)
             groups.append(([item], 1.0))
     return [
         DuplicateGroup("near", tuple(sorted(m.path for m in members)), lowest)
