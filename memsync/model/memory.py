@@ -9,6 +9,13 @@ from enum import Enum
 from typing import Any
 
 from memsync.model.limits import FRONTMATTER_SCAN_LINES, MEMORY_TYPES
+from memsync.model.yamlfast import (
+    MAX_CHARS,
+    NOT_SIMPLE,
+    certainly_invalid,
+    quote_problematic_values,
+    simple_mapping,
+)
 
 BOM = "\ufeff"
 # `\r?`: in a file with mixed line breaks the fences may still end in CRLF, which Claude Code
@@ -19,8 +26,6 @@ _TOP_LEVEL_KEY = re.compile(
 )
 # The client's retry after a YAML error (frontmatterParser's quoteProblematicValues): a plain
 # `key: value` line whose value holds a YAML indicator is read as one double-quoted string.
-_SIMPLE_LINE = re.compile(r"([a-zA-Z_-]+):\s+(.+)")
-_YAML_SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 METADATA = "metadata"
 
 
@@ -208,24 +213,6 @@ class ParsedFrontmatter:
     lenient_line: int | None = None  # invalid YAML the client reads after its quoting retry
 
 
-def quote_problematic_values(frontmatter_text: str) -> tuple[str, int | None]:
-    """The client's retry text: plain values with YAML indicators double-quoted (first line)."""
-    out: list[str] = []
-    first: int | None = None
-    for number, line in enumerate(frontmatter_text.split("\n")):
-        match = _SIMPLE_LINE.fullmatch(line)
-        if match:
-            key, value = match.groups()
-            quoted = any(value.startswith(q) and value.endswith(q) for q in "\"'")
-            if not quoted and _YAML_SPECIAL.search(value):
-                escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-                out.append(f'{key}: "{escaped}"')
-                first = number if first is None else first
-                continue
-        out.append(line)
-    return "\n".join(out), first
-
-
 def _load(text: str) -> Any:
     from memsync.model.yaml12 import load
 
@@ -234,6 +221,23 @@ def _load(text: str) -> Any:
 
 def parse_frontmatter_text(frontmatter_text: str) -> ParsedFrontmatter:
     """Parse frontmatter as the client does: YAML 1.2, bounded, its quoting retry on errors."""
+    # Nearly every memory is read without importing PyYAML (a third of a `check`'s start-up):
+    # simple lines, as yaml12.load reads them too, and simple lines the loader must reject,
+    # whose retry is simple (tests/test_yaml12.py compares these with parse_with_yaml).
+    if len(frontmatter_text) <= MAX_CHARS:
+        data = simple_mapping(frontmatter_text)
+        if data is not NOT_SIMPLE:
+            return _parsed(data)
+        if certainly_invalid(frontmatter_text):
+            retry, first = quote_problematic_values(frontmatter_text)
+            data = simple_mapping(retry)
+            if first is not None and isinstance(data, dict):
+                return ParsedFrontmatter(_string_keys(data), lenient_line=first + 2)
+    return parse_with_yaml(frontmatter_text)
+
+
+def parse_with_yaml(frontmatter_text: str) -> ParsedFrontmatter:
+    """parse_frontmatter_text through the YAML loader (the reference for its shortcuts)."""
     import yaml
 
     try:
@@ -249,6 +253,10 @@ def parse_frontmatter_text(frontmatter_text: str) -> ParsedFrontmatter:
                 if isinstance(data, dict):
                     return ParsedFrontmatter(_string_keys(data), lenient_line=first + 2)
         return ParsedFrontmatter({}, FrontmatterProblem.UNPARSABLE, *_error_where(exc))
+    return _parsed(data)
+
+
+def _parsed(data: Any) -> ParsedFrontmatter:
     if data is None:
         return ParsedFrontmatter({})
     if not isinstance(data, dict):
