@@ -1,7 +1,7 @@
 """What one pull or push did for one store (`StoreReport`), and the exit code of a run.
 
 Everything that describes a run's outcome reads this record: the summary lines
-(`sync.summary`), the hook protocol (`sync.hookmode`), `--json`, and the exit code, ranked
+(`sync.outcome`), the hook protocol (`sync.hookmode`), `--json`, and the exit code, ranked
 by `errors.PRECEDENCE` so a problem that needs the person outranks an unreachable remote.
 """
 
