@@ -119,6 +119,8 @@ def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
             line(f"    fix: {blocked.fix}", target=out)
         for decision in report.decisions:
             line(f"  merge: {decision}", target=out)
+        for note in report.notes:
+            line(f"  note: {note}", target=out)
         for problem in report.warnings:
             line(f"  {problem.describe()}", target=out)  # "file:line: warning: …"
     err = console(stderr=True)

@@ -132,7 +132,7 @@ def _commit_local(run: _Run) -> str | None:
 def _fetch(run: _Run) -> None:
     from memsync.sync.rewritten import fetch_following_rewrites as fetch
 
-    run.note(decisions=run.report.decisions + fetch(run.binding, run.network_time()))
+    run.note(notes=run.report.notes + fetch(run.binding, run.network_time()))
 
 
 def _integrate_remote(run: _Run) -> str | None:

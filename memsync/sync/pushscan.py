@@ -52,7 +52,7 @@ def vet_push(run: PushRun, heads: store.Heads) -> tuple[str | None, str | None]:
     blocked, warned = refuse_secrets(run.binding, run.settings, vetted, run.review_branch)
     report = run.report
     run.note(
-        decisions=report.decisions + notes,
+        notes=report.notes + notes,
         blocked=report.blocked + blocked,
         warnings=report.warnings + warned,
     )

@@ -32,7 +32,8 @@ class StoreReport:
     skipped: tuple[Skipped, ...] = ()
     blocked: tuple[Finding, ...] = ()
     warnings: tuple[Finding, ...] = ()
-    decisions: tuple[str, ...] = ()
+    decisions: tuple[str, ...] = ()  # merge decisions (`memsync log` has both versions)
+    notes: tuple[str, ...] = ()  # what else the run had to do (history rebuilt, content dropped)
     pushed: bool = False
     # Memory files (relative to the binding's folder) the push changed on the remote.
     sent: tuple[str, ...] = ()
