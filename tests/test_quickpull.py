@@ -181,7 +181,9 @@ def test_a_rewritten_remote_goes_to_the_engine_which_says_so(
     assert _why(machine, project) == "private: the remote's branch is not at the last synced commit"
     out, _, path = _hook(machine, project)
     assert path == "ENGINE"
-    assert "history was rewritten on the remote" in str(out.get("systemMessage"))
+    message = str(out.get("systemMessage"))
+    assert "memsync: private: the private store's history was rewritten on the remote" in message
+    assert "merge: the private" not in message  # a rebuild is not a merge decision
 
 
 def test_after_this_machines_push_the_next_start_is_quick(

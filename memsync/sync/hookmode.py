@@ -216,6 +216,7 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
             f"memsync: {scope}: merge: {decision} (`memsync log` has both versions)"
             for decision in report.decisions
         )
+        lines.extend(f"memsync: {scope}: {note}" for note in report.notes)
     return lines
 
 
