@@ -11,6 +11,7 @@ and check that the shortcut is taken where the speed-up needs it.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -178,3 +179,12 @@ def test_check_of_generated_memories_never_imports_pyyaml(tmp_path: Path) -> Non
     )
     assert result.stderr.endswith("NOYAML"), result.stderr[-500:]
     assert "memory" in result.stdout + result.stderr  # the check ran and reported
+
+
+def test_unusual_characters_are_the_readers_complement() -> None:
+    # The class as the YAML reader's accepted ranges (slow to compile), against the complement.
+    accepted = re.compile(
+        r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+    )
+    text = "".join(map(chr, range(0x110000)))
+    assert accepted.findall(text) == yamlfast._UNUSUAL.findall(text)

@@ -37,11 +37,11 @@ _NULL = re.compile(r"(?:~|null|Null|NULL|)\Z")
 
 NOT_SIMPLE: Any = object()
 
-# Every character the YAML reader accepts, minus tabs, CR, NEL, U+2028/9 (line breaks or
-# whitespace with rules of their own) and the BOM: anything else goes to the loader.
-_UNUSUAL = re.compile(
-    r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-)
+# Characters outside what the YAML reader accepts, and tabs, CR, NEL, U+2028/9 (line breaks or
+# whitespace with rules of their own) and the BOM: anything else goes to the loader. Written
+# as the small complement (the same set, checked over every code point in the tests): the
+# accepted ranges as a class took 4.7 ms to compile, a fifth of a `check`'s own start-up.
+_UNUSUAL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 _KEY_LINE = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]{0,127}):(?: (.*))?")
 # A plain scalar on one line: no indicator first, no `: `, ` #` or `:` at the end (those would
 # start a mapping or a comment), no space at either end.
