@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.harness.daemon import GitDaemon  # noqa: E402
-from benchmarks.harness.latency import _plain_clones, _seed  # noqa: E402
+from benchmarks.harness.latency import _plain_clones, _seed, git_processes  # noqa: E402
 from benchmarks.harness.machines import Machine, git  # noqa: E402
 from benchmarks.harness.proxy import DelayProxy  # noqa: E402
 from benchmarks.harness.world import make_world  # noqa: E402
@@ -63,6 +63,16 @@ def hook(machine: Machine, project: Path) -> Callable[[], None]:
     return command(machine.command("pull", "--hook"), cwd=project, env=machine.env, stdin="{}")
 
 
+def engine_imported(machine: Machine, project: Path) -> bool:
+    """Whether `pull --hook` imported the sync engine (nothing new: it must not)."""
+    argv = [sys.executable, "-X", "importtime", "-m", "memsync", "pull", "--hook"]
+    env = {k: v for k, v in machine.env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    run = subprocess.run(
+        argv, cwd=project, env=env, input="{}", capture_output=True, text=True, check=False
+    )
+    return "memsync.sync.engine" in run.stderr
+
+
 def file_remotes(base: Path, pairs: int) -> list[Paired]:
     """Both ratios over file:// remotes."""
     world = make_world(base, ("bench",), url_of=lambda p: f"file://{p}")
@@ -70,6 +80,10 @@ def file_remotes(base: Path, pairs: int) -> list[Paired]:
     seat = world.seats[0]
     clones = _plain_clones(world, seat.machine, base)
     ours = hook(seat.machine, seat.project)
+    ours()  # the first start after the seeding push records what it fetched (the engine)
+    quick = not engine_imported(seat.machine, seat.project)
+    processes = git_processes(seat.machine, seat.project, base / "trace.log")
+    print(f"nothing new: {'quick path' if quick else 'ENGINE'}, {processes} git processes")
     return [
         paired(
             "`pull --hook`, nothing new, 2 stores, file://",

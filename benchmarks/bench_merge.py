@@ -7,7 +7,7 @@ in a clone that fetched them (`--loose`: as `git commit` left them).
 
 Paired runs, A B A B ...: `git merge --no-edit` into a fresh checkout of the first branch
 (reset outside the timing), then memsync's in-store merge as `memsync pull` runs it
-(`sync.merging.merge_in_store` on the same repository, then the branch moved with
+(`sync.storemerge.merge_in_store` on the same repository, then the branch moved with
 `git update-ref`). Each pair gives a ratio memsync / git; the median ratio and its spread
 are the result. The machine is shared: run it when it is quiet, and read `uptime` with it.
 
@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memsync import git as gitcmd
-from memsync.sync.merging import merge_in_store
+from memsync.sync.storemerge import merge_in_store
 
 PROJECTS = 50
 LIMIT = 2.0

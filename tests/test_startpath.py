@@ -133,3 +133,41 @@ def test_paired_timing_alternates_and_reports_the_median_ratio() -> None:
     assert (low, high) == (2.0, 30.0)
     assert "**3.50×**" in fixed.row()
     assert len(result.ratios) == 4
+
+
+def test_a_fetch_waited_for_is_reported_once_by_the_next_fetch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memsync.git.remote import wait_fetch
+
+    clone, head = _clone_with_new_commit(tmp_path)
+    assert wait_fetch(clone, timeout=30) is None, "nothing was started"
+    start_fetch(clone)
+    assert wait_fetch(clone, timeout=30) is True
+    assert wait_fetch(clone, timeout=30) is True, "the outcome is kept"
+    start_fetch(clone)
+    assert clone not in remote._STARTED, "no second fetch while an outcome waits"
+    ran: list[list[str]] = []
+    monkeypatch.setattr(remote, "run_git", lambda args, **_: ran.append(list(args)))
+    fetch(clone, timeout=30)
+    assert not ran and clone not in remote._DONE
+    assert git("rev-parse", "refs/remotes/origin/main", cwd=clone).strip() == head
+
+
+def test_a_fetch_that_outlives_its_wait_is_reported_unreachable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memsync.git.remote import wait_fetch
+
+    clone = tmp_path / "clone.git"
+    init_bare(clone, (tmp_path / "slow.git").as_uri())
+    hanging = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(30)"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    monkeypatch.setitem(remote._STARTED, clone, hanging)
+    assert wait_fetch(clone, timeout=0.2) is False
+    assert hanging.poll() is not None, "the stuck fetch was stopped"
+    with pytest.raises(RemoteUnavailableError, match="did not answer within"):
+        fetch(clone, timeout=30)

@@ -15,7 +15,7 @@ from memsync.merge.memory import MergeDecision
 from memsync.merge.tree import merge_trees
 from memsync.model.index import parse_index
 from memsync.model.memory import parse_memory
-from memsync.sync.merging import StoreMerge, describe, merge_in_store, riding, trailers
+from memsync.sync.storemerge import StoreMerge, describe, merge_in_store, riding, trailers
 from testing.gitrepo import git, git_bytes
 
 ANN = gitcmd.Identity("Ann", "ann@example.invalid")

@@ -97,7 +97,7 @@ def _listed(items: Sequence[tuple[str, str]]) -> Iterator[tuple[str, str]]:
 
 def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
     """Per store: the one-line outcome, then the files (+ added, ~ changed, - removed)."""
-    from memsync.sync.summary import blocked_files, outcome
+    from memsync.sync.outcome import blocked_files, outcome
 
     out = console()
     for report in reports:
@@ -119,6 +119,8 @@ def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
             line(f"    fix: {blocked.fix}", target=out)
         for decision in report.decisions:
             line(f"  merge: {decision}", target=out)
+        for note in report.notes:
+            line(f"  note: {note}", target=out)
         for problem in report.warnings:
             line(f"  {problem.describe()}", target=out)  # "file:line: warning: …"
     err = console(stderr=True)

@@ -67,7 +67,7 @@ def _hook_review_push(
 def _report_data(report: Any, command: str, pushed: Any = None) -> dict[str, Any]:
     import dataclasses
 
-    from memsync.sync.summary import blocked_files, outcome
+    from memsync.sync.outcome import blocked_files, outcome
 
     data = dataclasses.asdict(report)
     data["summary"] = outcome(report, command)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.consolidate.dedupe import Fingerprint, fingerprint
 from memsync.consolidate.evidence import stated_dates
 from memsync.consolidate.indexfit import IndexMemory
@@ -167,9 +167,9 @@ def git_times(root: Path) -> tuple[Path | None, str, dict[str, int]]:
     repo = found[0]
     prefix = root.resolve().relative_to(repo.resolve()).as_posix()
     prefix = "" if prefix == "." else prefix
-    times = gitcmd.path_times(repo, "HEAD", prefix, author_dates=True)
+    times = git.path_times(repo, "HEAD", prefix, author_dates=True)
     lead = f"{prefix}/" if prefix else ""
-    for dirty in gitcmd.work_tree_changes(repo, prefix):
+    for dirty in git.work_tree_changes(repo, prefix):
         times.pop(dirty[len(lead) :] if dirty.startswith(lead) else dirty, None)
     return repo, prefix, times
 
@@ -214,7 +214,7 @@ def local_date(epoch: float) -> date:
     return datetime.fromtimestamp(epoch).date()
 
 
-def blame_date(line: gitcmd.BlameLine) -> date:
+def blame_date(line: git.BlameLine) -> date:
     """The day a blamed line was written, in its author's time zone."""
     sign = -1 if line.author_tz.startswith("-") else 1
     digits = line.author_tz.lstrip("+-").zfill(4)
@@ -239,9 +239,9 @@ def written_dates(
     file lives outside REPO, a store clone holding its history), the
     frontmatter's date (FALLBACK: `metadata.modified`), the file's modification time."""
     mtime_day = local_date(mtime)
-    blame: list[gitcmd.BlameLine] | None = None
+    blame: list[git.BlameLine] | None = None
     if repo is not None:
-        blame = gitcmd.blame_lines(repo, f"{prefix}/{path}" if prefix else path, contents)
+        blame = git.blame_lines(repo, f"{prefix}/{path}" if prefix else path, contents)
 
     def recorded(line: int) -> tuple[date, str]:
         if blame is not None and line < len(blame) and blame[line].committed:

@@ -7,71 +7,147 @@ output. May import `memsync.model` and `memsync.errors`; never merge or anything
 
 from __future__ import annotations
 
-from memsync.git.history import (
-    BlameLine,
-    LogEntry,
-    TreeChanges,
-    blame_lines,
-    change_times,
-    commit_messages,
-    commit_time,
-    decision_entries,
-    log_entries,
-    path_times,
-    root_commit,
-    touched_paths,
-    tree_changes,
-    unpushed_blobs,
-    unpushed_commits,
-)
-from memsync.git.objects import (
-    ZERO_SHA,
-    Identity,
-    ModeOid,
-    TreeEntry,
-    blob_sha,
-    identity,
-    list_tree,
-    object_kinds,
-    read_blobs,
-    write_commit,
-)
-from memsync.git.refs import (
-    ahead_behind,
-    count_commits,
-    delete_ref,
-    merge_base,
-    resolve_refs,
-    set_head,
-    symbolic_head,
-    update_branch,
-    update_ref,
-)
-from memsync.git.remote import (
-    create_bare_remote,
-    default_branch_of,
-    fetch,
-    init_bare,
-    ls_remote_head,
-    maintain,
-    push,
-    push_ref,
-    remote_default_branch,
-    remote_ref_names,
-    set_remote_url,
-)
-from memsync.git.run import (
-    DEFAULT_TIMEOUT,
-    GitResult,
-    config_value,
-    error_for,
-    git_env,
-    is_repository,
-    run_git,
-)
-from memsync.git.worktree import (
-    work_tree_changes,
-)
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memsync.git.history import (
+        BlameLine,
+        LogEntry,
+        TreeChanges,
+        blame_lines,
+        change_times,
+        commit_messages,
+        commit_time,
+        decision_entries,
+        log_entries,
+        path_times,
+        root_commit,
+        touched_paths,
+        tree_changes,
+        unpushed_blobs,
+        unpushed_commits,
+    )
+    from memsync.git.ids import (
+        ZERO_SHA,
+        blob_sha,
+    )
+    from memsync.git.objects import (
+        Identity,
+        ModeOid,
+        TreeEntry,
+        identity,
+        list_tree,
+        object_kinds,
+        read_blobs,
+        write_commit,
+    )
+    from memsync.git.refs import (
+        ahead_behind,
+        count_commits,
+        delete_ref,
+        merge_base,
+        resolve_refs,
+        set_head,
+        symbolic_head,
+        update_branch,
+        update_ref,
+    )
+    from memsync.git.remote import (
+        create_bare_remote,
+        default_branch_of,
+        fetch,
+        init_bare,
+        ls_remote_head,
+        maintain,
+        push,
+        push_ref,
+        remote_default_branch,
+        remote_ref_names,
+        set_remote_url,
+    )
+    from memsync.git.run import (
+        DEFAULT_TIMEOUT,
+        GitResult,
+        config_value,
+        error_for,
+        git_env,
+        is_repository,
+        run_git,
+    )
+    from memsync.git.worktree import (
+        work_tree_changes,
+    )
+
+# Each name is imported from its module on first use (PEP 562): a session start that only
+# fetches and reads refs does not pay for the history, object and work-tree parsers.
+_WHERE: dict[str, str] = {
+    "BlameLine": "history",
+    "DEFAULT_TIMEOUT": "run",
+    "GitResult": "run",
+    "Identity": "objects",
+    "LogEntry": "history",
+    "ModeOid": "objects",
+    "TreeChanges": "history",
+    "TreeEntry": "objects",
+    "ZERO_SHA": "ids",
+    "ahead_behind": "refs",
+    "blame_lines": "history",
+    "blob_sha": "ids",
+    "change_times": "history",
+    "commit_messages": "history",
+    "commit_time": "history",
+    "config_value": "run",
+    "count_commits": "refs",
+    "create_bare_remote": "remote",
+    "decision_entries": "history",
+    "default_branch_of": "remote",
+    "delete_ref": "refs",
+    "error_for": "run",
+    "fetch": "remote",
+    "git_env": "run",
+    "identity": "objects",
+    "init_bare": "remote",
+    "is_repository": "run",
+    "list_tree": "objects",
+    "log_entries": "history",
+    "ls_remote_head": "remote",
+    "maintain": "remote",
+    "merge_base": "refs",
+    "object_kinds": "objects",
+    "path_times": "history",
+    "push": "remote",
+    "push_ref": "remote",
+    "read_blobs": "objects",
+    "remote_default_branch": "remote",
+    "remote_ref_names": "remote",
+    "resolve_refs": "refs",
+    "root_commit": "history",
+    "run_git": "run",
+    "set_head": "refs",
+    "set_remote_url": "remote",
+    "symbolic_head": "refs",
+    "touched_paths": "history",
+    "tree_changes": "history",
+    "unpushed_blobs": "history",
+    "unpushed_commits": "history",
+    "update_branch": "refs",
+    "update_ref": "refs",
+    "work_tree_changes": "worktree",
+    "write_commit": "objects",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The public name NAME, imported from its module on first use."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memsync.git' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"memsync.git.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_TIMEOUT",

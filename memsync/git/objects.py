@@ -7,9 +7,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.git.ids import ZERO_SHA, blob_sha
 from memsync.git.run import run_git
 
-ZERO_SHA = "0" * 40
+__all__ = ["ZERO_SHA", "Identity", "ModeOid", "TreeEntry", "blob_sha", "list_tree", "read_blobs"]
+__all__ += ["identity", "object_kinds", "write_commit"]
 ModeOid = tuple[str, str]  # (mode, object id)
 
 
@@ -29,13 +31,6 @@ class Identity:
 
     name: str
     email: str
-
-
-def blob_sha(data: bytes) -> str:
-    """The id git gives DATA as a blob, computed without running git."""
-    import hashlib
-
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
 def list_tree(

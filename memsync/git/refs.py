@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memsync.git.objects import ZERO_SHA
+from memsync.git.ids import ZERO_SHA
 from memsync.git.run import error_for, run_git
+
+# State files git leaves when a merge, rebase or similar was interrupted by hand.
+_OPERATION_STATE = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply")
+
+
+def operation_in_progress(repo: Path) -> str | None:
+    """The state file of a git operation left half done in REPO (`MERGE_HEAD`, …), if any."""
+    return next((name for name in _OPERATION_STATE if (repo / name).exists()), None)
 
 
 def _is_sha(text: str) -> bool:
@@ -37,9 +45,16 @@ def _read_ref_file(repo: Path, ref: str, depth: int = 0) -> str | None:
     return None
 
 
+# Refs memsync reads as files: branches, remote-tracking branches and its own records
+# (refs/memsync/fetched/*), never tags (an annotated tag names a tag object, not a commit).
+_FILE_REFS = ("refs/heads/", "refs/remotes/", "refs/memsync/")
+# What a clone last fetched of each branch (see sync/rewritten): refs/memsync/fetched/BRANCH.
+FETCHED_PREFIX = "refs/memsync/fetched/"
+
+
 def resolve_refs(repo: Path, *refs: str) -> list[str | None]:
     """Commit ids of full REFS (None when missing); read from the ref files, no git process."""
-    if _files_backend(repo) and all(r.startswith(("refs/heads/", "refs/remotes/")) for r in refs):
+    if _files_backend(repo) and all(r.startswith(_FILE_REFS) for r in refs):
         return [_read_ref_file(repo, ref) for ref in refs]
     out: list[str | None] = []
     for ref in refs:

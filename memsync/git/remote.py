@@ -63,8 +63,10 @@ _FETCH: tuple[str, ...] = ("-c", "protocol.version=0", "fetch", "-q", "--prune",
 _FETCH += ("--no-auto-maintenance",)
 
 
-# Fetches started early (see `start_fetch`), by clone, until `fetch` collects them.
+# Fetches started early (see `start_fetch`), by clone, until `wait_fetch` or `fetch`
+# collects them; what `wait_fetch` collected waits in _DONE for the engine's `fetch`.
 _STARTED: dict[Path, subprocess.Popen[bytes]] = {}
+_DONE: dict[Path, GitResult | RemoteUnavailableError] = {}
 
 
 def start_fetch(repo: Path) -> None:
@@ -73,7 +75,7 @@ def start_fetch(repo: Path) -> None:
     # Session start imports the sync engine while this runs: the round trip to the remote
     # overlaps the imports instead of following them. Fetching updates only
     # refs/remotes/origin/*, which no other step reads before its own `fetch`.
-    if repo in _STARTED or not (repo / "HEAD").is_file():
+    if repo in _STARTED or repo in _DONE or not (repo / "HEAD").is_file():
         return
     try:
         _STARTED[repo] = subprocess.Popen(
@@ -102,14 +104,35 @@ def _collect(repo: Path, proc: subprocess.Popen[bytes], timeout: float | None) -
     return GitResult(args, proc.returncode, out, err.decode("utf-8", "replace"))
 
 
+def wait_fetch(repo: Path, timeout: float | None) -> bool | None:
+    """Wait for the fetch `start_fetch` began in REPO: whether it succeeded (None when none
+    was started). The outcome is kept: the next `fetch` of REPO reports it, as its own."""
+    if repo in _DONE:
+        outcome = _DONE[repo]
+        return isinstance(outcome, GitResult) and outcome.ok
+    started = _STARTED.pop(repo, None)
+    if started is None:
+        return None
+    try:
+        result = _collect(repo, started, timeout)
+    except RemoteUnavailableError as error:
+        _DONE[repo] = error
+        return False
+    _DONE[repo] = result
+    return result.ok
+
+
 def fetch(repo: Path, timeout: float | None) -> None:
     """Fetch every branch of origin into refs/remotes/origin/."""
-    started = _STARTED.pop(repo, None)
-    if started is not None:
-        result = _collect(repo, started, timeout)
-        if result.ok:
+    if repo in _STARTED:
+        wait_fetch(repo, timeout)
+    outcome = _DONE.pop(repo, None)
+    if isinstance(outcome, RemoteUnavailableError):
+        raise outcome
+    if outcome is not None:
+        if outcome.ok:
             return
-        error = error_for(result, repo, network=True)
+        error = error_for(outcome, repo, network=True)
         if isinstance(error, RemoteUnavailableError):
             raise error
         # Anything else (a concurrent fetch held a ref's lock, …): fetch again, now locked.

@@ -1,7 +1,7 @@
 """Merge whole trees: every file of two versions of a store at once, then fix the indexes.
 
 `merge_trees` merges `path -> bytes` maps; the sync layer runs the same `TreeMerger` on
-`path -> (mode, object id)` maps of changed paths only (`sync.merging.merge_in_store`).
+`path -> (mode, object id)` maps of changed paths only (`sync.storemerge.merge_in_store`).
 Pure: no git, no files.
 """
 

@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import os
 import re
-import socket
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +57,8 @@ class Binding:
 
 def hostname() -> str:
     """This machine's name for commit messages (`$MEMSYNC_HOSTNAME` overrides)."""
+    import socket  # only commits need it, not a session start with nothing new
+
     return os.environ.get("MEMSYNC_HOSTNAME") or socket.gethostname().split(".")[0] or "unknown"
 
 

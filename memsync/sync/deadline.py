@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.errors import RemoteUnavailableError
 
 
@@ -20,7 +20,7 @@ class Deadline:
         """A deadline SECONDS from now."""
         return cls(None if seconds is None else time.monotonic() + seconds)
 
-    def remaining(self, cap: float = gitcmd.DEFAULT_TIMEOUT) -> float:
+    def remaining(self, cap: float = git.DEFAULT_TIMEOUT) -> float:
         """Seconds left, at most CAP; raises when the time is up."""
         if self.at is None:
             return cap

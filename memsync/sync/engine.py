@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.config import Config, Settings
 from memsync.errors import MemsyncError, RemoteUnavailableError, UsageError, UserMessageError
 from memsync.model.safety import Skipped
@@ -107,13 +107,13 @@ def _commit_local(run: _Run) -> str | None:
         from memsync.sync.holdback import hold_back
 
         allowed, run.held = hold_back(allowed, {f.path for f in blocked}, current)
-    from memsync.sync.merging import describe, merge_local_edits, riding, trailers
+    from memsync.sync.storemerge import describe, merge_local_edits, riding, trailers
 
     merged, decisions = merge_local_edits(binding, base, allowed, current, heads.local)
     run.merged_local = frozenset(allowed)
     if not merged:
         return heads.local
-    author = gitcmd.identity(binding.clone_dir, hostname())
+    author = git.identity(binding.clone_dir, hostname())
     new = heads.local
     groups = list(store.by_write_day(binding.live_dir, merged))
     for n, (authored, group) in enumerate(groups):
@@ -123,7 +123,7 @@ def _commit_local(run: _Run) -> str | None:
             binding, parent=new, changes=group, message=message, author=author, authored=authored
         )
     assert new is not None
-    gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
+    git.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
     lines = tuple(map(describe, decisions))
     run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + lines)
     return new
@@ -132,7 +132,7 @@ def _commit_local(run: _Run) -> str | None:
 def _fetch(run: _Run) -> None:
     from memsync.sync.rewritten import fetch_following_rewrites as fetch
 
-    run.note(decisions=run.report.decisions + fetch(run.binding, run.network_time()))
+    run.note(notes=run.report.notes + fetch(run.binding, run.network_time()))
 
 
 def _integrate_remote(run: _Run) -> str | None:
@@ -143,20 +143,20 @@ def _integrate_remote(run: _Run) -> str | None:
         return heads.local
     check_folder(binding, store.store_files(binding, heads.remote))  # moved or foreign: stop
     if heads.local is None:
-        gitcmd.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
+        git.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
         return heads.remote
-    base = gitcmd.merge_base(binding.clone_dir, heads.local, heads.remote)
+    base = git.merge_base(binding.clone_dir, heads.local, heads.remote)
     if base == heads.remote:
         return heads.local
     if base == heads.local:
-        gitcmd.update_branch(
+        git.update_branch(
             binding.clone_dir, heads.branch, heads.remote, heads.local, "memsync: fast-forward"
         )
         return heads.remote
-    from memsync.sync.merging import merge_heads
+    from memsync.sync.storemerge import merge_heads
 
     new, decisions = merge_heads(binding, heads.local, heads.remote, base)
-    gitcmd.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: merge")
+    git.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: merge")
     run.note(decisions=run.report.decisions + decisions)
     return new
 
@@ -185,7 +185,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     # Files the live directory already has need no blob read.
     files = {p: run.live[p] for p, e in wanted.items() if live_shas.get(p) == e.sha}
     missing = {p: e.sha for p, e in wanted.items() if p not in files}
-    blobs = gitcmd.read_blobs(binding.clone_dir, list(missing.values()))
+    blobs = git.read_blobs(binding.clone_dir, list(missing.values()))
     files.update({p: blobs[sha] for p, sha in missing.items() if sha in blobs})
     scan = filter_files(files, binding.scope)
     skipped += scan.skipped
@@ -224,7 +224,7 @@ def _unchanged(run: _Run, head: str | None) -> bool:
     )
 
 
-def _regular(entry: gitcmd.TreeEntry) -> bool:
+def _regular(entry: git.TreeEntry) -> bool:
     return entry.kind == "blob" and entry.mode in ("100644", "100755")
 
 
@@ -262,16 +262,16 @@ def _push_body(run: _Run) -> None:
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
-            from memsync.sync.outbound import vet_push
             from memsync.sync.outgoing import sent_files
+            from memsync.sync.pushscan import vet_push
 
             head, local = vet_push(run, heads)  # no commit to push when a secret blocks it
             if local is None:
                 break
             if run.review_branch:
                 review_ref = f"refs/heads/{run.review_branch}"
-                gitcmd.push_ref(binding.clone_dir, local, review_ref, run.network_time())
-            elif not gitcmd.push(binding.clone_dir, heads.branch, run.network_time()):
+                git.push_ref(binding.clone_dir, local, review_ref, run.network_time())
+            elif not git.push(binding.clone_dir, heads.branch, run.network_time()):
                 if attempts >= run.settings.push_retries:
                     raise UserMessageError(
                         f"the {binding.label} store moved on {attempts} times while pushing",
@@ -316,7 +316,7 @@ def _run_store(
                 # Packs pile up only when objects arrive (fetch) or are written (commit,
                 # merge): a session start that found nothing new skips git's maintenance.
                 if store.heads(binding) != before:
-                    gitcmd.maintain(binding.clone_dir)
+                    git.maintain(binding.clone_dir)
     except MemsyncError as exc:
         run.note(error=str(exc), error_code=int(exc.exit_code))
     return run.report

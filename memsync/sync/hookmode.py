@@ -15,6 +15,7 @@ from memsync.sync.hookoutput import HookOutput, Section, clean_line, quote_name
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
     from memsync.config import Config
+    from memsync.sync.binding import Binding
     from memsync.sync.report import StoreReport
 
 # `push --review --hook`: (project, scopes, message) -> (store reports, pull requests).
@@ -129,11 +130,12 @@ TEAM_GUIDANCE = (
 )
 
 
-def _team_section(report: StoreReport, live: Path, index_file: Path) -> Section:
-    """The team folder, when to save there, what this pull changed, then the team index."""
+def team_section(live: Path, updated: Sequence[str] = (), deleted: Sequence[str] = ()) -> Section:
+    """The team folder, when to save there, what this pull changed (the memories UPDATED
+    and DELETED), then the team index."""
+    index_file = live / "MEMORY.md"
     index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
     heading = [f"Team memory: {live}", TEAM_GUIDANCE]
-    updated, deleted = _memory_paths(report, report.updated), _memory_paths(report, report.deleted)
     if updated:
         heading.append(f"New or changed by this pull: {_names(updated, most=20)}")
     if deleted:
@@ -152,7 +154,8 @@ def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
         live = Path(report.live_dir)
         index_file = live / "MEMORY.md"
         if report.scope == "team":
-            sections.append(_team_section(report, live, index_file))
+            updated = _memory_paths(report, report.updated)
+            sections.append(team_section(live, updated, _memory_paths(report, report.deleted)))
         elif _memory_paths(report, report.changed_live):
             heading = (
                 "memsync brought memory changes from other machines after this session loaded "
@@ -213,6 +216,7 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
             f"memsync: {scope}: merge: {decision} (`memsync log` has both versions)"
             for decision in report.decisions
         )
+        lines.extend(f"memsync: {scope}: {note}" for note in report.notes)
     return lines
 
 
@@ -242,7 +246,7 @@ def problem_lines(reports: Sequence[StoreReport]) -> list[str]:
     return lines
 
 
-def _start_fetches(config: Config, project: Path, scopes: tuple[str, ...]) -> None:
+def _start_fetches(config: Config, project: Path, scopes: tuple[str, ...]) -> list[Binding]:
     """Start every store's fetch before the sync engine is even imported: at session start
     the network round trip then overlaps the imports (the engine collects each fetch)."""
     from memsync.git.remote import start_fetch
@@ -252,6 +256,7 @@ def _start_fetches(config: Config, project: Path, scopes: tuple[str, ...]) -> No
     _, bindings = resolve_bindings(config, project, tuple(s for s in SCOPES if s in scopes))
     for binding in bindings:
         start_fetch(binding.clone_dir)
+    return bindings
 
 
 def run_hook(
@@ -280,14 +285,26 @@ def run_hook(
         # Armed before stdin is read: even a caller that never closes stdin is let go.
         start_watchdog(limit + 2, f"memsync {command}")
         project = hook_project_dir(read_hook_input(), project)
-        _start_fetches(config, project, scopes)
-        from memsync.sync.engine import RunOptions, sync_project
+        bindings = _start_fetches(config, project, scopes)
+        if command == "pull" and review is None:
+            import memsync.check.redaction  # noqa: F401 - before the fetches are waited for
+            from memsync.sync.quickpull import quick_pull
 
+            # Nothing new anywhere (the usual session start): no engine to import, and
+            # nothing to say but the team memory.
+            if quick_pull(bindings, settings)[0]:
+                for binding in bindings:
+                    if binding.scope == "team":
+                        output = output.with_section(team_section(binding.live_dir))
+                _emit(output)
+                return
         if review is not None:
             pushed_reports, pushed_pulls = review(project, scopes, message)
             pulls = tuple(pushed_pulls)
             reports = list(pushed_reports)
         else:
+            from memsync.sync.engine import RunOptions, sync_project
+
             options = RunOptions(message)
             reports = sync_project(
                 project, scopes, command, hook=True, options=options, config=config
@@ -322,14 +339,20 @@ def _stderr(line: str) -> None:
     sys.stderr.write(printable(line) + "\n")
 
 
+def _redact(text: str) -> str:
+    """TEXT redacted; a text found clean by the same scanner before is not scanned again."""
+    from memsync.check.redaction import redact_remembered
+    from memsync.config import data_dir
+
+    return redact_remembered(text, data_dir() / "cache" / "clean-texts.json")
+
+
 def _emit(output: HookOutput) -> None:
     text = output.render()
     if text is not None:
         # File names and messages can carry a secret, and this output reaches the model.
         # A redacted span never holds a quote or backslash, so the JSON stays valid.
-        from memsync.check.secrets import redact
-
-        sys.stdout.write(redact(text) + "\n")
+        sys.stdout.write(_redact(text) + "\n")
         sys.stdout.flush()
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.config import ProjectIdentity
 from memsync.errors import UserMessageError
 from memsync.git import TreeEntry, blob_sha
@@ -54,7 +54,7 @@ def _clean(text: str) -> str:
 def resolve_project(location: ProjectLocation) -> ResolvedProject:
     """The identity and key of the project at LOCATION (runs git for the root commit)."""
     is_git = (location.root / ".git").exists()
-    root = gitcmd.root_commit(location.root) if is_git else None
+    root = git.root_commit(location.root) if is_git else None
     origin = normalize_url(location.origin_url, location.root) if location.origin_url else None
     identity = ProjectIdentity(origin=origin, root_commit=root, directory=location.root.name)
     from_url = key_from_url(location.origin_url) if location.origin_url else None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,6 +14,17 @@ from memsync.errors import LockHeldError
 
 # A holder on another host cannot be probed; after this long its lock is presumed dead.
 FOREIGN_STALE_SECONDS = 6 * 3600
+
+
+def this_host() -> str:
+    """This machine's name as lock files record it (`socket.gethostname`)."""
+    # uname gives the same name without importing the socket module on every hook run.
+    uname = getattr(os, "uname", None)
+    if uname is not None:
+        return str(uname().nodename)
+    import socket  # pragma: no cover - Windows
+
+    return socket.gethostname()  # pragma: no cover - Windows
 
 
 @dataclass(frozen=True)
@@ -71,7 +81,7 @@ def _is_stale(path: Path, holder: LockHolder | None) -> bool:
             return time.time() - path.stat().st_mtime > 5
         except OSError:
             return True
-    if holder.host == socket.gethostname():
+    if holder.host == this_host():
         return not pid_alive(holder.pid)
     return time.time() - holder.since > FOREIGN_STALE_SECONDS
 
@@ -80,7 +90,7 @@ def _is_stale(path: Path, holder: LockHolder | None) -> bool:
 def store_lock(path: Path, *, timeout: float, command: str, store: str) -> Iterator[None]:
     """Hold the lock at PATH for the duration; wait up to TIMEOUT, take over dead holders."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    me = LockHolder(os.getpid(), socket.gethostname(), command, time.time())
+    me = LockHolder(os.getpid(), this_host(), command, time.time())
     payload = json.dumps(vars(me)).encode()
     deadline = time.monotonic() + timeout
     while True:

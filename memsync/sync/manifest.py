@@ -97,8 +97,9 @@ def load_manifest(path: Path, live_dir: Path, store: str, subdir: str, store_url
     )
 
 
-def save_manifest(path: Path, manifest: Manifest) -> None:
-    """Write a manifest atomically (a crash leaves the old one or the new one)."""
+def save_manifest(path: Path, manifest: Manifest, *, durable: bool = True) -> None:
+    """Write a manifest atomically (a crash leaves the old one or the new one); fsynced
+    unless DURABLE is False (a record whose loss costs nothing)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {
         "live_dir": manifest.live_dir,
@@ -111,7 +112,7 @@ def save_manifest(path: Path, manifest: Manifest) -> None:
         "clean": manifest.clean,
         "files": dict(sorted(manifest.files.items())),
     }
-    atomic_write_text(path, json.dumps(data, indent=1))
+    atomic_write_text(path, json.dumps(data, indent=1), durable=durable)
 
 
 def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.errors import MemsyncError
 from memsync.git import TreeEntry
 from memsync.sync.binding import Binding, clone_dir_for_url
@@ -88,18 +88,16 @@ def _unpushed(
     from memsync.model.safety import filter_files
     from memsync.sync.store import is_memory_file
 
-    branch = gitcmd.symbolic_head(repo) or "main"
-    local, remote = gitcmd.resolve_refs(
-        repo, f"refs/heads/{branch}", f"refs/remotes/origin/{branch}"
-    )
+    branch = git.symbolic_head(repo) or "main"
+    local, remote = git.resolve_refs(repo, f"refs/heads/{branch}", f"refs/remotes/origin/{branch}")
     if local is None or local == remote:
         return {}
     prefix = "" if previous.subdir in ("", ".") else previous.subdir.strip("/")
-    mine = gitcmd.list_tree(repo, local, prefix)
+    mine = git.list_tree(repo, local, prefix)
     theirs: dict[str, TreeEntry] = {}
     if remote is not None:
         with contextlib.suppress(MemsyncError):
-            theirs = gitcmd.list_tree(repo, remote, prefix)
+            theirs = git.list_tree(repo, remote, prefix)
     wanted = {
         path: entry.sha
         for path, entry in mine.items()
@@ -109,6 +107,6 @@ def _unpushed(
         and (path not in theirs or theirs[path].sha != entry.sha)
         and previous.files.get(path) != entry.sha
     }
-    blobs = gitcmd.read_blobs(repo, list(wanted.values()))
+    blobs = git.read_blobs(repo, list(wanted.values()))
     found = {path: blobs[sha] for path, sha in wanted.items() if sha in blobs}
     return dict(filter_files(found, binding.scope).files)

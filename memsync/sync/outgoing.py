@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
 
@@ -50,8 +50,8 @@ def unsent_commits(binding: Binding) -> int:
     if heads.local is None or heads.local == heads.remote:
         return 0
     if heads.remote is None:
-        return gitcmd.count_commits(binding.clone_dir, heads.local)
-    return gitcmd.ahead_behind(binding.clone_dir, heads.local, heads.remote)[0]
+        return git.count_commits(binding.clone_dir, heads.local)
+    return git.ahead_behind(binding.clone_dir, heads.local, heads.remote)[0]
 
 
 def drop_unpublished(
@@ -66,30 +66,30 @@ def drop_unpublished(
     repo = binding.clone_dir
     if remote is None or local == remote:
         return local, ()
-    unsent = gitcmd.log_entries(repo, f"{remote}..{local}", [], _MAX_UNSENT)
+    unsent = git.log_entries(repo, f"{remote}..{local}", [], _MAX_UNSENT)
     touched = {path for entry in unsent for _, path in entry.files}
-    before = gitcmd.list_tree(repo, remote)
-    after = gitcmd.list_tree(repo, local)
+    before = git.list_tree(repo, remote)
+    after = git.list_tree(repo, local)
     gone = sorted(p for p in touched if p not in before and p not in after)
     if not gone:
         return local, ()
     changed = [p for p in before.keys() | after.keys() if before.get(p) != after.get(p)]
-    blobs = gitcmd.read_blobs(repo, [after[p].sha for p in changed if p in after])
+    blobs = git.read_blobs(repo, [after[p].sha for p in changed if p in after])
     changes: dict[str, bytes | None] = {
         p: (blobs[after[p].sha] if p in after else None) for p in sorted(changed)
     }
     prefix = f"{binding.prefix}/" if binding.prefix else ""
     relative = {p.removeprefix(prefix): data for p, data in changes.items()}
     known = dict.fromkeys((p.removeprefix(prefix) for p in before), 1)
-    new = gitcmd.write_commit(
+    new = git.write_commit(
         repo,
         parents=[remote],
         changes=changes,
         message=commit_message(binding.project_key, relative, known),
-        author=gitcmd.identity(repo, hostname()),
+        author=git.identity(repo, hostname()),
         when=max(entry.when for entry in unsent),
     )
-    gitcmd.update_branch(repo, branch, new, local, "memsync: squash unsent commits")
+    git.update_branch(repo, branch, new, local, "memsync: squash unsent commits")
     names = ", ".join(p.removeprefix(prefix) for p in gone)
     note = f"not in the pushed history (added, then deleted before any push): {names}"
     return new, (note,)

@@ -6,7 +6,7 @@ import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.config import Config, load_config
 from memsync.errors import GitError, RemoteUnavailableError
 from memsync.model.index import IndexSize, measure_index
@@ -16,7 +16,7 @@ from memsync.model.semdiff import MemoryChange, diff_memories
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
 from memsync.sync.manifest import binding_manifest, local_changes
-from memsync.sync.summary import BlockedFile, fix_for
+from memsync.sync.outcome import BlockedFile, fix_for
 
 
 @dataclass(frozen=True)
@@ -111,9 +111,9 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
             heads = store.heads(binding)
             branch = heads.branch
             if heads.local and heads.remote:
-                ahead, behind = gitcmd.ahead_behind(binding.clone_dir, heads.local, heads.remote)
+                ahead, behind = git.ahead_behind(binding.clone_dir, heads.local, heads.remote)
             elif heads.local:
-                ahead = gitcmd.count_commits(binding.clone_dir, heads.local)
+                ahead = git.count_commits(binding.clone_dir, heads.local)
         manifest, _ = binding_manifest(binding)
         scan = _scan(binding) if binding.live_dir.is_dir() else None
         live = dict(scan.files) if scan else {}
@@ -183,13 +183,13 @@ def store_diff(project_dir: Path, scopes: tuple[Scope, ...], *, fetch: bool) -> 
         error = None
         if fetch:
             try:
-                gitcmd.fetch(binding.clone_dir, gitcmd.DEFAULT_TIMEOUT)
+                git.fetch(binding.clone_dir, git.DEFAULT_TIMEOUT)
             except RemoteUnavailableError as exc:
                 error = exc.message
         heads = store.heads(binding)
         base = None
         if heads.local and heads.remote:
-            base = gitcmd.merge_base(binding.clone_dir, heads.local, heads.remote)
+            base = git.merge_base(binding.clone_dir, heads.local, heads.remote)
         base_files = store.read_folder(binding, base)
         remote_files = store.read_folder(binding, heads.remote)
         local_files = store.read_folder(binding, heads.local)
@@ -233,9 +233,9 @@ def history(
         paths = [target] if target else []
         prefix = f"{binding.prefix}/" if binding.prefix else ""
         with contextlib.suppress(GitError):
-            found = gitcmd.log_entries(binding.clone_dir, heads.local, paths, limit)
+            found = git.log_entries(binding.clone_dir, heads.local, paths, limit)
             seen = {entry.sha for entry in found}
-            for entry in gitcmd.decision_entries(binding.clone_dir, heads.local, limit):
+            for entry in git.decision_entries(binding.clone_dir, heads.local, limit):
                 if entry.sha not in seen and any(_concerns(d, target) for d in entry.decisions):
                     found.append(entry)
             for entry in found:

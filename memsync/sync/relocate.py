@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.config import Config, load_config, save_config
 from memsync.errors import MemsyncError, UsageError, UserMessageError
 from memsync.model.safety import Scope
@@ -86,13 +86,13 @@ def _move_folder(binding: Binding, new: str, timeout: float) -> Moved:
     if heads.local is None:
         raise UsageError(f"the {binding.label} store has no commits yet: nothing to move")
     files = store.store_files(binding, heads.local)
-    target = gitcmd.list_tree(repo, heads.local, new)
+    target = git.list_tree(repo, heads.local, new)
     if target and set(target) != {IDENTITY_FILE}:
         raise UserMessageError(
             f"the {binding.label} store already has a folder {new!r} with files in it",
             hint="Pick another name; `git -C <clone> ls-tree main` lists the folders.",
         )
-    blobs = gitcmd.read_blobs(repo, [e.sha for e in files.values() if e.kind == "blob"])
+    blobs = git.read_blobs(repo, [e.sha for e in files.values() if e.kind == "blob"])
     changes: dict[str, bytes | None] = {}
     for path, entry in files.items():
         changes[store.store_path(binding, path)] = None
@@ -105,24 +105,24 @@ def _move_folder(binding: Binding, new: str, timeout: float) -> Moved:
         marker = replace(record, moved_to=new)
         changes[store.store_path(binding, IDENTITY_FILE)] = format_record(marker)
         changes[f"{new}/{IDENTITY_FILE}"] = format_record(replace(record, moved_to=None))
-    commit = gitcmd.write_commit(
+    commit = git.write_commit(
         repo,
         parents=[heads.local],
         changes=changes,
         message=f"memsync({new}): move the project's memory from {binding.prefix}/ to {new}/\n",
-        author=gitcmd.identity(repo, hostname()),
+        author=git.identity(repo, hostname()),
         when=int(time.time()),
     )
-    gitcmd.update_branch(repo, heads.branch, commit, heads.local, "memsync: move folder")
+    git.update_branch(repo, heads.branch, commit, heads.local, "memsync: move folder")
     try:
-        pushed = gitcmd.push(repo, heads.branch, timeout)
+        pushed = git.push(repo, heads.branch, timeout)
     except MemsyncError:
         pushed = False
         raise
     finally:
         if not pushed:
             # Nothing moved unless everyone can see it: take the local commit back.
-            gitcmd.update_branch(repo, heads.branch, heads.local, commit, "memsync: undo")
+            git.update_branch(repo, heads.branch, heads.local, commit, "memsync: undo")
     if not pushed:
         raise UserMessageError(
             f"the {binding.label} store moved on while moving the folder; nothing was moved",

@@ -1,7 +1,7 @@
 """What one pull or push did for one store (`StoreReport`), and the exit code of a run.
 
 Everything that describes a run's outcome reads this record: the summary lines
-(`sync.summary`), the hook protocol (`sync.hookmode`), `--json`, and the exit code, ranked
+(`sync.outcome`), the hook protocol (`sync.hookmode`), `--json`, and the exit code, ranked
 by `errors.PRECEDENCE` so a problem that needs the person outranks an unreachable remote.
 """
 
@@ -32,7 +32,8 @@ class StoreReport:
     skipped: tuple[Skipped, ...] = ()
     blocked: tuple[Finding, ...] = ()
     warnings: tuple[Finding, ...] = ()
-    decisions: tuple[str, ...] = ()
+    decisions: tuple[str, ...] = ()  # merge decisions (`memsync log` has both versions)
+    notes: tuple[str, ...] = ()  # what else the run had to do (history rebuilt, content dropped)
     pushed: bool = False
     # Memory files (relative to the binding's folder) the push changed on the remote.
     sent: tuple[str, ...] = ()

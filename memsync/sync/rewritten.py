@@ -5,7 +5,7 @@ commits only this clone still has must never be pushed again: they may hold exac
 an admin purged. The local branch is rebuilt on the new remote history, and only this
 machine's own unpushed edits (the difference between the last fetched remote commit and
 the local branch) are re-applied as one new commit, merged three ways against the new
-history. That commit is then scanned like any push (sync/outbound).
+history. That commit is then scanned like any push (sync/pushscan).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync import git as gitcmd
+from memsync import git
+from memsync.git.refs import FETCHED_PREFIX
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
 
@@ -43,7 +44,6 @@ class Rebuild:
 # What this clone last fetched of each branch. The remote-tracking ref alone is not enough:
 # hooks start the fetch before the engine runs (git/remote.start_fetch), so by the time
 # the engine looks, refs/remotes/origin/* may already show the new history.
-FETCHED_PREFIX = "refs/memsync/fetched/"
 
 
 def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...]:
@@ -51,9 +51,9 @@ def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...
     repo = binding.clone_dir
     heads = store.heads(binding)
     record = FETCHED_PREFIX + heads.branch
-    (recorded,) = gitcmd.resolve_refs(repo, record)
+    (recorded,) = git.resolve_refs(repo, record)
     before = recorded or heads.remote
-    gitcmd.fetch(repo, timeout)
+    git.fetch(repo, timeout)
     after = store.heads(binding).remote
     said: tuple[str, ...] = ()
     if before is not None and after is not None and after != before:
@@ -61,7 +61,7 @@ def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...
         rebuilt = rebuild(binding, before)
         said = () if rebuilt is None else (rebuilt.describe(binding.label),)
     if after is not None and after != recorded:
-        gitcmd.update_ref(repo, record, after, recorded or gitcmd.ZERO_SHA, "memsync: fetched")
+        git.update_ref(repo, record, after, recorded or git.ZERO_SHA, "memsync: fetched")
     return said
 
 
@@ -69,7 +69,7 @@ def is_rewritten(repo: Path, before: str | None, after: str | None) -> bool:
     """Whether origin moved from BEFORE to AFTER other than by adding commits."""
     if before is None or after is None or before == after:
         return False
-    return gitcmd.merge_base(repo, before, after) != before
+    return git.merge_base(repo, before, after) != before
 
 
 def rebuild(binding: Binding, before: str) -> Rebuild | None:
@@ -81,19 +81,19 @@ def rebuild(binding: Binding, before: str) -> Rebuild | None:
     if heads.local is None:
         return Rebuild(heads.remote, ())
     old, local, new = (
-        _blobs(gitcmd.list_tree(repo, commit)) for commit in (before, heads.local, heads.remote)
+        _blobs(git.list_tree(repo, commit)) for commit in (before, heads.local, heads.remote)
     )
     own = sorted(p for p in set(old) | set(local) if old.get(p) != local.get(p))
     head = heads.remote
     if own:
         head = _reapply(binding, own, old, local, new, heads.remote)
-    gitcmd.update_branch(
+    git.update_branch(
         repo, heads.branch, head, heads.local, "memsync: rebuild on rewritten remote history"
     )
     return Rebuild(head, tuple(own))
 
 
-def _blobs(entries: dict[str, gitcmd.TreeEntry]) -> dict[str, str]:
+def _blobs(entries: dict[str, git.TreeEntry]) -> dict[str, str]:
     return {p: e.sha for p, e in entries.items() if e.kind == "blob"}
 
 
@@ -110,7 +110,7 @@ def _reapply(  # noqa: PLR0917
 
     repo = binding.clone_dir
     wanted = [sha for side in (old, local, new) for p in own if (sha := side.get(p))]
-    blobs = gitcmd.read_blobs(repo, wanted)
+    blobs = git.read_blobs(repo, wanted)
 
     def side(shas: dict[str, str]) -> dict[str, bytes]:
         return {p: blobs[shas[p]] for p in own if p in shas and shas[p] in blobs}
@@ -130,11 +130,11 @@ def _reapply(  # noqa: PLR0917
         "",
     ]
     lines += [f"{'delete' if d is None else 'update'}: {p}" for p, d in sorted(changes.items())]
-    return gitcmd.write_commit(
+    return git.write_commit(
         repo,
         parents=[parent],
         changes=changes,
         message="\n".join(lines) + "\n",
-        author=gitcmd.identity(repo, hostname()),
+        author=git.identity(repo, hostname()),
         when=int(time.time()),
     )

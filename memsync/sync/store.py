@@ -8,12 +8,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.errors import UnsafeStateError
+from memsync.git.refs import operation_in_progress
 from memsync.sync.binding import Binding
-
-# State files git leaves when a merge, rebase or similar was interrupted by hand.
-_FOREIGN_STATE = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply")
 
 
 @dataclass(frozen=True)
@@ -34,11 +32,11 @@ def ensure_clone(binding: Binding) -> bool:
         # memsync wrote this config itself: read it rather than start git on every run.
         current = origin_from_config_file(repo / "config")
         if current != binding.store.url:
-            gitcmd.set_remote_url(repo, binding.store.url)
+            git.set_remote_url(repo, binding.store.url)
         return False
     # Build next to the final place and rename, so a crash never leaves half a clone.
     tmp = repo.with_name(f"{repo.name}.tmp-{time.time_ns()}")
-    gitcmd.init_bare(tmp, binding.store.url)
+    git.init_bare(tmp, binding.store.url)
     tmp.rename(repo)
     return True
 
@@ -46,14 +44,14 @@ def ensure_clone(binding: Binding) -> bool:
 def check_state(binding: Binding) -> None:
     """Refuse a clone someone left mid-operation; clear lock files of killed git processes."""
     repo = binding.clone_dir
-    for name in _FOREIGN_STATE:
-        if (repo / name).exists():
-            raise UnsafeStateError(
-                f"the {binding.label} store clone {repo} is in the middle of a git operation "
-                f"({name} exists) that memsync did not start",
-                hint=f"Finish or abort it there (e.g. `git -C {repo} merge --abort`), then rerun.",
-            )
-    if gitcmd.symbolic_head(repo) is None:
+    name = operation_in_progress(repo)
+    if name is not None:
+        raise UnsafeStateError(
+            f"the {binding.label} store clone {repo} is in the middle of a git operation "
+            f"({name} exists) that memsync did not start",
+            hint=f"Finish or abort it there (e.g. `git -C {repo} merge --abort`), then rerun.",
+        )
+    if git.symbolic_head(repo) is None:
         raise UnsafeStateError(
             f"the {binding.label} store clone {repo} has a detached HEAD",
             hint=f"Run `git -C {repo} symbolic-ref HEAD refs/heads/main` (or the store's branch).",
@@ -75,32 +73,32 @@ def check_state(binding: Binding) -> None:
 
 def branch_name(binding: Binding) -> str:
     """The store branch memsync syncs (the remote's default branch, recorded at init)."""
-    return gitcmd.symbolic_head(binding.clone_dir) or "main"
+    return git.symbolic_head(binding.clone_dir) or "main"
 
 
 def adopt_remote_branch(binding: Binding, timeout: float | None) -> str:
     """Point HEAD at the remote's default branch when the clone has no commits yet."""
     repo = binding.clone_dir
-    branch = gitcmd.remote_default_branch(repo, timeout) or branch_name(binding)
+    branch = git.remote_default_branch(repo, timeout) or branch_name(binding)
     if not (repo / "refs" / "heads" / branch).exists():
-        gitcmd.set_head(repo, branch)
+        git.set_head(repo, branch)
     return branch
 
 
 def heads(binding: Binding) -> Heads:
     """Current commit ids of the local branch and of origin's copy of it."""
     branch = branch_name(binding)
-    local, remote = gitcmd.resolve_refs(
+    local, remote = git.resolve_refs(
         binding.clone_dir, f"refs/heads/{branch}", f"refs/remotes/origin/{branch}"
     )
     return Heads(branch, local, remote)
 
 
-def store_files(binding: Binding, commit: str | None) -> dict[str, gitcmd.TreeEntry]:
+def store_files(binding: Binding, commit: str | None) -> dict[str, git.TreeEntry]:
     """Entries of the binding's folder at COMMIT, by path relative to that folder."""
     if commit is None:
         return {}
-    return gitcmd.list_tree(binding.clone_dir, commit, binding.prefix)
+    return git.list_tree(binding.clone_dir, commit, binding.prefix)
 
 
 def is_memory_file(binding: Binding, relpath: str) -> bool:
@@ -128,14 +126,14 @@ def commit_files(
     parent: str | None,
     changes: Mapping[str, bytes | None],
     message: str,
-    author: gitcmd.Identity,
+    author: git.Identity,
     extra_parents: tuple[str, ...] = (),
     authored: int | None = None,
 ) -> str:
     """Write a commit applying CHANGES (relative to the binding's folder) on PARENT; AUTHORED
     is when the edits were made (the author date), the commit time is now."""
     parents = ([parent] if parent else []) + list(extra_parents)
-    return gitcmd.write_commit(
+    return git.write_commit(
         binding.clone_dir,
         parents=parents,
         changes={store_path(binding, path): data for path, data in changes.items()},
@@ -168,7 +166,7 @@ def read_folder(binding: Binding, commit: str | None) -> dict[str, bytes]:
         for path, entry in store_files(binding, commit).items()
         if entry.kind == "blob" and is_memory_file(binding, path)
     }
-    blobs = gitcmd.read_blobs(binding.clone_dir, [e.sha for e in entries.values()])
+    blobs = git.read_blobs(binding.clone_dir, [e.sha for e in entries.values()])
     return {path: blobs[e.sha] for path, e in entries.items() if e.sha in blobs}
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.config import (
     Config,
     ProjectConfig,
@@ -144,11 +144,11 @@ def probe_remote(url: str, cwd: Path, timeout: float | None) -> str | None:
     """
     from memsync.errors import RemoteUnavailableError
 
-    result = gitcmd.ls_remote_head(cwd, url, timeout, check=False)
+    result = git.ls_remote_head(cwd, url, timeout, check=False)
     if not result.ok:
         said = " / ".join(line for line in result.stderr.strip().splitlines() if line)
         said = said or f"exit {result.returncode}"
-        unreachable = gitcmd.error_for(result, cwd, network=True)
+        unreachable = git.error_for(result, cwd, network=True)
         missing = "does not appear to be a git repository" in said or "not found" in said.lower()
         if isinstance(unreachable, RemoteUnavailableError) and not missing:
             raise RemoteUnavailableError(
@@ -160,7 +160,7 @@ def probe_remote(url: str, cwd: Path, timeout: float | None) -> str | None:
             f"{url} is not a git repository memsync can use: git said: {said}",
             hint="Nothing was changed. Check the URL (a typo?) and run `memsync init` again.",
         )
-    return gitcmd.default_branch_of(result)
+    return git.default_branch_of(result)
 
 
 @dataclass(frozen=True)
@@ -193,15 +193,15 @@ def scaffold_empty_team_store(binding: Binding, memsync_spec: str | None = None)
         path.as_posix(): text.encode("utf-8") for path, text in rendered.items()
     }
     files[RECORD.as_posix()] = record_text(spec, rendered).encode("utf-8")
-    commit = gitcmd.write_commit(
+    commit = git.write_commit(
         repo,
         parents=[],
         changes=files,
         message="memsync: scaffold the team memory repository\n",
-        author=gitcmd.identity(repo, hostname()),
+        author=git.identity(repo, hostname()),
         when=int(time.time()),
     )
-    gitcmd.update_branch(repo, heads.branch, commit, None, "memsync: scaffold")
+    git.update_branch(repo, heads.branch, commit, None, "memsync: scaffold")
     return tuple(sorted(files))
 
 
@@ -227,9 +227,9 @@ def run_init(
     stores = [plan.private] + ([plan.team] if plan.team else [])
     for entry in stores:
         if entry.url != str(plan.create_local_remote):
-            probe_remote(entry.url, plan.location.root, gitcmd.DEFAULT_TIMEOUT)
+            probe_remote(entry.url, plan.location.root, git.DEFAULT_TIMEOUT)
     if plan.create_local_remote is not None:
-        gitcmd.create_bare_remote(plan.create_local_remote)
+        git.create_bare_remote(plan.create_local_remote)
     bindings = []
     for entry in stores:
         scope = entry.scope
@@ -264,12 +264,12 @@ def _prepare(binding: Binding, memsync_spec: str | None) -> tuple[str, ...]:
 
     store.ensure_clone(binding)
     store.check_state(binding)
-    store.adopt_remote_branch(binding, gitcmd.DEFAULT_TIMEOUT)
-    gitcmd.fetch(binding.clone_dir, gitcmd.DEFAULT_TIMEOUT)
+    store.adopt_remote_branch(binding, git.DEFAULT_TIMEOUT)
+    git.fetch(binding.clone_dir, git.DEFAULT_TIMEOUT)
     heads = store.heads(binding)
     if heads.local is None and heads.remote is not None:
         # Start from the store's history: live memories become commits on top of it.
-        gitcmd.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
+        git.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
     team = binding.scope == "team"
     scaffolded = scaffold_empty_team_store(binding, memsync_spec) if team else ()
     for commit in {store.heads(binding).local, heads.remote} - {None}:
@@ -293,9 +293,9 @@ def record_identity(binding: Binding) -> None:
         parent=heads.local,
         changes={IDENTITY_FILE: format_record(FolderRecord(binding.identity))},
         message=f"memsync({binding.project_key}): record the project's identity\n",
-        author=gitcmd.identity(binding.clone_dir, hostname()),
+        author=git.identity(binding.clone_dir, hostname()),
     )
-    gitcmd.update_branch(binding.clone_dir, heads.branch, commit, heads.local, "memsync: identity")
+    git.update_branch(binding.clone_dir, heads.branch, commit, heads.local, "memsync: identity")
 
 
 def _spec_warnings(spec: str | None, scaffolded: tuple[str, ...], *, team: bool) -> tuple[str, ...]:

@@ -42,7 +42,7 @@ def _relative_memory_path(file: str, private: Binding) -> str:
 def _refuse_unsafe(relpath: str, data: bytes, settings: Settings) -> None:
     """Refuse, before anything moves, what the team store's push would hold back."""
     from memsync.check.validate import validate_edit
-    from memsync.sync.summary import fix_for
+    from memsync.sync.outcome import fix_for
 
     errors, _ = validate_edit(relpath, data, "team", settings)
     if not errors:

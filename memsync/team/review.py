@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.errors import UsageError
 from memsync.model.index import IndexSize, measure_index, parse_index
 from memsync.model.memory import parse_memory
@@ -90,7 +90,7 @@ class Range:
 
 def resolve_range(repo: Path, base: str | None = None, head: str | None = None) -> Range:
     """Commits to compare: merge-base(BASE or the default branch, HEAD) and HEAD."""
-    if not gitcmd.is_repository(repo):
+    if not git.is_repository(repo):
         raise UsageError(
             f"{repo} is not a git repository",
             hint="Run `memsync review` in a checkout (or bare clone) of a memory store.",
@@ -102,14 +102,14 @@ def resolve_range(repo: Path, base: str | None = None, head: str | None = None) 
     else:
         base_sha, base_label = _default_branch(repo)
     # Like a pull request's diff: what HEAD brings since it forked from BASE.
-    fork = gitcmd.merge_base(repo, base_sha, head_sha)
+    fork = git.merge_base(repo, base_sha, head_sha)
     if fork is not None and fork != base_sha:
         base_label = f"merge-base of {base_label} and {head_label}"
     return Range(fork or base_sha, head_sha, base_label, head_label)
 
 
 def _commit(repo: Path, ref: str, option: str) -> str:
-    (sha,) = gitcmd.resolve_refs(repo, ref)
+    (sha,) = git.resolve_refs(repo, ref)
     if sha is None:
         raise UsageError(
             f"{option} {ref}: no such commit in {repo}",
@@ -121,7 +121,7 @@ def _commit(repo: Path, ref: str, option: str) -> str:
 
 def _default_branch(repo: Path) -> tuple[str, str]:
     for ref in DEFAULT_BRANCH_REFS:
-        (sha,) = gitcmd.resolve_refs(repo, ref)
+        (sha,) = git.resolve_refs(repo, ref)
         if sha is not None:
             return sha, ref.removeprefix("refs/remotes/").removeprefix("refs/heads/")
     raise UsageError(
@@ -158,8 +158,8 @@ def review_commits(
 
     SCOPE (team or private) decides which checks apply; None reads it from the store.
     """
-    before = gitcmd.list_tree(repo, base) if base else {}
-    after = before if base == head else gitcmd.list_tree(repo, head)
+    before = git.list_tree(repo, base) if base else {}
+    after = before if base == head else git.list_tree(repo, head)
     touched = sorted(p for p in set(before) | set(after) if _sha(before, p) != _sha(after, p))
     changed = [p for p in touched if is_memory_path(p) and _regular(before, after, p)]
     others = tuple(p for p in touched if p not in set(changed))
@@ -175,7 +175,7 @@ def review_commits(
     extra = [ATTRIBUTES] if scope is None and ATTRIBUTES in after else []
     wanted = [before[p].sha for p in [*changed, *index_paths] if p in before]
     wanted += [after[p].sha for p in [*changed, *index_paths, *at_head, *extra] if p in after]
-    blobs = gitcmd.read_blobs(repo, wanted)
+    blobs = git.read_blobs(repo, wanted)
     old = {p: blobs[before[p].sha] for p in changed if p in before and before[p].sha in blobs}
     new = {p: blobs[after[p].sha] for p in changed if p in after and after[p].sha in blobs}
     if scope is None:
@@ -236,13 +236,13 @@ def _clean(value: Any) -> Any:
     return HIDDEN if scan_text(text) else value
 
 
-def _sha(entries: Mapping[str, gitcmd.TreeEntry], path: str) -> str | None:
+def _sha(entries: Mapping[str, git.TreeEntry], path: str) -> str | None:
     entry = entries.get(path)
     return None if entry is None else entry.mode + entry.sha
 
 
 def _regular(
-    before: Mapping[str, gitcmd.TreeEntry], after: Mapping[str, gitcmd.TreeEntry], path: str
+    before: Mapping[str, git.TreeEntry], after: Mapping[str, git.TreeEntry], path: str
 ) -> bool:
     """Only plain files are memories: a symlink or submodule is listed with the other files."""
     return all(m[path].mode in _REGULAR_MODES for m in (before, after) if path in m)
@@ -250,8 +250,8 @@ def _regular(
 
 def _index_review(
     path: str,
-    before: Mapping[str, gitcmd.TreeEntry],
-    after: Mapping[str, gitcmd.TreeEntry],
+    before: Mapping[str, git.TreeEntry],
+    after: Mapping[str, git.TreeEntry],
     blobs: Mapping[str, bytes],
 ) -> IndexReview:
     old = blobs.get(before[path].sha) if path in before else None

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.errors import UsageError, UserMessageError
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
@@ -55,7 +55,7 @@ def user_slug(project_dir: Path, env: Mapping[str, str] | None = None) -> str:
     env = os.environ if env is None else env
     where = project_dir if project_dir.is_dir() else Path.cwd()
     for candidate in (
-        gitcmd.config_value(where, "user.name"),
+        git.config_value(where, "user.name"),
         env.get("USER"),
         env.get("USERNAME"),
     ):
@@ -128,11 +128,11 @@ def open_pull_request(
     heads = store.heads(binding)
     # The push moved origin/<branch> to exactly what was sent; the local branch may have
     # moved on since the lock was released.
-    (pushed,) = gitcmd.resolve_refs(repo, f"refs/remotes/origin/{branch}")
+    (pushed,) = git.resolve_refs(repo, f"refs/remotes/origin/{branch}")
     head = pushed or heads.local
     if head is None:
         raise UserMessageError(f"the review branch {branch} was not found in {repo}")
-    base = gitcmd.merge_base(repo, heads.remote, head) if heads.remote else None
+    base = git.merge_base(repo, heads.remote, head) if heads.remote else None
     review = review_commits(
         repo,
         base,

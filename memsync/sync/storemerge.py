@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.git import ModeOid, TreeEntry
 from memsync.merge.memory import MergeDecision
 from memsync.sync.binding import Binding
@@ -74,12 +74,12 @@ def riding(
 
 def _read(binding: Binding, entries: Mapping[str, TreeEntry | None]) -> dict[str, bytes]:
     shas = [e.sha for e in entries.values() if e is not None]
-    found = gitcmd.read_blobs(binding.clone_dir, shas)
+    found = git.read_blobs(binding.clone_dir, shas)
     return {p: found[e.sha] for p, e in entries.items() if e is not None and e.sha in found}
 
 
 def _sha(data: bytes | None) -> str | None:
-    return None if data is None else gitcmd.blob_sha(data)
+    return None if data is None else git.blob_sha(data)
 
 
 def _entry_sha(entry: TreeEntry | None) -> str | None:
@@ -110,11 +110,11 @@ def merge_local_edits(
     from memsync.merge.tree import merge_trees
 
     base_shas = {p: manifest.files[p] for p in contested if p in manifest.files}
-    found = gitcmd.read_blobs(binding.clone_dir, list(base_shas.values()))
+    found = git.read_blobs(binding.clone_dir, list(base_shas.values()))
     base = {p: found[sha] for p, sha in base_shas.items() if sha in found}
     ours = {p: data for p, data in contested.items() if data is not None}
     theirs = _read(binding, {p: current.get(p) for p in contested})
-    theirs_time = gitcmd.commit_time(binding.clone_dir, head) if head else 0
+    theirs_time = git.commit_time(binding.clone_dir, head) if head else 0
     result = merge_trees(
         base,
         ours,
@@ -139,7 +139,7 @@ class StoreMerge:
 
 
 def _sides(
-    ours: gitcmd.TreeChanges, theirs: gitcmd.TreeChanges
+    ours: git.TreeChanges, theirs: git.TreeChanges
 ) -> tuple[dict[str, ModeOid], dict[str, ModeOid], dict[str, ModeOid]]:
     """Base, ours and theirs restricted to the paths either side changed."""
     maps: tuple[dict[str, ModeOid], ...] = ({}, {}, {})
@@ -155,7 +155,7 @@ def _sides(
 
 
 def _renames(
-    change: gitcmd.TreeChanges, load: Callable[[Collection[ModeOid]], dict[ModeOid, bytes]]
+    change: git.TreeChanges, load: Callable[[Collection[ModeOid]], dict[ModeOid, bytes]]
 ) -> dict[str, str]:
     """The files one side renamed, by the merge's own rule (as merge_trees finds them)."""
     from memsync.merge.tree import BLOB_MODES, detect_renames
@@ -182,24 +182,24 @@ def merge_in_store(
     theirs: str,
     *,
     message: str,
-    author: gitcmd.Identity,
+    author: git.Identity,
     when: int | None = None,
 ) -> StoreMerge:
     """The merge commit of OURS and THEIRS over BASE in the clone REPO: objects only."""
     from memsync.merge.tree import BLOB_MODES, merged_mode
     from memsync.merge.treemerger import TreeMerger
 
-    changed = (gitcmd.tree_changes(repo, base, ours), gitcmd.tree_changes(repo, base, theirs))
+    changed = (git.tree_changes(repo, base, ours), git.tree_changes(repo, base, theirs))
     base_map, ours_map, theirs_map = _sides(*changed)
 
     def load(values: Collection[ModeOid]) -> dict[ModeOid, bytes]:
-        blobs = gitcmd.read_blobs(repo, [oid for _, oid in values])
+        blobs = git.read_blobs(repo, [oid for _, oid in values])
         return {value: blobs[value[1]] for value in values}
 
     renames = (_renames(changed[0], load), _renames(changed[1], load))
 
     def lookup(paths: Collection[str]) -> dict[str, ModeOid]:
-        found = gitcmd.list_tree(repo, ours, paths=sorted(paths))
+        found = git.list_tree(repo, ours, paths=sorted(paths))
         return {p: (e.mode, e.sha) for p, e in found.items() if e.kind == "blob"}
 
     merger: TreeMerger[ModeOid] = TreeMerger(
@@ -208,7 +208,7 @@ def merge_in_store(
         theirs_map,
         load=load,
         is_blob=lambda entry: entry[0] in BLOB_MODES,
-        times=(gitcmd.change_times(repo, base, ours), gitcmd.change_times(repo, base, theirs)),
+        times=(git.change_times(repo, base, ours), git.change_times(repo, base, theirs)),
         renames=renames,
         lookup=lookup,
     )
@@ -219,7 +219,7 @@ def merge_in_store(
     }
     contents: dict[str, bytes | None] = dict.fromkeys(plan.delete)
     contents.update(plan.write)
-    commit = gitcmd.write_commit(
+    commit = git.write_commit(
         repo,
         parents=[ours, theirs],
         changes=contents,
@@ -248,6 +248,6 @@ def merge_heads(
         local,
         remote,
         message=f"memsync: merge {binding.store.name} changes on {host}\n",
-        author=gitcmd.identity(repo, host),
+        author=git.identity(repo, host),
     )
     return merged.commit, tuple(describe(d, binding.prefix) for d in merged.decisions)

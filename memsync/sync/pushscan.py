@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from memsync import git as gitcmd
+from memsync import git
 from memsync.check.findings import Finding
 from memsync.config import Settings
 from memsync.sync import store
@@ -52,7 +52,7 @@ def vet_push(run: PushRun, heads: store.Heads) -> tuple[str | None, str | None]:
     blocked, warned = refuse_secrets(run.binding, run.settings, vetted, run.review_branch)
     report = run.report
     run.note(
-        decisions=report.decisions + notes,
+        notes=report.notes + notes,
         blocked=report.blocked + blocked,
         warnings=report.warnings + warned,
     )
@@ -81,9 +81,9 @@ def refuse_secrets(
         return (), found
     repo, ref = binding.clone_dir, f"refs/heads/{heads.branch}"
     if heads.remote is None:
-        gitcmd.delete_ref(repo, ref, heads.local)
+        git.delete_ref(repo, ref, heads.local)
     else:
-        gitcmd.update_branch(repo, heads.branch, heads.remote, heads.local, "memsync: secret")
+        git.update_branch(repo, heads.branch, heads.remote, heads.local, "memsync: secret")
     return found, ()
 
 
@@ -91,7 +91,7 @@ def scan_outgoing(repo: Path, head: str, ref: str) -> list[Finding]:
     """Secrets in what pushing HEAD to REF would send to origin."""
     from memsync.check.secrets import redact, scan_text
 
-    commits = gitcmd.unpushed_commits(repo, head)
+    commits = git.unpushed_commits(repo, head)
     if not commits:
         return []
     findings: list[Finding] = []
@@ -103,12 +103,12 @@ def scan_outgoing(repo: Path, head: str, ref: str) -> list[Finding]:
             findings.append(Finding(shown, hit.line, "secret", "error", message, hit.column))
 
     add(f"branch {ref}", ref, "the branch name")
-    for sha, message in gitcmd.commit_messages(repo, commits):
+    for sha, message in git.commit_messages(repo, commits):
         add(f"commit {sha[:12]}", message, "a commit's author or message")
-    blobs = gitcmd.unpushed_blobs(repo, head)
-    for path in sorted(gitcmd.touched_paths(repo, commits)):
+    blobs = git.unpushed_blobs(repo, head)
+    for path in sorted(git.touched_paths(repo, commits)):
         add(path, path, "a file name")
-    contents = gitcmd.read_blobs(repo, list(blobs.values()))
+    contents = git.read_blobs(repo, list(blobs.values()))
     for path, sha in sorted(blobs.items()):
         data = contents.get(sha)
         if data is not None:

@@ -1,0 +1,13 @@
+"""Object ids computed without git: the zero id and a blob's id (a session start needs
+these and nothing else of `objects`)."""
+
+from __future__ import annotations
+
+import hashlib
+
+ZERO_SHA = "0" * 40
+
+
+def blob_sha(data: bytes) -> str:
+    """The id git gives DATA as a blob, computed without running git."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
