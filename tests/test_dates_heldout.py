@@ -27,7 +27,7 @@ def test_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None:
     assert not own & {c.source.split()[0] for c in cases}  # held out: no shared repository
     score = dates_corpus.run(cases, tmp_path / "memory")
     # Floors at the measured figures (docs/BENCHMARKS.md): they may only go up.
-    assert score.precision >= 0.54 and score.recall >= 0.83, score.failures
+    assert score.precision >= 0.58 and score.recall >= 0.83, score.failures
 
 
 @pytest.mark.parametrize(
@@ -46,6 +46,14 @@ def test_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None:
         "The improvised line from The Tonight Show became a horror classic.",
         "TITLE: The Release of 'Hurry Up Tomorrow' — The Weeknd",
         "- Today (2026-05-27 Wed): latest available data is through 2026-05-19.",
+        # dev half of the held-out corpus (docs/BENCHMARKS.md)
+        "- Share one thing you built/learned today",
+        "Pick the one that solves your most immediate problem and use it this week.",
+        "**20:06** — Telegram interaction: Clayton: Tomorrow after I wind the coils.",
+        "CC prompt: CREATIVE DRIVE: Check your daily log for what you've already done today.",
+        "- CME Jul WTI: **$93.97** (next month)",
+        "Trigger: Cron (weekly Mondays 9:00 AM) → analyzes last week's performance",
+        "third drive went administrative-reflective (this Evening Integration).",
     ],
 )
 def test_look_alikes_from_the_heldout_corpus_are_left_alone(line: str) -> None:
@@ -59,6 +67,13 @@ def test_look_alikes_from_the_heldout_corpus_are_left_alone(line: str) -> None:
         ("Resume the conversation in 2 days.", "Resume the conversation on 2026-05-16."),
         ("We will ship it in 3 days.", "We will ship it on 2026-05-17."),
         ("The 'Ship It' review is tomorrow's job.", "The 'Ship It' review is the 2026-05-15 job."),
+        # Counter-examples of the dev-half rules: each must still convert.
+        ("Sam will pair with you tomorrow afternoon.", None),  # `you`, not an imperative
+        ("Share the draft with Ana tomorrow.", None),  # an imperative, not addressed to you
+        ("Clayton said: ship it tomorrow.", None),  # reported speech, not a transcript label
+        ("Renew the licence next month.", None),  # no month named on the line
+        ("The cron job broke 3 days ago.", "The cron job broke on 2026-05-11."),
+        ("Drafted the Evening Integration this evening.", None),  # not a title here
         # A placeholder in another clause does not make the whole line a procedure.
         ("NEW this week, adopted May 2 — writes `memo-YYYY-MM-DD.md`", None),
     ],

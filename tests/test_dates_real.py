@@ -15,8 +15,16 @@ import pytest
 from testing import dates_corpus
 
 OWN = Path(__file__).parent / "data" / "dates" / "real.json"
-# The team's shared corpus sits beside the repository (`../shared`), in CI as on a workstation.
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "dates-real.json"
+# The team's shared corpus sits beside the repository (`../shared`), in CI as on a workstation;
+# a worktree or a CI clone may sit deeper, so the nearest `shared/` above the tests counts.
+SHARED = next(
+    (
+        found
+        for parent in Path(__file__).resolve().parents
+        if (found := parent / "shared" / "corpora" / "dates-real.json").is_file()
+    ),
+    Path(__file__).resolve().parents[2] / "shared" / "corpora" / "dates-real.json",
+)
 
 
 def test_own_corpus_size_and_provenance() -> None:

@@ -244,9 +244,10 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     nxt = next_match.group(1) if next_match else None
     at_start = _sentence_start(before)
     expression = text[start:end]
-    title = expression[0].isupper() and not at_start and _capitalized(nxt)
+    inner = any(w[0].isupper() and w.lower() not in WEEKDAYS for w in expression.split()[1:])
+    title = ((expression[0].isupper() and not at_start) or inner) and _capitalized(nxt)
     if _VAGUE_AFTER.match(after) or title:
-        return None  # `or so`; a title such as "the Today Show", "The Tonight Show"
+        return None  # `or so`; a title: "the Today Show", "this Evening Integration"
     ctx = Context(text, start, before, after, prev, nxt, at_start, found)
     kind_and_recipe = _recipe(match, ctx)
     if kind_and_recipe is None:

@@ -10,7 +10,13 @@ tomorrow?`, `did he post the Story today?`: every relative date in a question in
 corpora is hypothetical or asks), a line describing a procedure with a date placeholder
 (`Read memory/YYYY-MM-DD.md (today + yesterday)`), the idea of the current date (`check
 today's date`), one of a row of labels (`Today / Yesterday / 1 week ago`), and a heading that
-states its own date (`## Tonight's build fixes (2026-05-08 evening)`).
+states its own date (`## Tonight's build fixes (2026-05-08 evening)`); on its dev half
+(docs/BENCHMARKS.md), an imperative that addresses the reader (`Share one thing you built
+today`: a template or instruction, any day it is read), a chat transcript after its speaker label
+(`Telegram interaction: Clayton: Tomorrow after I wind the coils…`, `CC prompt: …`: quoted
+speech without quote marks), and `next month` on a line that names a month itself (`CME Jul
+WTI (next month)`: a contract month the line already names), an automation trigger
+(`Trigger: Cron (weekly Mondays) → analyzes last week's performance`: counted from each run).
 """
 
 from __future__ import annotations
@@ -51,6 +57,14 @@ _CALENDAR = re.compile(
 _SINGLE_OPEN = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Z])(?!.*(?:^|\s)['‘][A-Z])")
 _SINGLE_CLOSE = re.compile(r"^(?:[^'’]*?[a-z])?['’](?=$|[\s.,;:!?)\]—–])", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
+_ADDRESSED = re.compile(r"\b(?<!thank )you(?:r|rs|rself|'re|'ll|'ve|'d)?\b", re.IGNORECASE)
+_SPEAKER = re.compile(r"\b(?:interaction|prompt|transcript)\s*:\s|→\s*[A-Z][\w ]{0,20}:\s")
+# A sentence that opens with a verb and its object (`Share one thing…`, `Pick the one…`).
+_IMPERATIVE = re.compile(r"[\s\-*>\d.)]*[A-Z][a-z]+\s+(?:one|the|a|an|your|it|this|that|all)\b")
+_TRIGGER = re.compile(r"\btrigger\s*:|\bcron\s*\(", re.IGNORECASE)
+_MONTH_NAMED = re.compile(
+    r"\b(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(?!\s*\d)(?!\w)"
+)
 _LATIN = re.compile(r"[A-Za-z]")
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -96,6 +110,16 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     cuts = [m.end() for m in _SENTENCE_STOP.finditer(before)]
     stop = _SENTENCE_STOP.search(after)
     clause = before[cuts[-1] if cuts else 0 :] + after[: stop.start() if stop else len(after)]
+    if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):
+        return True  # `Share one thing you built today`: addressed to whoever reads it, any day
+    if _SPEAKER.search(before):
+        return True  # `interaction: Clayton: Tomorrow after I…`: a transcript quotes speech
+    if _TRIGGER.search(line):
+        return True  # `Trigger: Cron (weekly) → … re-schedules for next week`: every run's
+    if re.fullmatch(r"(?:next|this|last)\s+month", words, re.IGNORECASE) and _MONTH_NAMED.search(
+        line
+    ):
+        return True  # `CME Jul WTI (next month)`: the line names the month it means
     if _PLACEHOLDER.search(clause):
         return True  # `Read memory/YYYY-MM-DD.md (today + yesterday)`: a procedure, any day
     end = _QUESTION_END.search(after)
