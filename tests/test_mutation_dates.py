@@ -66,7 +66,20 @@ def test_resolved_at_the_boundaries(reason: str, text: str, resolved: str) -> No
 
 @pytest.mark.parametrize(
     "text",
-    ["We ship Monday to Friday.", "We ship Monday through Friday.", "Open Monday - Friday."],
+    [
+        "We ship Monday to Friday.",
+        "We ship Monday through Friday.",
+        "Open Monday - Friday.",
+        # Found by mutation testing: `until` converted only the end of the range.
+        "We ship Monday until Friday.",
+        "We paused on Monday till Friday.",
+    ],
 )
 def test_a_weekday_range_is_a_schedule_left_alone(text: str) -> None:
     assert resolve_relative_dates(text, THURSDAY)[0] == text
+
+
+def test_until_a_weekday_alone_still_points_ahead() -> None:
+    assert resolve_relative_dates("We ship until Friday.", THURSDAY)[0] == (
+        "We ship until 2026-03-06."
+    )

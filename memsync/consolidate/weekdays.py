@@ -105,6 +105,11 @@ PAST_CUES = re.compile(
     re.IGNORECASE,
 )
 _PAST_AUX = re.compile(r"\b(?:was|were|had|did)\b", re.IGNORECASE)
+# `Monday until Friday` whose `Monday` was left alone: converting only `Friday` would leave
+# half a range (the range words `to`/`through` chain only from a converted first day).
+_RANGE_START = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+(?:until|till)\s*$", re.IGNORECASE
+)
 _PRESENT_AUX = frozenset(["is", "are", "am", "be", "being", "get", "gets", "will"])
 _WORD_BEFORE = re.compile(r"([A-Za-z~]+)\W*$")
 
@@ -122,6 +127,8 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
     before = ctx.before.rstrip().lower()
     if prev == "since":
         return -1, False
+    if _RANGE_START.search(ctx.before):
+        return None
     if prev in _AHEAD_PREPS or before.endswith(("ahead of", "in time for")):
         # `until Friday` points ahead, unless the sentence is told in the past tense
         # (`was green until Tuesday`); a past verb elsewhere (`replied; route before
