@@ -27,7 +27,7 @@ def test_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None:
     assert not own & {c.source.split()[0] for c in cases}  # held out: no shared repository
     score = dates_corpus.run(cases, tmp_path / "memory")
     # Floors at the measured figures (docs/BENCHMARKS.md): they may only go up.
-    assert score.precision >= 0.58 and score.recall >= 0.83, score.failures
+    assert score.precision >= 0.66 and score.recall >= 0.83, score.failures
 
 
 @pytest.mark.parametrize(
@@ -54,6 +54,17 @@ def test_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None:
         "- CME Jul WTI: **$93.97** (next month)",
         "Trigger: Cron (weekly Mondays 9:00 AM) → analyzes last week's performance",
         "third drive went administrative-reflective (this Evening Integration).",
+        # the whole held-out corpus, third pass (docs/BENCHMARKS.md): conditions, formulas,
+        # spans, nowadays
+        "If neither fills, the trade isn't working today — come back tomorrow with fresh quotes.",
+        "- If a decision is made → log it in today's Daily Note under Decisions",
+        'When something is broken today (a 404), do NOT tell the user "this was never set up".',
+        "- When user reports a P&L number, confirm whether they mean **DLY** (today's slice).",
+        "`getUpcomingAlerts(n)` returns alerts whose `AlertDate` falls in [today, today+n].",
+        "**Start with one.** Don't try to run all 12 in a day.",
+        "Three poems in one day: dark, dawn, and after-building.",
+        "Every platform today makes it easy to give something away.",
+        "**How to apply:** log it in today's note before closing.",
     ],
 )
 def test_look_alikes_from_the_heldout_corpus_are_left_alone(line: str) -> None:
@@ -76,6 +87,12 @@ def test_look_alikes_from_the_heldout_corpus_are_left_alone(line: str) -> None:
         ("Drafted the Evening Integration this evening.", None),  # not a title here
         # A placeholder in another clause does not make the whole line a procedure.
         ("NEW this week, adopted May 2 — writes `memo-YYYY-MM-DD.md`", None),
+        # A condition told in the past, or with a plan, is a particular day again.
+        ("When I checked yesterday, the cron job was down.", None),
+        ("If the build is green tomorrow, we will tag the release.", None),
+        ("Ship it in a week.", None),  # a week is not a span told with a count
+        ("Every disaster today failed silently.", None),  # a day's events, not nowadays
+        ("Shipped 3 commits today + 3 yesterday.", None),  # `+` with spaces: not a formula
     ],
 )
 def test_real_dates_next_to_the_new_rules_still_convert(line: str, expected: str | None) -> None:
@@ -95,3 +112,25 @@ def test_a_dated_label_at_the_start_of_a_line_dates_the_line() -> None:
     assert stated(0) == (date(2026, 5, 7), "the date the line starts with")
     assert stated(1) == (date(2026, 5, 6), "the date the line starts with")
     assert stated(2) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        ("# Memory Hygiene Protocol\n\n- Collapse today's entries into one.", False),
+        ("# Daily Note — YYYY-MM-DD\n\n## What I Did Today", False),
+        ("# Trade Framework\n\n## How to apply\n\nClose it today.", False),
+        ("# Session Instructions\n\n## Every Session End\n\n1. Update today's note.", False),
+        # A dated or day's section under a rules heading means its own days.
+        ("# Protocol\n\n## 2026-05-12 run\n\nFixed the cron today.", True),
+        ("# Protocol\n\n## Today\n\nFixed the cron today.", True),
+        # A sibling section's heading is not one the line sits under.
+        ("# Log\n\n## Rules\n\n- keep it short\n\n## Work\n\nFixed the cron today.", True),
+        ("# Log\n\n## Next steps\n\nShip it tomorrow.", True),
+    ],
+)
+def test_headings_over_standing_instructions_leave_their_days_alone(
+    text: str, converted: bool
+) -> None:
+    _, replacements = resolve_relative_dates(text, WRITTEN)
+    assert bool(replacements) is converted, replacements

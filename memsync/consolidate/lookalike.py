@@ -16,7 +16,10 @@ today`: a template or instruction, any day it is read), a chat transcript after 
 (`Telegram interaction: Clayton: Tomorrow after I wind the coils…`, `CC prompt: …`: quoted
 speech without quote marks), and `next month` on a line that names a month itself (`CME Jul
 WTI (next month)`: a contract month the line already names), an automation trigger
-(`Trigger: Cron (weekly Mondays) → analyzes last week's performance`: counted from each run).
+(`Trigger: Cron (weekly Mondays) → analyzes last week's performance`: counted from each run);
+on the whole held-out corpus, a condition (`If neither fills, the trade isn't working today`),
+standing instructions under their heading (`## How to apply`, `# … Protocol`, a template's
+`YYYY-MM-DD` title), a formula on the line (`[today, today+n]`) and `Every platform today`.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ _IDIOM_BEFORE = re.compile(
 )
 _COUNT_BEFORE = re.compile(
     r"\b(?:\w+est|most|least|first|second|third|only|once|twice|times?|instances?|record)\b"
-    r"|\d+\s+(?!days?\b|weeks?\b|months?\b)[a-z]|\d%|\$\d",
+    r"|\d+\s+(?!days?\b|weeks?\b|months?\b)[a-z]|\d%|\$\d|\d\s*$"
+    r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|dozens?)\s+[a-z]+s\b",
     re.IGNORECASE,
 )
 _CLAUSE_STOP = re.compile(r"[.;:!?(—–]|\s-\s")
@@ -46,6 +50,7 @@ _RECURRING_DAY = re.compile(
 _QUESTION_END = re.compile(r"[.!](?=\s|$)|\?")
 _PLACEHOLDER = re.compile(r"\bYYYY-?MM(?:-?DD)?\b|<date>|\{date\}|\bDD/MM\b|\bMM/DD\b")
 _LABEL_ROW = re.compile(r"(?:^|\s)[/−]\s*$")
+_FULL_STOP = re.compile(r"[.!?](?=\s|$)")
 _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
 _ERA = r"..\s+(?:world|age|era|society|climate|landscape|economy|market)\b"
 _HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s|^\s*(?:\*\*|__)[^*_].*(?:\*\*|__)\s*:?\s*$")
@@ -65,6 +70,29 @@ _TRIGGER = re.compile(r"\btrigger\s*:|\bcron\s*\(", re.IGNORECASE)
 _MONTH_NAMED = re.compile(
     r"\b(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(?!\s*\d)(?!\w)"
 )
+# A sentence that sets a condition (`If neither fills, the trade isn't working today`,
+# `When something is broken today, do NOT…`): what to do whenever it holds, not a day. One
+# telling of the past or a plan (`When I checked yesterday`, `When we ship it tomorrow, we'll…`)
+# is a particular day again.
+_CONDITION = re.compile(r"[\s\-*>\d.)]*(?:\*\*)?(?:if|when|whenever|unless)\b", re.IGNORECASE)
+_TOLD_OR_PLANNED = re.compile(
+    r"\b(?:was|were|did|had|will|won't|going\s+to|planned|scheduled)\b|['’]ll\b"
+    r"|\b(?:I|we|he|she|they|you)\s+(?:\w+ed|went|got|came|said|told|found|made|ran|saw|took)\b",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
+_FORMULA = re.compile(r"\btoday[+\-]\w|\[\s*today\s*,", re.IGNORECASE)
+_EVERY_NOUN = re.compile(r"(?:^|[^\w\s])\s*(?:every|all|most|many)\s+[a-z]+\s+$", re.IGNORECASE)
+_PRESENT_AFTER = re.compile(r"\s+(?:is|are|has|have|[a-z]+[^s\W]s)\b")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$", re.MULTILINE)
+# Headings over standing instructions, rules or templates: their days are any day's.
+_INSTRUCTIONS = re.compile(
+    r"how\s+to\s+(?:apply|use)|how\s+(?:it|this|the\s+\w+)\s+works|\bevery\s+session\b"
+    r"|\b(?:protocol|instructions?|checklist|conventions?|guidelines?|template|rules|logic)\b"
+    r"|YYYY",
+    re.IGNORECASE,
+)
+_DAY_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+week)\b", re.IGNORECASE)
 _LATIN = re.compile(r"[A-Za-z]")
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -114,6 +142,12 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `Share one thing you built today`: addressed to whoever reads it, any day
     if _SPEAKER.search(before):
         return True  # `interaction: Clayton: Tomorrow after I…`: a transcript quotes speech
+    if _FORMULA.search(line):
+        return True  # `[today, today+days_ahead]`: a formula's variable
+    sentence = before[_sentence_cut(before) :] + after[: _sentence_end(after)]
+    told = _TOLD_OR_PLANNED.search(_QUOTED.sub("", sentence))
+    if _CONDITION.match(sentence) and not told:
+        return True  # `If neither fills, the trade isn't working today`: whenever it holds
     if _TRIGGER.search(line):
         return True  # `Trigger: Cron (weekly) → … re-schedules for next week`: every run's
     if re.fullmatch(r"(?:next|this|last)\s+month", words, re.IGNORECASE) and _MONTH_NAMED.search(
@@ -129,7 +163,40 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `today's date`: the idea of the current date
     if re.search(r"\bin\s+$", before, re.IGNORECASE) and re.match(_ERA, after, re.IGNORECASE):
         return True  # `in today's world`: the present era, not a day
+    if words.lower() == "today" and _EVERY_NOUN.search(before) and _PRESENT_AFTER.match(after):
+        return True  # `Every platform today makes it easy`: nowadays, not a day
     return bool(_LABEL_ROW.search(before) or re.match(r"\s+[/−](?:\s|$)", after))
+
+
+def standing_instructions(text: str, line_start: int) -> bool:
+    """Whether the line starting at LINE_START sits under a heading of rules, instructions or a
+    template (`## How to apply`, `# Memory Hygiene Protocol`, `# Daily Note — YYYY-MM-DD`),
+    or opens with `**How to apply:**`: what it says holds on any day it is read."""
+    if re.match(r"\s*\*\*how\s+to\s+apply:?\*\*", text[line_start:], re.IGNORECASE):
+        return True
+    level = 7
+    for heading in reversed(list(_HEADING.finditer(text, 0, line_start))):
+        depth = len(heading.group(1))
+        if depth >= level:
+            continue  # a sibling's heading, not one this line sits under
+        level, title = depth, heading.group(2)
+        if _CALENDAR.search(title) or _DAY_WORDS.search(title):
+            return False  # a dated or day's section: its own days are meant
+        if _INSTRUCTIONS.search(title):
+            return True
+        if depth == 1:
+            break
+    return False
+
+
+def _sentence_cut(before: str) -> int:
+    cuts = [m.end() for m in _FULL_STOP.finditer(before)]
+    return cuts[-1] if cuts else 0
+
+
+def _sentence_end(after: str) -> int:
+    stop = _FULL_STOP.search(after)
+    return stop.start() if stop else len(after)
 
 
 def dated_heading(line: str) -> bool:
