@@ -27,7 +27,7 @@ def test_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None:
     assert not own & {c.source.split()[0] for c in cases}  # held out: no shared repository
     score = dates_corpus.run(cases, tmp_path / "memory")
     # Floors at the measured figures (docs/BENCHMARKS.md): they may only go up.
-    assert score.precision >= 0.66 and score.recall >= 0.83, score.failures
+    assert score.precision >= 0.67 and score.recall >= 0.86, score.failures
 
 
 @pytest.mark.parametrize(
@@ -65,6 +65,8 @@ def test_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None:
         "Three poems in one day: dark, dawn, and after-building.",
         "Every platform today makes it easy to give something away.",
         "**How to apply:** log it in today's note before closing.",
+        "Check Monday planning notes.",  # `Monday` as an adjective, even after a to-do verb
+        "Use Cyber Monday deals.",
     ],
 )
 def test_look_alikes_from_the_heldout_corpus_are_left_alone(line: str) -> None:
@@ -93,6 +95,14 @@ def test_look_alikes_from_the_heldout_corpus_are_left_alone(line: str) -> None:
         ("Ship it in a week.", None),  # a week is not a span told with a count
         ("Every disaster today failed silently.", None),  # a day's events, not nowadays
         ("Shipped 3 commits today + 3 yesterday.", None),  # `+` with spaces: not a formula
+        # A to-do's bare weekday is ahead; a table cell is its own clause; a line of two
+        # bold spans is not a bold heading (`1/3` on it is no date that pins the weekday).
+        (
+            "| Identified as assigned | ⏳ Verify Monday |",
+            "| Identified as assigned | ⏳ Verify on 2026-05-18 |",
+        ),
+        ("Ping Sam Monday.", "Ping Sam on 2026-05-18."),
+        ("**Plan:** Assumed 1/2. **Use 1/3 unless they re-correct on Monday.**", None),
     ],
 )
 def test_real_dates_next_to_the_new_rules_still_convert(line: str, expected: str | None) -> None:

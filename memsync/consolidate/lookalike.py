@@ -53,7 +53,7 @@ _LABEL_ROW = re.compile(r"(?:^|\s)[/−]\s*$")
 _FULL_STOP = re.compile(r"[.!?](?=\s|$)")
 _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
 _ERA = r"..\s+(?:world|age|era|society|climate|landscape|economy|market)\b"
-_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s|^\s*(?:\*\*|__)[^*_].*(?:\*\*|__)\s*:?\s*$")
+_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s|^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?\s*$")
 _CALENDAR = re.compile(
     rf"\b20\d\d-[01]\d-[0-3]\d\b|\b{_MONTH}\s+[0-3]?\d\b|\b[0-3]?\d\s+{_MONTH}(?!\w)"
     r"|\b[01]?\d/[0-3]?\d\b",

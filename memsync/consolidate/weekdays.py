@@ -81,7 +81,7 @@ _AFTER_A_DAY = frozenset(
     ]
 )
 _CLOCK_AFTER = re.compile(r"^\s+(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?\b", re.I)
-_CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\]—–]|\s-\s|\*)")
+_CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\]—–|]|\s-\s|\*)")
 _RECURRING = re.compile(
     r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\s*[=:/]|\bevery\b|\beach\b|\bweekly\b"
     r"|\bcadence\b|\brhythm\b|\broutine\b|\brecurring\b|\bonly\s+on\b|\bbi-?weekly\b"
@@ -110,6 +110,13 @@ _PAST_AUX = re.compile(r"\b(?:was|were|had|did)\b", re.IGNORECASE)
 _RANGE_START = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+(?:until|till)\s*$", re.IGNORECASE
 )
+# A sentence that opens with one of these verbs is a to-do: its bare weekday is ahead.
+_IMPERATIVE_START = re.compile(
+    r"[^A-Za-z]*(?:verify|confirm|check|ask|ping|call|email|send|ship|review|test|retry"
+    r"|revisit|discuss|deploy|merge|finish|submit|publish|remind|resume|use|follow\s+up"
+    r"|circle\s+back|pick\s+up|re-?run|re-?test|re-?check)\b",
+    re.IGNORECASE,
+)
 _PRESENT_AUX = frozenset(["is", "are", "am", "be", "being", "get", "gets", "will"])
 _WORD_BEFORE = re.compile(r"([A-Za-z~]+)\W*$")
 
@@ -122,7 +129,8 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
         connector = text[chained.end : ctx.start].strip().lower()
         is_range = connector in ("to", "through", "thru", "until", "till", "-", "–")
         return chained.recipe[2], is_range
-    if _recurring(text, ctx.start) or _PROPER_BEFORE.search(ctx.before):
+    to_do = _IMPERATIVE_START.match(_sentence(ctx.before.split("|")[-1])) is not None
+    if _recurring(text, ctx.start) or (_PROPER_BEFORE.search(ctx.before) and not to_do):
         return None  # a recurring slot, or a name (`Good Friday`, `Cyber Monday`)
     before = ctx.before.rstrip().lower()
     if prev == "since":
@@ -145,6 +153,8 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
         direction = tense(text, ctx.start, end, clause=True)
         if direction is None and clock:
             direction = 1  # `interview Monday 10:30 AM`: an appointment ahead
+    if direction is None and to_do:
+        direction = 1  # `⏳ Verify Monday`, `Use 1/3 unless they re-correct on Monday`
     return None if direction is None else (direction, False)
 
 
@@ -188,7 +198,7 @@ def tense(text: str, start: int, end: int, *, clause: bool) -> int | None:
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
     left = text[line_start:start]
-    stops = r"[.!?](?:\s|$)" + (r"|[;,:()—–]|\s-\s" if clause else "")
+    stops = r"[.!?](?:\s|$)|\s\|(?:\s|$)" + (r"|[;,:()—–]|\s-\s" if clause else "")
     cuts = [m.end() for m in re.finditer(stops, left)]
     sentence_start = line_start + (cuts[-1] if cuts else 0)
     stop = re.search(stops, text[end:line_end])
