@@ -178,11 +178,23 @@ def score(cases: list[Case], folder: Path, changes: dict[str, list[Any]]) -> Sco
             elif not optional and not ("unchanged" in outputs and phrase in last):
                 result.fn += 1
                 result.failures.append(f"{case.ident} missed {phrase!r}: {new_lines[-1]!r}")
-        extra = [c for i, c in enumerate(found) if i not in used]
+        # The phrase must vanish from the line (the corpus README), so every occurrence of it is
+        # converted: a second `today` given an accepted value is part of that, not an extra.
+        extra = [
+            c
+            for i, c in enumerate(found)
+            if i not in used and not _repeats_a_label(case.phrases, c.old.lower(), c.value)
+        ]
         if extra or not context_kept:
             result.fp += max(len(extra), 1)
             result.failures.append(f"{case.ident} also changed {[c.old for c in extra]}")
     return result
+
+
+def _repeats_a_label(
+    phrases: tuple[tuple[str, tuple[str, ...]], ...], old: str, value: str
+) -> bool:
+    return any(label.lstrip("?") == old and _accepts(outputs, value) for label, outputs in phrases)
 
 
 def day_after(day: str, days: int) -> str:

@@ -57,3 +57,15 @@ def test_check_flags_exactly_what_consolidate_converts() -> None:
         converted = [(r.line, r.old) for r in replacements]
         flagged = [(line, expression) for line, _, expression in relative_date_positions(case.text)]
         assert flagged == converted, case.ident
+
+
+def test_the_scorer_counts_every_occurrence_of_a_labelled_phrase_once(tmp_path: Path) -> None:
+    """A phrase must vanish from its line (corpus README): converting its second occurrence
+    too is what the label asks, not a false positive; a wrong value or a phrase left is one."""
+    text = "A file touched at 16:34 today is no newer than one touched at 10:43 today."
+    labels = (("today", ("2026-04-05",)),)
+    both = dates_corpus.Case("p000", "2026-04-05", "2026-04-05", text, labels, "a b c")
+    wrong = dates_corpus.Case("p001", "2026-04-05", "2026-04-06", text, labels, "a b c")
+    score = dates_corpus.run([both, wrong], tmp_path / "memory")
+    assert (score.tp, score.fp, score.fn) == (1, 2, 1), score.failures
+    assert score.failures[0].startswith("p001 'today' -> 2026-04-06"), score.failures
