@@ -24,6 +24,8 @@ standing instructions under their heading (`## How to apply`, `# … Protocol`, 
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
@@ -84,6 +86,7 @@ _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 _FORMULA = re.compile(r"\btoday[+\-]\w|\[\s*today\s*,", re.IGNORECASE)
 _EVERY_NOUN = re.compile(r"(?:^|[^\w\s])\s*(?:every|all|most|many)\s+[a-z]+\s+$", re.IGNORECASE)
 _PRESENT_AFTER = re.compile(r"\s+(?:is|are|has|have|[a-z]+[^s\W]s)\b")
+_HOW_TO_APPLY = re.compile(r"\s*\*\*how\s+to\s+apply:?\*\*", re.IGNORECASE)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$", re.MULTILINE)
 # Headings over standing instructions, rules or templates: their days are any day's.
 _INSTRUCTIONS = re.compile(
@@ -172,21 +175,43 @@ def standing_instructions(text: str, line_start: int) -> bool:
     """Whether the line starting at LINE_START sits under a heading of rules, instructions or a
     template (`## How to apply`, `# Memory Hygiene Protocol`, `# Daily Note — YYYY-MM-DD`),
     or opens with `**How to apply:**`: what it says holds on any day it is read."""
-    if re.match(r"\s*\*\*how\s+to\s+apply:?\*\*", text[line_start:], re.IGNORECASE):
+    if _HOW_TO_APPLY.match(text, line_start):
         return True
-    level = 7
-    for heading in reversed(list(_HEADING.finditer(text, 0, line_start))):
-        depth = len(heading.group(1))
-        if depth >= level:
-            continue  # a sibling's heading, not one this line sits under
-        level, title = depth, heading.group(2)
+    starts, verdicts, parents = _sections(text)
+    index = bisect.bisect_right(starts, line_start) - 1
+    if index < 0:
+        return False
+    # A heading line itself is read under the headings that enclose it.
+    return parents[index] if starts[index] == line_start else verdicts[index]
+
+
+@functools.lru_cache(maxsize=4)  # one text's matches ask in turn: each heading is read once
+def _sections(text: str) -> tuple[list[int], list[bool], list[bool]]:
+    """Where each heading starts, whether the lines under it are standing instructions (the
+    nearest enclosing heading that is dated, no, or a rule's, yes, decides), and whether the
+    heading itself is (its enclosing headings decide)."""
+    starts: list[int] = []
+    verdicts: list[bool] = []
+    parents: list[bool] = []
+    chain: list[tuple[int, bool | None]] = []  # enclosing headings: depth, own verdict
+    for heading in _HEADING.finditer(text):
+        depth, title = len(heading.group(1)), heading.group(2)
+        while chain and chain[-1][0] >= depth:
+            chain.pop()  # a sibling's or a deeper heading does not enclose this one
+        own: bool | None = None
         if _CALENDAR.search(title) or _DAY_WORDS.search(title):
-            return False  # a dated or day's section: its own days are meant
-        if _INSTRUCTIONS.search(title):
-            return True
-        if depth == 1:
-            break
-    return False
+            own = False  # a dated or day's section: its own days are meant
+        elif _INSTRUCTIONS.search(title):
+            own = True
+        parents.append(_decided(chain))
+        chain.append((depth, own))
+        starts.append(heading.start())
+        verdicts.append(_decided(chain))
+    return starts, verdicts, parents
+
+
+def _decided(chain: list[tuple[int, bool | None]]) -> bool:
+    return next((v for _, v in reversed(chain) if v is not None), False)
 
 
 def _sentence_cut(before: str) -> int:
