@@ -117,11 +117,21 @@ def test_a_dated_label_at_the_start_of_a_line_dates_the_line() -> None:
         "**Status (2026-05-07):** VA onboarded today, going live this week.",
         "Update 2026-05-06: shipped today",
         "Ship Monday 2026-05-11.",  # a date further on names a plan, not the day of writing
+        # An index entry's description is the line (the heldout corpus's MEMORY.md, whose
+        # dash was stored mis-encoded).
+        "- [Audit Findings](project_audit.md) â€” 2026-05-08 audit; tonight's fixes",
+        "- [Audit Findings](project_audit.md) — Ship by 2026-05-11",
+        # Two bold spans are a line of text, not a bold heading dating the lines below.
+        "**Plan (May 2):** kept. **Use it.**",
+        "Fixed it today.",
     ]
     stated = stated_dates(lines, lambda _: WRITTEN)
     assert stated(0) == (date(2026, 5, 7), "the date the line starts with")
     assert stated(1) == (date(2026, 5, 6), "the date the line starts with")
     assert stated(2) is None
+    assert stated(3) == (date(2026, 5, 8), "the date the line starts with")
+    assert stated(4) is None
+    assert stated(6) is None
 
 
 @pytest.mark.parametrize(

@@ -23,8 +23,13 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$")
-_BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_].*?)(?:\*\*|__)\s*:?\s*$")
-_LINE_START = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?\s*\[?\s*(?=\S)")
+# One bold span alone on its line; `**Plan:** text **Use it.**` is a line of text.
+_BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_][^*_]*?)(?:\*\*|__)\s*:?\s*$")
+# An index entry's description counts as the line (`- [Audit](audit.md) — 2026-05-08 …`).
+_LINE_START = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[[^\]\n]*\]\([^)\s]*\)\s+\S{1,3}\s+)?"
+    r"(?:\*\*|__)?\s*\[?\s*(?=\S)"
+)
 # A short label before the date a line starts with: `Status (`, `Update `, `As of `.
 _LABEL_DATE = re.compile(
     r"[A-Za-z][A-Za-z ]{0,24}?(?:\s*\(\s*|\s+)(?=20\d\d-[01]\d-[0-3]\d\)?\s*:)"
