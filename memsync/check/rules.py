@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -153,12 +154,15 @@ def relative_date_positions(text: str) -> list[tuple[int, int, str]]:
         return []  # the grammar is costly (about 1 ms a memory) and most text has no date word
     from memsync.consolidate.dates import convertible_dates
 
+    matches = convertible_dates(text)
+    if not matches:
+        return []
+    # Line starts once, a bisect per match: counting newlines per match is quadratic in a log.
+    starts = [0, *(i + 1 for i, ch in enumerate(text) if ch == "\n")]
     positions: list[tuple[int, int, str]] = []
-    for match in convertible_dates(text):
-        line_start = text.rfind("\n", 0, match.start) + 1
-        positions.append(
-            (text.count("\n", 0, match.start), match.start - line_start, match.expression)
-        )
+    for match in matches:
+        line = bisect.bisect_right(starts, match.start) - 1
+        positions.append((line, match.start - starts[line], match.expression))
     return positions
 
 
