@@ -6,7 +6,7 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run memsync; `pull --hook`/`push --hook` skip the CLI framework to start fast."""
+    """Run memsync; `pull --hook`/`push --hook` and a piped `check` skip the CLI framework."""
     args = sys.argv[1:] if argv is None else argv
     if args == ["--version"]:
         from memsync import __version__
@@ -28,6 +28,12 @@ def main(argv: list[str] | None = None) -> None:
             run_hook(command, project, scopes)
             raise SystemExit(0)
         gc.enable()
+    if args[:1] == ["check"] and not sys.stdout.isatty():
+        from memsync.cli.leancheck import parse_check_argv, run
+
+        parsed = parse_check_argv(args[1:])
+        if parsed is not None:
+            run(parsed)
     from memsync.cli.app import main as cli_main
 
     cli_main(args)

@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memsync.check.secrets import (
     ALLOW_MARKER,
@@ -379,3 +381,47 @@ def test_hostile_text_of_the_size_limit_scans_in_linear_time(text: str) -> None:
     began = time.monotonic()
     assert scan_text(text) == []
     assert time.monotonic() - began < 20  # ~0.3 s idle; quadratic inputs took minutes
+
+
+_JOIN_ALPHABET = "aZ9_-./+=~ \t\n\r\"'`&,\\|>:x"
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=_JOIN_ALPHABET, max_size=60))
+def test_the_join_hint_finds_every_text_the_join_rule_would(text: str) -> None:
+    """The fast hint is a necessary condition of the wrapped-token join: never a miss."""
+    from memsync.check import secrets
+
+    full = secrets._pattern(secrets._JOIN_SOURCE).search(text)
+    hint = secrets._pattern(secrets._JOIN_HINT_SOURCE).search(text)
+    assert full is None or hint is not None, (text, full)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "token: ghp_abcdEFGH12\nijklMNOP34",  # a wrapped token
+        'key = "sk-abcdEFGH" +\n  "ijklMNOP"',  # pieces over lines
+        'key = "sk-abcdEFGH" + "ijklMNOP"',  # pieces on one line
+        "SG.abcdEFGH.5diI.\r\nEDuvwxyz",  # a split after a full stop, CRLF
+    ],
+)
+def test_the_join_hint_finds_real_joins(text: str) -> None:
+    from memsync.check import secrets
+
+    assert secrets._pattern(secrets._JOIN_SOURCE).search(text) is not None
+    assert secrets._pattern(secrets._JOIN_HINT_SOURCE).search(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nname: feedback_always-commit-before\ndescription: commit first\n---\n",
+        "We rebased the branch before deploying\nthe service to production.\n",
+    ],
+)
+def test_frontmatter_and_wrapped_prose_are_not_joins(text: str) -> None:
+    from memsync.check import secrets
+
+    assert secrets._pattern(secrets._JOIN_SOURCE).search(text) is None
+    assert secrets._pattern(secrets._JOIN_HINT_SOURCE).search(text) is None

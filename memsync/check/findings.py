@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -192,6 +191,8 @@ def _plural(count: int, noun: str) -> str:
 
 def render(report: CheckReport, fmt: str) -> str:
     """The report in one of FORMATS, ending with a newline."""
+    import json  # only the machine formats need it: `check` in a hook prints text
+
     if fmt == "json":
         return json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n"
     if fmt == "sarif":

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from dataclasses import replace
 
 from memsync.check.secret_rules import GITLEAKS_RULES, PRIVATE_KEY_RULE, E, L, SecretRule, rule
@@ -92,6 +91,8 @@ _SAMPLE_CLAIMS = ('"John Doe"',)
 
 def _b64url_json(segment: str) -> object:
     """The JSON value a base64url segment encodes, or None."""
+    import json  # only a JWT-shaped candidate reaches here: `check` starts without json
+
     segment = segment.rstrip("=")
     try:
         raw = base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))

@@ -4,10 +4,10 @@ Only this package imports typer and rich; it may import every other memsync pack
 none imports it. One module per command group, as pre-commit's `commands/`: `sync`
 (init, pull, push, sync), `status` (status, diff, log), `tidy` (check, consolidate),
 `team` (promote, scaffold, review), `hooks`, `project` (project move), `mergefile`
-(merge-file); `options` holds the shared options. `app` builds the typer application and
-holds the one error handler (SPEC section 7, with `crashlog`); `render` is where
-everything printed is escaped. Nothing is imported here: `memsync --version` and the hook
-path (memsync/__main__.py) must stay lean.
+(merge-file); `options` holds the shared options. `app` builds the typer application;
+`guard` is the one error handler (SPEC section 7, with `crashlog`); `leancheck` runs a piped
+`check` without typer; `render` is where everything printed is escaped. Nothing is imported
+here: `memsync --version` and the hook path (memsync/__main__.py) must stay lean.
 """
 
 from __future__ import annotations

@@ -1,21 +1,17 @@
-"""The typer application, its command groups, and the one error handler (SPEC section 7).
-
-Exit codes: 0 done; 1 needs you; 2 usage; 3 remote unreachable; 4 locked or unsafe
-clone; 70 a bug in memsync (EX_SOFTWARE; the traceback goes to a log file whose path is
-printed); 130 interrupted (Ctrl-C). No expected error prints a traceback.
-"""
+"""The typer application and its command groups; every run goes through the one error
+handler, `memsync.cli.guard` (SPEC section 7: exit codes, no traceback for expected errors)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 
 from memsync import __version__
-from memsync.cli import hooks, mergefile, project, render, status, sync, team, tidy
-from memsync.errors import ExitCode, MemsyncError
+from memsync.cli import hooks, mergefile, project, status, sync, team, tidy
+from memsync.cli.guard import guarded
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 
@@ -95,46 +91,8 @@ project_app.command("move")(project.move)
 app.add_typer(project_app, name="project", rich_help_panel="Sync")
 
 
-def fail(error: MemsyncError) -> NoReturn:
-    """Print an expected error (and what to do) on stderr and exit with its code."""
-    err = render.console(stderr=True)
-    render.line(("memsync:", "bold red"), f" {error.message}", target=err)
-    if error.hint:
-        render.line(error.hint, target=err)
-    raise SystemExit(int(error.exit_code))
-
-
-def crash(exc: BaseException) -> NoReturn:
-    """An error memsync did not expect: one line, the traceback in a log file, exit 70."""
-    from memsync.cli.crashlog import write_crash_log
-
-    log = write_crash_log(exc, sys.argv)
-    err = render.console(stderr=True)
-    render.line(
-        ("memsync:", "bold red"), f" unexpected error: {type(exc).__name__}: {exc}", target=err
-    )
-    where = f"the traceback is in {log}" if log else "the traceback could not be saved"
-    render.line(f"This is a bug in memsync; {where}. Please attach it to a bug report.", target=err)
-    raise SystemExit(int(ExitCode.INTERNAL))
-
-
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; map every error to the exit codes of SPEC section 7."""
     args = sys.argv[1:] if argv is None else argv
     target = build_app(args[0]) if args and args[0] in _NAMES else app
-    try:
-        target(args=argv, prog_name="memsync")
-    except MemsyncError as error:
-        fail(error)
-    except KeyboardInterrupt:
-        render.line("memsync: interrupted", stderr=True)
-        raise SystemExit(int(ExitCode.INTERRUPTED)) from None
-    except OSError as exc:
-        from memsync.errors import os_error
-
-        known = os_error(exc)
-        if known is None:
-            crash(exc)
-        fail(known)
-    except Exception as exc:
-        crash(exc)
+    guarded(lambda: target(args=argv, prog_name="memsync"))

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from memsync.cli import render
+from memsync.cli.leancheck import write_report
 from memsync.cli.options import (
     ArchiveTypes,
     CheckFormat,
@@ -54,7 +55,6 @@ def check(
     project: ProjectOption = Path("."),
 ) -> None:
     """Validate memories: frontmatter, index limits, secrets, unsafe files. Exit 1 on errors."""
-    from memsync.check.findings import render as render_findings
     from memsync.check.run import run_check
 
     report = run_check(
@@ -62,15 +62,8 @@ def check(
     )
     if fmt is CheckFormat.text and sys.stdout.isatty():
         _render_check(report)
-    else:
-        text = render_findings(report, fmt.value)
-        if fmt is CheckFormat.json or fmt is CheckFormat.sarif:
-            from memsync.check.printable import json_printable
-
-            sys.stdout.write(json_printable(text))
-        else:
-            render.write(text)
-    raise typer.Exit(ExitCode.NEEDS_USER if report.has_errors else ExitCode.OK)
+        raise typer.Exit(ExitCode.NEEDS_USER if report.has_errors else ExitCode.OK)
+    raise typer.Exit(write_report(report, fmt.value))
 
 
 def _render_check(report: Any) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from array import array
-from difflib import SequenceMatcher
 
 _TEMPLATE_LABEL = re.compile(
     r"\*\*(?:why|how to apply)\s*:\*\*|^(?:why|how to apply)\s*:", re.I | re.M
@@ -197,4 +196,6 @@ def typo_variant(a: str, b: str) -> bool:
         return False
     if not (a.isalpha() and b.isalpha()) or len(set(a) ^ set(b)) > 2:
         return False
+    from difflib import SequenceMatcher  # consolidation's, not `check`'s, start-up
+
     return SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.8

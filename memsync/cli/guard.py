@@ -1,0 +1,60 @@
+"""The one error handler (SPEC section 7): every command runs inside `guarded`.
+
+Exit codes: 0 done; 1 needs you; 2 usage; 3 remote unreachable; 4 locked or unsafe
+clone; 70 a bug in memsync (EX_SOFTWARE; the traceback goes to a log file whose path is
+printed); 130 interrupted (Ctrl-C). No expected error prints a traceback. Nothing here
+imports typer, so a lean path (`memsync check` piped, memsync/cli/quickcheck.py) maps its
+errors exactly as the typer application does.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
+from memsync.cli import render
+from memsync.errors import ExitCode, MemsyncError
+
+
+def fail(error: MemsyncError) -> NoReturn:
+    """Print an expected error (and what to do) on stderr and exit with its code."""
+    err = render.console(stderr=True)
+    render.line(("memsync:", "bold red"), f" {error.message}", target=err)
+    if error.hint:
+        render.line(error.hint, target=err)
+    raise SystemExit(int(error.exit_code))
+
+
+def crash(exc: BaseException) -> NoReturn:
+    """An error memsync did not expect: one line, the traceback in a log file, exit 70."""
+    from memsync.cli.crashlog import write_crash_log
+
+    log = write_crash_log(exc, sys.argv)
+    err = render.console(stderr=True)
+    render.line(
+        ("memsync:", "bold red"), f" unexpected error: {type(exc).__name__}: {exc}", target=err
+    )
+    where = f"the traceback is in {log}" if log else "the traceback could not be saved"
+    render.line(f"This is a bug in memsync; {where}. Please attach it to a bug report.", target=err)
+    raise SystemExit(int(ExitCode.INTERNAL))
+
+
+def guarded(run: Callable[[], object]) -> None:
+    """Call RUN; map every error it raises to the exit codes of SPEC section 7."""
+    try:
+        run()
+    except MemsyncError as error:
+        fail(error)
+    except KeyboardInterrupt:
+        render.line("memsync: interrupted", stderr=True)
+        raise SystemExit(int(ExitCode.INTERRUPTED)) from None
+    except OSError as exc:
+        from memsync.errors import os_error
+
+        known = os_error(exc)
+        if known is None:
+            crash(exc)
+        fail(known)
+    except Exception as exc:
+        crash(exc)
