@@ -274,7 +274,9 @@ _ESCAPE_SOURCE = (
     r"%([0-9A-Fa-f]{2})|&#([0-9]{2,3});|&#[xX]([0-9A-Fa-f]{2});|\\x([0-9A-Fa-f]{2})"
     r"|\\u00([0-9A-Fa-f]{2})"
 )
-_HEX_RUN_SOURCE = r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){16,}(?![0-9A-Fa-f])"
+# A maximal run (the leftmost match of a greedy run starts where the run starts; no
+# look-behind to try at every character); only even lengths are bytes (filtered by caller).
+_HEX_RUN_SOURCE = r"[0-9A-Fa-f]{32,}"
 _BASE64_RUN_SOURCE = r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}"
 
 
@@ -333,7 +335,7 @@ def _base64_texts(text: str, depth: int = 0) -> Iterator[tuple[int, int, str]]:
     # Base64 of text mixes cases: a run with no capital letter (a slug, a file name such as
     # `feedback_always-commit-000156`) is 1 in 200,000 a base64 run of 24 characters.
     runs = [m for m in _pattern(_BASE64_RUN_SOURCE).finditer(text) if not m.group(0).islower()]
-    runs += _pattern(_HEX_RUN_SOURCE).finditer(text)
+    runs += (m for m in _pattern(_HEX_RUN_SOURCE).finditer(text) if len(m.group(0)) % 2 == 0)
     for match in runs:
         run = match.group(0)
         if run.startswith(("eyJ", "ZXlK")):
