@@ -9,6 +9,7 @@ cursor, recolour the terminal or hide text (bidirectional overrides included). T
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
@@ -35,24 +36,57 @@ if TYPE_CHECKING:
 Segment = str | tuple[str, str]
 
 
-def console(stderr: bool = False) -> Console:
-    """A rich console for stdout (or stderr) that never guesses highlighting."""
-    from rich.console import Console
+class Plain:
+    """A stream that is not a terminal, nothing forcing colour: rich would print the text as
+    it is, so it is written as it is, and rich (a tenth of a second's start-up) never loads."""
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)
+    is_terminal = False
+
+    def __init__(self, stderr: bool) -> None:
+        self.stderr = stderr
+
+    def write(self, text: str) -> None:
+        """TEXT and a line break on the stream."""
+        (sys.stderr if self.stderr else sys.stdout).write(text + "\n")
 
 
-def line(*segments: Segment, stderr: bool = False, target: Console | None = None) -> None:
+def console(stderr: bool = False) -> Console | Plain:
+    """Where to print on stdout (or stderr): a rich console that never guesses highlighting,
+    or, piped, the plain stream rich would amount to."""
+    return Plain(stderr) if _plain(stderr) else _rich(stderr)
+
+
+def _plain(stderr: bool) -> bool:
+    if "FORCE_COLOR" in os.environ or "TTY_COMPATIBLE" in os.environ:
+        return False  # rich's own overrides: let rich decide
+    stream = sys.stderr if stderr else sys.stdout
+    try:
+        return not stream.isatty()
+    except ValueError:  # a closed stream: rich's business
+        return False
+
+
+def line(*segments: Segment, stderr: bool = False, target: Console | Plain | None = None) -> None:
     """Print one line from plain segments and (text, style) pairs; no text is markup."""
+    out = target or console(stderr)
+    pieces = [printable(s if isinstance(s, str) else s[0]) for s in segments]
+    if isinstance(out, Plain) and "\t" not in "".join(pieces):
+        out.write("".join(pieces))  # what rich prints off a terminal (it expands tabs)
+        return
     from rich.text import Text
 
     text = Text()
-    for segment in segments:
-        if isinstance(segment, str):
-            text.append(printable(segment))
-        else:
-            text.append(printable(segment[0]), style=segment[1])
-    (target or console(stderr)).print(text)
+    for piece, segment in zip(pieces, segments, strict=True):
+        text.append(piece, style=None if isinstance(segment, str) else segment[1])
+    if isinstance(out, Plain):
+        out = _rich(out.stderr)
+    out.print(text)
+
+
+def _rich(stderr: bool) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)
 
 
 def print_json(data: object) -> None:
@@ -73,7 +107,9 @@ def write(text: str) -> None:
 def working(what: str) -> Any:
     """A spinner on a terminal while network and merge work runs; nothing when piped."""
     err = console(stderr=True)
-    return err.status(printable(what)) if err.is_terminal else nullcontext()
+    if isinstance(err, Plain) or not err.is_terminal:
+        return nullcontext()
+    return err.status(printable(what))
 
 
 def when(timestamp: float | None) -> str:
