@@ -20,6 +20,10 @@ def main(argv: list[str] | None = None) -> None:
         # A hook run is short and bounded by its watchdog: the cyclic garbage collector would
         # only rescan the modules being imported (about a tenth of its CPU).
         gc.disable()
+        if args[:1] == ["pull"]:
+            from memsync.sync.early import start_remembered
+
+            start_remembered()  # the network round trip overlaps the imports below
         from memsync.sync.hookmode import parse_hook_argv, run_hook
 
         hook = parse_hook_argv(args)

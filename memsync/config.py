@@ -180,10 +180,11 @@ def _parsed(text: str, path: Path) -> Any:
     Every Claude Code session start reads the config; importing and running the YAML
     parser is a fifth of that hook's start-up, while JSON is already loaded.
     """
-    import hashlib
     import json
 
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    from memsync.model.digest import sha256_hex
+
+    digest = sha256_hex(text.encode("utf-8"))
     cache = data_dir() / "cache" / "config.json"
     try:
         cached = json.loads(cache.read_text(encoding="utf-8"))

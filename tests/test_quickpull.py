@@ -8,8 +8,6 @@ import random
 import shutil
 import socket
 import string
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,44 +15,14 @@ import pytest
 from memsync.config import load_config
 from memsync.git import remote as gitremote
 from memsync.sync import quickpull
-from memsync.sync.binding import Binding, resolve_bindings
+from memsync.sync.binding import resolve_bindings
 from memsync.sync.lock import this_host
 from memsync.sync.quickpull import quick_pull
 from testing.gitrepo import git
-from testing.machines import SOURCE_ROOT, Machine, memory_dir, setup_machine
+from testing.hookprobe import bindings_of as _bindings
+from testing.hookprobe import run_pull_hook as _hook
+from testing.machines import Machine, memory_dir, setup_machine
 from testing.memories import write_memory
-
-# Runs the hook's entry point and says on stderr whether the sync engine was imported.
-_PROBE = (
-    "import sys\n"
-    "from memsync.__main__ import main\n"
-    "try:\n    main(['pull', '--hook'])\n"
-    "except SystemExit:\n    pass\n"
-    "sys.stderr.write('\\nENGINE' if 'memsync.sync.engine' in sys.modules else '\\nQUICK')\n"
-)
-
-
-def _hook(machine: Machine, project: Path) -> tuple[dict[str, object], str, str]:
-    """(the hook's JSON, its stderr, ENGINE or QUICK) for one `pull --hook` run."""
-    proc = subprocess.run(
-        [sys.executable, "-c", _PROBE],
-        cwd=project,
-        env={**os.environ, **machine.env, "PYTHONPATH": SOURCE_ROOT},
-        input="{}",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    stderr, _, path = proc.stderr.rpartition("\n")
-    return (json.loads(proc.stdout) if proc.stdout.strip() else {}), stderr, path
-
-
-def _bindings(machine: Machine, project: Path) -> list[Binding]:
-    with machine.active():
-        _, bindings = resolve_bindings(load_config(), project, ("private", "team"))
-    return bindings
 
 
 def _why(machine: Machine, project: Path) -> str:

@@ -13,10 +13,11 @@ remembered, and nothing of a text but its digest is written.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
+
+from memsync.model.digest import sha256_hex
 
 # The modules whose rules decide what redaction finds (tests keep this list complete).
 SCANNER_MODULES = ("secrets.py", "secret_rules.py", "secret_extra.py", "secret_generic.py")
@@ -52,7 +53,7 @@ def redact_remembered(text: str, cache: Path) -> str:
     """TEXT with every secret redacted (`secrets.redact`), skipping the scan when CACHE
     records TEXT as clean for this scanner; a clean result is recorded there."""
     fingerprint = scanner_fingerprint()
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = sha256_hex(text.encode("utf-8", "surrogatepass"))
     clean = _remembered(cache, fingerprint) if fingerprint else []
     if digest in clean:
         return text

@@ -3,11 +3,11 @@ these and nothing else of `objects`)."""
 
 from __future__ import annotations
 
-import hashlib
+from memsync.model.digest import sha1_hex
 
 ZERO_SHA = "0" * 40
 
 
 def blob_sha(data: bytes) -> str:
     """The id git gives DATA as a blob, computed without running git."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+    return sha1_hex(b"blob %d\0" % len(data) + data)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Collection
 from pathlib import Path
 
 from memsync.errors import GitError, RemoteUnavailableError
@@ -120,6 +121,14 @@ def wait_fetch(repo: Path, timeout: float | None) -> bool | None:
         return False
     _DONE[repo] = result
     return result.ok
+
+
+def drop_fetches(keep: Collection[Path], timeout: float | None) -> None:
+    """Wait for the early fetches of clones not in KEEP and forget them: a fetch cut short
+    could leave a ref lock behind, and one left running would outlive the hook."""
+    for repo in [r for r in _STARTED if r not in keep]:
+        wait_fetch(repo, timeout)
+        _DONE.pop(repo, None)
 
 
 def fetch(repo: Path, timeout: float | None) -> None:

@@ -8,7 +8,6 @@ section 2 (`project_identity`); its key names its folder in each store.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from pathlib import Path
 
 from memsync.config import Config, ProjectIdentity, StoreConfig, data_dir
 from memsync.errors import ProjectNotConfiguredError, UsageError
+from memsync.model.digest import sha256_hex
 from memsync.model.paths import (
     ProjectLocation,
     key_from_normalized,
@@ -65,14 +65,14 @@ def hostname() -> str:
 def store_dir_name(normalized: str) -> str:
     """A readable, collision-free directory name for the clone of the store NORMALIZED."""
     readable = key_from_normalized(normalized) or "store"
-    digest = hashlib.sha256(normalized.encode("utf-8")).hexdigest()[:8]
+    digest = sha256_hex(normalized.encode("utf-8"))[:8]
     return f"{readable}-{digest}"
 
 
 def _legacy_dir_name(store: StoreConfig) -> str:
     """In 0.1.0 a clone was named after the config entry and the URL as spelled."""
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", store.name).strip("-") or "store"
-    return f"{safe}-{hashlib.sha256(store.url.encode('utf-8')).hexdigest()[:8]}"
+    return f"{safe}-{sha256_hex(store.url.encode('utf-8'))[:8]}"
 
 
 def clone_dir(store: StoreConfig, base: Path | None = None) -> Path:

@@ -256,6 +256,9 @@ def _start_fetches(config: Config, project: Path, scopes: tuple[str, ...]) -> li
     _, bindings = resolve_bindings(config, project, tuple(s for s in SCOPES if s in scopes))
     for binding in bindings:
         start_fetch(binding.clone_dir)
+    from memsync.sync.early import remember
+
+    remember([b.clone_dir for b in bindings], config.settings.pull_timeout)
     return bindings
 
 

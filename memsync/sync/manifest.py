@@ -9,7 +9,6 @@ new store is merged with what is live, as a first sync would (docs/SYNC.md).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from memsync.fsutil.atomic import atomic_write_text
 from memsync.git import blob_sha
+from memsync.model.digest import sha256_hex
 
 if TYPE_CHECKING:
     from memsync.sync.binding import Binding
@@ -57,13 +57,13 @@ class Manifest:
 
 def manifest_path(data_dir: Path, live_dir: Path) -> Path:
     """Where the manifest of one live directory is kept (whatever store it is bound to)."""
-    digest = hashlib.sha256(str(live_dir).encode("utf-8")).hexdigest()[:20]
+    digest = sha256_hex(str(live_dir).encode("utf-8"))[:20]
     return data_dir / "manifests" / f"live-{digest}.json"
 
 
 def legacy_manifest_path(data_dir: Path, store: str, live_dir: Path) -> Path:
     """Where memsync 0.1.0 kept it: per store name, shared by every URL of that name."""
-    digest = hashlib.sha256(str(live_dir).encode("utf-8")).hexdigest()[:20]
+    digest = sha256_hex(str(live_dir).encode("utf-8"))[:20]
     return data_dir / "manifests" / store / f"{digest}.json"
 
 
