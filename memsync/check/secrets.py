@@ -333,7 +333,7 @@ def _substitute(text: str, pattern: re.Pattern[str], offsets: list[int]) -> tupl
 def _base64_texts(text: str, depth: int = 0) -> Iterator[tuple[int, int, str]]:
     """(start, end, decoded text) for each base64 or hex run in TEXT that decodes to text."""
     # Base64 of text mixes cases: a run with no capital letter (a slug, a file name such as
-    # `feedback_always-commit-000156`) is 1 in 200,000 a base64 run of 24 characters.
+    # `feedback_always-commit-000156`) is about 1 in 270,000 random base64 runs of 24.
     runs = [m for m in _pattern(_BASE64_RUN_SOURCE).finditer(text) if not m.group(0).islower()]
     runs += (m for m in _pattern(_HEX_RUN_SOURCE).finditer(text) if len(m.group(0)) % 2 == 0)
     for match in runs:
