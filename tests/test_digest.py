@@ -35,6 +35,15 @@ def test_a_session_start_hashes_without_loading_openssl() -> None:
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     )
+    bare = subprocess.run(
+        [sys.executable, "-c", "import sys; print('_hashlib' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    if bare.stdout.strip() == "True":
+        pytest.skip("this interpreter's start-up (a coverage hook) already loads hashlib")
     assert out.stdout.strip() == "False"
 
 
