@@ -113,6 +113,14 @@ def test_an_unexpected_error_exits_70_with_a_log(machines: list[Machine], tmp_pa
     assert str(alice.home / ".memsync" / "logs") in str(log)
 
 
+# A terminal's foreground job takes Ctrl-C; a runner that started this test in the
+# background may have left SIGINT ignored, which memsync would inherit and keep.
+_WITH_DEFAULT_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
 @POSIX_ONLY
 def test_ctrl_c_exits_130_without_a_traceback(machines: list[Machine], tmp_path: Path) -> None:
     alice = machines[0]
@@ -120,18 +128,30 @@ def test_ctrl_c_exits_130_without_a_traceback(machines: list[Machine], tmp_path:
     # A git that never answers: the push is interrupted while it waits.
     slow = tmp_path / "slowbin"
     slow.mkdir()
-    (slow / "git").write_text("#!/bin/sh\nexec sleep 60\n")
+    started = tmp_path / "git-started"
+    (slow / "git").write_text(f"#!/bin/sh\n: > '{started}'\nexec sleep 60\n")
     (slow / "git").chmod(0o755)
     env = {**os.environ, **alice.env, "PATH": f"{slow}{os.pathsep}{os.environ['PATH']}"}
     proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "memsync"), "push", "--scope", "private"],
+        [
+            sys.executable,
+            "-c",
+            _WITH_DEFAULT_SIGINT,
+            str(Path(sys.executable).parent / "memsync"),
+            "push",
+            "--scope",
+            "private",
+        ],
         cwd=project,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(3)
+    deadline = time.monotonic() + 30
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists(), "memsync never ran git"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
