@@ -168,6 +168,13 @@ def load(text: str) -> Any:
         return loader.get_single_data()
     except RecursionError:  # pragma: no cover - the depth bound comes first
         raise FrontmatterTooComplex("nested too deeply", 0) from None
+    except yaml.MarkedYAMLError as exc:
+        # libyaml 0.2.5 and newer (PyYAML 6.0.4's wheels) stop at 1,000 levels while scanning,
+        # before the composer sees the first node: say it as the composer's bound does.
+        if "maximum nesting depth" not in str(exc.problem):
+            raise
+        line = exc.problem_mark.line if exc.problem_mark else 0
+        raise FrontmatterTooComplex(f"nested more than {MAX_DEPTH} levels deep", line) from None
     except (ValueError, TypeError, OverflowError) as exc:
         # A value the schema accepts but Python cannot build (an unhashable key, a huge int).
         raise FrontmatterTooComplex(f"unreadable value ({exc})"[:200], 0) from None
