@@ -3,6 +3,25 @@
 from __future__ import annotations
 
 import sys
+import types
+
+
+class _Deferred(types.ModuleType):
+    """A stand-in in `sys.modules` that imports the real module on first attribute use."""
+
+    def __getattr__(self, attr: str) -> object:
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        real = __import__(self.__name__)
+        # Modules that imported the stand-in keep it: give it the real module's contents.
+        self.__dict__.update(real.__dict__)
+        return getattr(real, attr)
+
+
+def defer_import(name: str) -> None:
+    """Let `import NAME` succeed without loading NAME until one of its attributes is used."""
+    if name not in sys.modules:
+        sys.modules[name] = _Deferred(name)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -20,6 +39,9 @@ def main(argv: list[str] | None = None) -> None:
         # A hook run is short and bounded by its watchdog: the cyclic garbage collector would
         # only rescan the modules being imported (about a tenth of its CPU).
         gc.disable()
+        # dataclasses imports inspect (with ast, dis and tokenize: an eighth of a hook run's
+        # instructions) only to describe a class without a docstring; ours all have one.
+        defer_import("inspect")
         if args[:1] == ["pull"]:
             from memsync.sync.early import start_remembered
 

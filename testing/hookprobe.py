@@ -24,8 +24,26 @@ PROBE = (
 
 def run_pull_hook(machine: Machine, project: Path) -> tuple[dict[str, object], str, str]:
     """(the hook's JSON, its stderr, ENGINE or QUICK) for one `pull --hook` run."""
+    proc = _probe(machine, project, PROBE)
+    stderr, _, path = proc.stderr.rpartition("\n")
+    return (json.loads(proc.stdout) if proc.stdout.strip() else {}), stderr, path
+
+
+def modules_loaded(machine: Machine, project: Path, names: list[str]) -> list[str]:
+    """Which of the modules NAMES one `pull --hook` run loaded for real (not deferred)."""
+    probe = PROBE.replace(
+        "sys.stderr.write(",
+        f"sys.stderr.write(' '.join(n for n in {names!r} if n in sys.modules and "
+        "type(sys.modules[n]).__name__ != '_Deferred'))\nsys.stderr.write(",
+        1,
+    )
+    proc = _probe(machine, project, probe)
+    return proc.stderr.rpartition("\n")[0].rpartition("\n")[2].split()
+
+
+def _probe(machine: Machine, project: Path, probe: str) -> subprocess.CompletedProcess[str]:
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE],
+        [sys.executable, "-c", probe],
         cwd=project,
         env={**os.environ, **machine.env, "PYTHONPATH": SOURCE_ROOT},
         input="{}",
@@ -35,8 +53,7 @@ def run_pull_hook(machine: Machine, project: Path) -> tuple[dict[str, object], s
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    stderr, _, path = proc.stderr.rpartition("\n")
-    return (json.loads(proc.stdout) if proc.stdout.strip() else {}), stderr, path
+    return proc
 
 
 def bindings_of(machine: Machine, project: Path) -> list[Binding]:

@@ -20,6 +20,7 @@ from memsync.sync.lock import this_host
 from memsync.sync.quickpull import quick_pull
 from testing.gitrepo import git
 from testing.hookprobe import bindings_of as _bindings
+from testing.hookprobe import modules_loaded
 from testing.hookprobe import run_pull_hook as _hook
 from testing.machines import Machine, memory_dir, setup_machine
 from testing.memories import write_memory
@@ -82,6 +83,15 @@ def test_nothing_new_is_answered_without_the_engine_and_says_the_same(
     context = quick["hookSpecificOutput"]["additionalContext"]  # type: ignore[index]
     assert "- [Code style](style.md) — use ruff" in context
     assert "systemMessage" not in quick
+
+
+def test_nothing_new_loads_neither_subprocess_nor_inspect(
+    settled: tuple[Machine, Path, Path],
+) -> None:
+    machine, project, _ = settled
+    heavy = ["subprocess", "inspect", "ast", "typer", "rich", "yaml", "memsync.sync.engine"]
+    # Each is a share of a session start's instructions (docs/BENCHMARKS.md).
+    assert modules_loaded(machine, project, heavy) == []
 
 
 @pytest.mark.parametrize(

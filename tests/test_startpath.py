@@ -12,6 +12,8 @@ from benchmarks.paired import Paired, paired
 from memsync.errors import RemoteUnavailableError
 from memsync.git import remote
 from memsync.git.remote import fetch, init_bare, start_fetch
+from memsync.git.run import git_env
+from memsync.git.spawn import start_git
 from testing.gitrepo import git, make_bare_remote
 
 
@@ -62,12 +64,7 @@ def test_an_early_fetch_failing_for_another_reason_is_run_again(
 ) -> None:
     clone, head = _clone_with_new_commit(tmp_path)
     # As if a concurrent fetch held a ref's lock: git exits 1 with a local error.
-    failing = subprocess.Popen(
-        ["git", "rev-parse", "--verify", "refs/heads/nothing-here"],
-        cwd=clone,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    failing = start_git(["rev-parse", "--verify", "refs/heads/nothing-here"], clone, git_env())
     monkeypatch.setitem(remote._STARTED, clone, failing)
     fetch(clone, timeout=30)
     assert git("rev-parse", "refs/remotes/origin/main", cwd=clone).strip() == head
@@ -161,13 +158,36 @@ def test_a_fetch_that_outlives_its_wait_is_reported_unreachable(
 
     clone = tmp_path / "clone.git"
     init_bare(clone, (tmp_path / "slow.git").as_uri())
-    hanging = subprocess.Popen(
-        [sys.executable, "-c", "import time; time.sleep(30)"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    # A git that never ends: an alias running a shell that sleeps (exec: no orphan left).
+    hanging = start_git(["-c", "alias.hang=!exec sleep 30", "hang"], clone, git_env())
     monkeypatch.setitem(remote._STARTED, clone, hanging)
     assert wait_fetch(clone, timeout=0.2) is False
-    assert hanging.poll() is not None, "the stuck fetch was stopped"
+    assert not hanging.running(), "the stuck fetch was stopped"
     with pytest.raises(RemoteUnavailableError, match="did not answer within"):
         fetch(clone, timeout=30)
+
+
+def test_a_deferred_module_loads_on_first_use_for_every_holder() -> None:
+    code = (
+        "import sys\n"
+        "from memsync.__main__ import defer_import\n"
+        "defer_import('inspect')\n"
+        "from dataclasses import dataclass\n"
+        "@dataclass(frozen=True)\n"
+        "class Documented:\n"
+        "    '''Has a docstring: dataclasses needs no signature.'''\n"
+        "    a: int\n"
+        "print('ast' in sys.modules)\n"
+        "@dataclass\n"
+        "class Bare:\n"
+        "    a: int\n"
+        "print(Bare.__doc__)\n"
+        "import inspect, dataclasses\n"
+        "print(inspect.isclass(Bare), dataclasses.inspect.signature is inspect.signature)\n"
+        "defer_import('inspect')\n"
+        "print(type(sys.modules['inspect']).__name__)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.stdout.split("\n") == ["False", "Bare(a: int)", "True True", "module", ""], (
+        proc.stderr
+    )

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Collection
 from pathlib import Path
 
 from memsync.errors import GitError, RemoteUnavailableError
 from memsync.git.refs import set_head
 from memsync.git.run import GitResult, error_for, git_env, run_git
+from memsync.git.spawn import Background, start_git
 
 
 def init_bare(repo: Path, url: str, branch: str = "main") -> None:
@@ -66,7 +66,7 @@ _FETCH += ("--no-auto-maintenance",)
 
 # Fetches started early (see `start_fetch`), by clone, until `wait_fetch` or `fetch`
 # collects them; what `wait_fetch` collected waits in _DONE for the engine's `fetch`.
-_STARTED: dict[Path, subprocess.Popen[bytes]] = {}
+_STARTED: dict[Path, Background] = {}
 _DONE: dict[Path, GitResult | RemoteUnavailableError] = {}
 
 
@@ -79,30 +79,20 @@ def start_fetch(repo: Path) -> None:
     if repo in _STARTED or repo in _DONE or not (repo / "HEAD").is_file():
         return
     try:
-        _STARTED[repo] = subprocess.Popen(
-            ["git", *_FETCH, "origin"],
-            cwd=repo,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=git_env(),
-        )
+        _STARTED[repo] = start_git([*_FETCH, "origin"], repo, git_env())
     except OSError:
         return  # `fetch` runs git itself and reports what is wrong
 
 
-def _collect(repo: Path, proc: subprocess.Popen[bytes], timeout: float | None) -> GitResult:
-    args = ("git", *_FETCH, "origin")
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired as exc:
-        proc.kill()
-        proc.communicate()
+def _collect(repo: Path, proc: Background, timeout: float | None) -> GitResult:
+    ended = proc.collect(timeout)
+    if ended is None:
         raise RemoteUnavailableError(
-            f"git fetch: the remote did not answer within {timeout:.0f} s in {repo}",
+            f"git fetch: the remote did not answer within {timeout or 0:.0f} s in {repo}",
             hint="Local state is intact; the next run finishes the work.",
-        ) from exc
-    return GitResult(args, proc.returncode, out, err.decode("utf-8", "replace"))
+        )
+    code, err = ended
+    return GitResult(("git", *_FETCH, "origin"), code, b"", err.decode("utf-8", "replace"))
 
 
 def wait_fetch(repo: Path, timeout: float | None) -> bool | None:

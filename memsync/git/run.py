@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +81,8 @@ def run_git(
     network: bool = False,
 ) -> GitResult:
     """Run `git ARGS` in CWD; raise GitError (or RemoteUnavailableError) when it fails."""
+    import subprocess  # not at import: session start's fetches do without it (git.spawn)
+
     full = ("git", *args)
     try:
         proc = subprocess.run(
