@@ -6,7 +6,7 @@ import os
 import re
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memsync.merge.diff3 import merge3, merge_text
@@ -131,6 +131,18 @@ def test_identities(files: tuple[bytes | None, ...], t1: int | None, t2: int | N
 
 @SETTINGS
 @given(triple(), TIMES, TIMES)
+# Found by this test: one side deleted a line break, the other inserted a word beside it, and
+# the word merge glued `alpha` and `beta` into `alphabeta`.
+@example(
+    (
+        b"---\nname: [unclosed\n---\n\n",
+        b"---\nname: [unclosed\n---\nbeta\n\n",
+        b"---\nname: [unclosed\nalpha\n",
+    ),
+    None,
+    None,
+)
+@example((b"x\nA\n\n", b"x\nA\nbeta\n\n", b"x\nalpha\n"), None, None)
 def test_no_markers_and_no_lost_words(
     files: tuple[bytes | None, ...], t1: int | None, t2: int | None
 ) -> None:

@@ -8,6 +8,7 @@ where the same words were changed differently are both versions of the line kept
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -117,12 +118,25 @@ def merge_words(
         merge3(*tokens, a_first=True, resolve=_taking(tokens[0], which), glue=_is_space)
         for which in (0, 1)
     ]
+    if any(_glued(stream.items, tokens) for stream in streams):
+        return union(tuple(first), tuple(second)), "words"
     lines = [tuple("".join(stream.items).split("\n")) for stream in streams]
     if not streams[0].conflicts:
         return lines[0], None
     # Where the same words were changed differently, each side's version of those lines is
     # kept whole, carrying the edits that did combine: older version first.
     return union(lines[0], lines[1]), "words"
+
+
+def _glued(merged: Sequence[str], inputs: Sequence[Sequence[str]]) -> bool:
+    """Whether two words touch in MERGED that touch in no input: one side deleted the space or
+    line break between them while the other inserted beside it (`alpha` + `beta` would read
+    `alphabeta`, and neither word would be in the result)."""
+    pairs = {pair for tokens in inputs for pair in itertools.pairwise(tokens)}
+    return any(
+        x[:1].isalnum() and y[:1].isalnum() and (x, y) not in pairs
+        for x, y in itertools.pairwise(merged)
+    )
 
 
 def prose_resolver(base: Sequence[str]) -> Resolver[str]:
