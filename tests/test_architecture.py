@@ -22,6 +22,7 @@ LAYERS: dict[str, float] = {
     "model": 1,
     "fsutil": 2,
     "git": 2,
+    "configschema": 2.4,  # the config file's schema and its check: pure, below config
     "config": 2.5,  # memsync's own settings file: written with fsutil, read by the layers above
     "merge": 3,
     "consolidate": 4,

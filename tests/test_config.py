@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -186,3 +192,76 @@ def test_identities_match_on_origin_or_root_commit_and_names_only_alone() -> Non
     assert Id(root_commit="3f2a9c1b7e4d00").describe() == "root commit 3f2a9c1b7e4d"
     assert Id(origin="github.com/a/b").describe() == "origin github.com/a/b"
     assert "no git history" in Id(directory="web").describe()
+
+
+@dataclass(frozen=True)
+class Cached:
+    """A saved config read once, so its cache is written: the file, the cache, its entry."""
+
+    path: Path
+    cache: Path
+    entry: dict[str, Any]
+
+    def write(self, **changed: object) -> None:
+        """Replace keys of the cache entry."""
+        self.cache.write_text(json.dumps({**self.entry, **changed}), encoding="utf-8")
+
+
+@pytest.fixture
+def cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cached:
+    home = tmp_path / "home"
+    monkeypatch.setenv("MEMSYNC_HOME", str(home))
+    path = save_config(_sample(), tmp_path / "config.yaml")
+    assert load_config(path) == _sample()
+    cache = home / "cache" / "config.json"
+    return Cached(path, cache, json.loads(cache.read_text(encoding="utf-8")))
+
+
+def _edited(entry: dict[str, Any]) -> Any:
+    """The entry's config with pull_timeout 7.0, to tell a cached read from a parsed one."""
+    config = json.loads(json.dumps(entry["config"]))
+    config[1]["settings"][1]["pull_timeout"] = 7.0
+    return config
+
+
+def test_an_unchanged_file_is_read_from_the_cache_without_yaml_or_typing(cached: Cached) -> None:
+    assert cached.entry["config"][0] == "Config"
+    cached.write(config=_edited(cached.entry))
+    assert load_config(cached.path).settings.pull_timeout == 7.0
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom memsync.config import load_config\n"
+        f"config = load_config(Path({str(cached.path)!r}))\n"
+        "print(config.settings.pull_timeout, 'typing' in sys.modules, 'yaml' in sys.modules)\n"
+    )
+    env = {**os.environ, "MEMSYNC_HOME": str(cached.cache.parent.parent)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.stdout.split() == ["7.0", "False", "False"], done.stderr
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        ["Nope", {}],
+        ["Config", {"settings": ["Settings", {"colour": "red"}]}],
+        ["Config"],
+        "not a config",
+        {"stores": {}},
+    ],
+)
+def test_a_damaged_cache_is_ignored_and_rewritten(cached: Cached, damage: object) -> None:
+    cached.write(config=damage)
+    assert load_config(cached.path) == _sample()
+    assert json.loads(cached.cache.read_text(encoding="utf-8")) == cached.entry
+
+
+def test_a_cache_of_another_file_or_schema_is_not_read(cached: Cached) -> None:
+    digest, schema = cached.entry["key"]
+    for key in ([digest, schema + ",extra"], ["0" * 64, schema]):
+        cached.write(key=key, config=_edited(cached.entry))
+        assert load_config(cached.path).settings.pull_timeout == 5.0
+    # A hand edit changes the digest: the file is read again, not the cache.
+    text = cached.path.read_text(encoding="utf-8")
+    cached.path.write_text(text.replace("5.0", "6.0"), encoding="utf-8")
+    assert load_config(cached.path).settings.pull_timeout == 6.0

@@ -85,11 +85,12 @@ def test_nothing_new_is_answered_without_the_engine_and_says_the_same(
     assert "systemMessage" not in quick
 
 
-def test_nothing_new_loads_neither_subprocess_nor_inspect(
+def test_nothing_new_loads_neither_subprocess_inspect_nor_typing(
     settled: tuple[Machine, Path, Path],
 ) -> None:
     machine, project, _ = settled
-    heavy = ["subprocess", "inspect", "ast", "typer", "rich", "yaml", "memsync.sync.engine"]
+    heavy = ["subprocess", "inspect", "ast", "typing", "typer", "rich", "yaml"]
+    heavy.append("memsync.sync.engine")
     # Each is a share of a session start's instructions (docs/BENCHMARKS.md).
     assert modules_loaded(machine, project, heavy) == []
 

@@ -7,9 +7,10 @@ output. May import `memsync.model` and `memsync.errors`; never merge or anything
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
 if TYPE_CHECKING:
+    from typing import Any
+
     from memsync.git.history import (
         BlameLine,
         LogEntry,

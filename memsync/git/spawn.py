@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
 if TYPE_CHECKING:
     import subprocess
 

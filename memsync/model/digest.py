@@ -11,9 +11,12 @@ protect a secret: these ids name content, as git's do.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-_Hash = Callable[[bytes], Any]
+TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from typing import Any
+
+    _Hash = Callable[[bytes], Any]
 
 try:
     from _sha1 import sha1 as _sha1_impl  # type: ignore[import-not-found]

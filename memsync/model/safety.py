@@ -12,11 +12,16 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
 
 from memsync.model.limits import INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
 
-Scope = Literal["private", "team"]  # the two kinds of store (SPEC section 2)
+TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Scope = Literal["private", "team"]  # the two kinds of store (SPEC section 2)
+else:
+    Scope = str  # for annotations only; the config schema checks values against SCOPES
 SCOPES: tuple[Scope, ...] = ("private", "team")
 
 MEMORY_SUFFIX = ".md"

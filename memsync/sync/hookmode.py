@@ -8,20 +8,22 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
 
 from memsync.sync.hookoutput import HookOutput, Section, clean_line, quote_name
 
+TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
 if TYPE_CHECKING:
+    from typing import Any, TextIO
+
     from memsync.check.findings import Finding
     from memsync.config import Config
     from memsync.sync.binding import Binding
     from memsync.sync.report import StoreReport
 
-# `push --review --hook`: (project, scopes, message) -> (store reports, pull requests).
-ReviewPush = Callable[
-    [Path, tuple[str, ...], "str | None"], tuple[Sequence["StoreReport"], Sequence[Any]]
-]
+    # `push --review --hook`: (project, scopes, message) -> (store reports, pull requests).
+    ReviewPush = Callable[
+        [Path, tuple[str, ...], str | None], tuple[Sequence[StoreReport], Sequence[Any]]
+    ]
 
 MAX_NAMES = 4
 

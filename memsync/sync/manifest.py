@@ -13,12 +13,12 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from memsync.fsutil.atomic import atomic_write_text
 from memsync.git import blob_sha
 from memsync.model.digest import sha256_hex
 
+TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
 if TYPE_CHECKING:
     from memsync.sync.binding import Binding
 

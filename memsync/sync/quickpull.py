@@ -27,7 +27,6 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from memsync.errors import LockHeldError
 from memsync.git.refs import FETCHED_PREFIX, operation_in_progress, resolve_refs, symbolic_head
@@ -38,6 +37,7 @@ from memsync.git.remote import wait_fetch
 from memsync.sync.lock import store_lock
 from memsync.sync.manifest import Manifest, binding_manifest, hashes, save_manifest
 
+TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
 if TYPE_CHECKING:
     from memsync.config import Settings
     from memsync.sync.binding import Binding
