@@ -40,7 +40,7 @@ def test_second_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None
         "- General task rule: overdue tasks should be treated as Today tasks.",
         "Projects: Inbox, THIS WEEK, NEXT WEEK, THIS MONTH, NEXT MONTH, LONG-TERM/ON HOLD",
         "- **Time vs Type:** We use **Projects** for Time (This Week, Next Month) and **Labels**.",
-        "- Admin mobile: hero sticky, Today's Bookings clickable, Today button in filters",
+        "- Admin mobile: hero sticky, Today's Bookings clickable, status legend",
         "- Cron job: `x-blotato-daily-posting` (Monday & Wednesday 8 AM PDT)",
         "- Posts go out Tue + Thu mornings.",
         "- Date: March 25, 2026 (tomorrow)",

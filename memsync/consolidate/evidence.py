@@ -19,7 +19,7 @@ _DATE = re.compile(
     r"(?<![\w-])(?:(?P<y>20\d\d)-(?P<m>[01]\d)-(?P<d>[0-3]\d)(?![\d])"
     rf"|{_MONTH}\s+(?P<md>[0-3]?\d)(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<my>20\d\d))?"
     rf"|(?P<dm>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<mon2>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
-    r"|dec)[a-z]*\.?(?:,?\s+(?P<dy>20\d\d))?)(?![\w])",
+    r"|dec)[a-z]*\.?(?:,?\s+(?P<dy>20\d\d))?)(?!(?!T\d)\w)",  # `2026-03-23T15:06Z` too
     re.IGNORECASE,
 )
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$")

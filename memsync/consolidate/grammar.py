@@ -248,6 +248,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     expression = text[start:end]
     inner = any(w[0].isupper() and w.lower() not in WEEKDAYS for w in expression.split()[1:])
     title = ((expression[0].isupper() and not at_start) or inner) and _capitalized(nxt)
+    title = title or lookalike.named_label(expression, before, after)
     if _VAGUE_AFTER.match(after) or title:
         return None  # `or so`; a title: "the Today Show", "this Evening Integration"
     ctx = Context(text, start, before, after, prev, nxt, at_start, found)

@@ -19,7 +19,10 @@ WTI (next month)`: a contract month the line already names), an automation trigg
 (`Trigger: Cron (weekly Mondays) → analyzes last week's performance`: counted from each run);
 on the whole held-out corpus, a condition (`If neither fills, the trade isn't working today`),
 standing instructions under their heading (`## How to apply`, `# … Protocol`, a template's
-`YYYY-MM-DD` title), a formula on the line (`[today, today+n]`) and `Every platform today`.
+`YYYY-MM-DD` title), a formula on the line (`[today, today+n]`) and `Every platform today`;
+on a second blind corpus (tests/data/dates/heldout5.json), a capitalised day word that names a
+bucket or a list item (`treated as Today tasks`, `Inbox, THIS WEEK, NEXT WEEK`) and a date
+pinning the phrase with its year (`March 25, 2026 (tomorrow)`).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import re
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?"
-_CAL = rf"(?:{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}\b|\d{{4}}-\d\d-\d\d\b)"
+_CAL = rf"(?:{_MONTH}\s+\d{{1,2}}\b(?:,?\s+20\d\d\b)?|\d{{1,2}}/\d{{1,2}}\b|\d{{4}}-\d\d-\d\d\b)"
 _PIN_AFTER = re.compile(
     rf"^\s*[(,]\s*(?:{_WEEKDAY}\s+)?{_CAL}(?:\s+{_WEEKDAY})?\s*\)", re.IGNORECASE
 )
@@ -57,7 +60,7 @@ _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
 _ERA = r"..\s+(?:world|age|era|society|climate|landscape|economy|market)\b"
 _HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s|^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?\s*$")
 _CALENDAR = re.compile(
-    rf"\b20\d\d-[01]\d-[0-3]\d\b|\b{_MONTH}\s+[0-3]?\d\b|\b[0-3]?\d\s+{_MONTH}(?!\w)"
+    rf"\b20\d\d-[01]\d-[0-3]\d(?:\b|(?=T\d))|\b{_MONTH}\s+[0-3]?\d\b|\b[0-3]?\d\s+{_MONTH}(?!\w)"
     r"|\b[01]?\d/[0-3]?\d\b",
     re.IGNORECASE,
 )
@@ -98,6 +101,31 @@ _INSTRUCTIONS = re.compile(
 _DAY_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+week)\b", re.IGNORECASE)
 _LATIN = re.compile(r"[A-Za-z]")
 _LETTER = re.compile(r"[^\W\d_]")
+
+
+_WEEKDAY_WORD = re.compile(
+    r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE
+)
+_LOWER_WORD_BEFORE = re.compile(r"(?:^|\s)[a-z]+ $")
+_NAME_AFTER = re.compile(r"(?:['’]s)?\s+[A-Z][a-z]")
+_LIST_BEFORE = re.compile(r"[,(]\s*$")
+_LIST_AFTER = re.compile(r"^(?:['’]s)?\s*[,)]")
+
+
+def named_label(expression: str, before: str, after: str) -> bool:
+    """Whether a capitalised phrase mid-sentence names a bucket, view or list item, not a day:
+    `treated as Today tasks`, `Inbox, THIS WEEK, NEXT WEEK`, `(This Week, Next Month)`,
+    `hero sticky, Today's Bookings clickable`."""
+    words = expression.split()
+    if not all(w[:1].isupper() for w in words) or _WEEKDAY_WORD.search(expression):
+        return False  # a weekday is capitalised wherever it stands
+    shouted = expression.isupper()  # `ToS TODAY`: emphasis, not a name
+    if _LIST_BEFORE.search(before) and _LIST_AFTER.match(after):
+        return before.rstrip().endswith(",") or after.lstrip("'’s").lstrip().startswith(",")
+    if shouted:
+        return False
+    named = _NAME_AFTER.match(after) is not None  # `, Today's Bookings`: a view's name
+    return bool(_LOWER_WORD_BEFORE.search(before) or (before.rstrip().endswith(",") and named))
 
 
 def pinned(before: str, after: str) -> bool:

@@ -85,7 +85,8 @@ _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\]—–|]|\s-\s|\*)")
 _RECURRING = re.compile(
     r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\s*[=:/]|\bevery\b|\beach\b|\bweekly\b"
     r"|\bcadence\b|\brhythm\b|\broutine\b|\brecurring\b|\bonly\s+on\b|\bbi-?weekly\b"
-    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\bonly\s+(?:on|day)\b",
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\bonly\s+(?:on|day)\b"
+    r"|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s*[&+]\s*(?:mon|tue|wed|thu|fri|sat|sun)",
     re.IGNORECASE,
 )
 _PROPER_BEFORE = re.compile(r"(?<![.!?:]\s)\b[A-Z][a-z]+\s+$")
