@@ -6,7 +6,6 @@ unchanged file is rebuilt from a cache of what it validated to.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from memsync.configschema import (
     config_from_data,
     config_to_data,
 )
+from memsync.dirs import config_path, data_dir
 from memsync.errors import UsageError
 
 TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
@@ -55,26 +55,6 @@ CONFIG_HEADER = """\
 #           (warn or block), bounded retries when another push wins the race, how long
 #           a fetch or push may take outside hooks (network_timeout)
 """
-
-
-def config_path() -> Path:
-    """`$MEMSYNC_CONFIG`, else the platform's user config dir."""
-    configured = os.environ.get("MEMSYNC_CONFIG")
-    if configured:
-        return Path(configured).expanduser()
-    from platformdirs import user_config_dir
-
-    return Path(user_config_dir("memsync", appauthor=False)) / "config.yaml"
-
-
-def data_dir() -> Path:
-    """`$MEMSYNC_HOME`, else the platform's user data dir."""
-    configured = os.environ.get("MEMSYNC_HOME")
-    if configured:
-        return Path(configured).expanduser()
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("memsync", appauthor=False))
 
 
 def load_config(path: Path | None = None) -> Config:

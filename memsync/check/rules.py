@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -27,6 +28,10 @@ from memsync.model.memory import (
     parse_memory,
 )
 from memsync.model.safety import Skipped, size_reason, unsafe_path_reason
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memsync.check.cache import FindingCache
 
 _TYPES = ", ".join(MEMORY_TYPES)
 # Git's conflict markers (default size 7). `=======` is also a Markdown setext underline,
@@ -269,19 +274,23 @@ def check_files(
     skipped: Iterable[Skipped] = (),
     *,
     prefix: str = "",
+    cache: FindingCache | None = None,
 ) -> list[Finding]:
-    """All SPEC 6 rules over one memory tree (relative paths -> bytes) and its skipped files."""
+    """All SPEC 6 rules over one memory tree (relative paths -> bytes) and its skipped files;
+    CACHE, if given, remembers each file's own findings (memsync.check.cache)."""
     skipped = tuple(skipped)
     found = [skip_finding(item, prefix + item.path) for item in skipped]
     memories: dict[str, Memory] = {}
     indexes: dict[str, bytes] = {}
     for path, data in sorted(files.items()):
+        shown = prefix + path
         if posixpath.basename(path) == INDEX_NAME:
             indexes[path] = data
-            found.extend(check_index(prefix + path, data))
+            rules = functools.partial(check_index, shown, data)
         else:
-            memories[path] = parse_memory(data, prefix + path)
-            found.extend(check_memory(memories[path], scope))
+            memory = memories[path] = parse_memory(data, shown)
+            rules = functools.partial(check_memory, memory, scope)
+        found.extend(cache.findings(shown, scope, data, rules) if cache else rules())
     known = set(files) | {item.path for item in skipped}
     linked = set()
     for index_path, data in indexes.items():

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.check.cache import FindingCache
 from memsync.check.findings import CheckedTree, CheckReport, Finding, sort_findings
 from memsync.check.rules import check_file, check_files, too_large
 from memsync.errors import UsageError
@@ -44,13 +45,15 @@ def run_check(
     findings: list[Finding] = []
     checked: list[CheckedTree] = []
     files = 0
+    cache = FindingCache.open()
     for tree in trees:
         prefix = _prefix(tree.root, base)
         scan = scan_directory(tree.root, tree.scope, repository_root=tree.store_root)
         content, skipped = scan.files, scan.skipped
-        findings.extend(check_files(content, tree.scope, skipped, prefix=prefix))
+        findings.extend(check_files(content, tree.scope, skipped, prefix=prefix, cache=cache))
         files += len(content) + len(skipped)
         checked.append(CheckedTree(str(tree.root), prefix, tree.scope))
+    cache.save()
     return CheckReport(str(base), sort_findings(findings), files, tuple(checked))
 
 

@@ -138,6 +138,8 @@ def _all_hits(text: str) -> list[Hit]:
 
 @dataclass(frozen=True)
 class _CompiledRule:
+    """A rule's patterns, allow-list and required context, compiled once."""
+
     rule: SecretRule
     patterns: tuple[re.Pattern[str], ...]
     allow: tuple[re.Pattern[str], ...]

@@ -54,6 +54,8 @@ class FileMerge:
 
 @dataclass(frozen=True)
 class _Doc:
+    """One side's file: its text and the encoding details to write back."""
+
     raw: bytes
     text: str
     bom: bool

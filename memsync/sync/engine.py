@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class _Run:
+    """One store's sync in progress: what it binds, its limits and what it has found."""
+
     binding: Binding
     settings: Settings
     deadline: Deadline
@@ -189,8 +191,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     files.update({p: blobs[sha] for p, sha in missing.items() if sha in blobs})
     scan = filter_files(files, binding.scope)
     skipped += scan.skipped
-    # Only edits that were not merged (blocked by validation) stay pending; an edit the
-    # store already had would otherwise keep its live file from ever updating again.
+    # Pending: edits not merged (blocked); one the store had would freeze its live file.
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
     pending |= never_synced(run.live, run.manifest, scan.files)
     times = WriteTimes(binding.clone_dir, head, binding.prefix)
