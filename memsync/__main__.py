@@ -32,6 +32,10 @@ def main(argv: list[str] | None = None) -> None:
 
         sys.stdout.write(f"memsync {__version__}\n")
         raise SystemExit(0)
+    # dataclasses imports inspect (with ast, dis and tokenize: an eighth of a hook run's
+    # instructions) only to describe a class without a docstring; ours all have one. Whatever
+    # else needs it (typer, on a command's first use of a signature) loads it then.
+    defer_import("inspect")
     # Only a hook run needs the hook module; every other command goes straight to the CLI.
     if "--hook" in args:
         import gc
@@ -39,9 +43,6 @@ def main(argv: list[str] | None = None) -> None:
         # A hook run is short and bounded by its watchdog: the cyclic garbage collector would
         # only rescan the modules being imported (about a tenth of its CPU).
         gc.disable()
-        # dataclasses imports inspect (with ast, dis and tokenize: an eighth of a hook run's
-        # instructions) only to describe a class without a docstring; ours all have one.
-        defer_import("inspect")
         if args[:1] == ["pull"]:
             from memsync.sync.early import start_remembered
 
@@ -60,6 +61,12 @@ def main(argv: list[str] | None = None) -> None:
         parsed = parse_check_argv(args[1:])
         if parsed is not None:
             run(parsed)
+    if args[:1] == ["status"] and not sys.stdout.isatty():
+        from memsync.cli import leanstatus
+
+        wanted = leanstatus.parse_status_argv(args[1:])
+        if wanted is not None:
+            leanstatus.run(wanted)
     from memsync.cli.app import main as cli_main
 
     cli_main(args)

@@ -5,8 +5,9 @@ none imports it. One module per command group, as pre-commit's `commands/`: `syn
 (init, pull, push, sync), `status` (status, diff, log), `tidy` (check, consolidate),
 `team` (promote, scaffold, review), `hooks`, `project` (project move), `mergefile`
 (merge-file); `options` holds the shared options. `app` builds the typer application;
-`guard` is the one error handler (SPEC section 7, with `crashlog`); `leancheck` runs a piped
-`check` without typer; `render` is where everything printed is escaped. Nothing is imported
+`guard` is the one error handler (SPEC section 7, with `crashlog`); `leancheck` and
+`leanstatus` run a piped `check` or `status` without typer (`statusview` shows a status for
+both paths); `render` is where everything printed is escaped. Nothing is imported
 here: `memsync --version` and the hook path (memsync/__main__.py) must stay lean.
 """
 

@@ -2,9 +2,11 @@
 
 Exit codes: 0 done; 1 needs you; 2 usage; 3 remote unreachable; 4 locked or unsafe
 clone; 70 a bug in memsync (EX_SOFTWARE; the traceback goes to a log file whose path is
-printed); 130 interrupted (Ctrl-C). No expected error prints a traceback. Nothing here
-imports typer, so a lean path (`memsync check` piped, memsync/cli/quickcheck.py) maps its
-errors exactly as the typer application does.
+printed); 130 interrupted (Ctrl-C). A reader of the output that went away (`memsync status |
+head`) ends the run silently with 1, as click does for the typer commands. No expected error
+prints a traceback. Nothing here imports typer, so a lean path (`check` or `status` piped,
+memsync/cli/leancheck.py, leanstatus.py) maps its errors exactly as the typer application
+does.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import NoReturn
 
 from memsync.cli import render
 from memsync.errors import ExitCode, MemsyncError
+
+BROKEN_PIPE = 1  # what click exits with when its reader is gone (`memsync log | head`)
 
 
 def fail(error: MemsyncError) -> NoReturn:
@@ -49,6 +53,13 @@ def guarded(run: Callable[[], object]) -> None:
     except KeyboardInterrupt:
         render.line("memsync: interrupted", stderr=True)
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None
+    except BrokenPipeError:
+        # Nothing left to say to a reader that is gone; what Python would still flush at
+        # exit goes nowhere instead of printing a second error.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(BROKEN_PIPE) from None
     except OSError as exc:
         from memsync.errors import os_error
 

@@ -14,6 +14,7 @@ through the same handler (`memsync.cli.guard`).
 from __future__ import annotations
 
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -41,38 +42,52 @@ class CheckArgs:
     project: Path = Path(".")
 
 
-def parse_check_argv(args: list[str]) -> CheckArgs | None:
-    """ARGS after `check`, or None when the typer command must read them."""
+def parse_options(
+    args: list[str], valued: Collection[str], flags: Collection[str]
+) -> tuple[dict[str, str], str | None] | None:
+    """(option values, the one PATH) of ARGS as click reads them (`--opt value`, `--opt=value`,
+    the last repeat wins; a flag's value is "1"), or None for anything this path does not
+    read: help, an unknown option, `--`, `-`, an empty or second PATH, a missing value."""
     values: dict[str, str] = {}
     path: str | None = None
-    all_projects = False
     pending: str | None = None
     for arg in args:
         if pending is not None:
             values[pending], pending = arg, None
             continue
         name, equals, value = arg.partition("=")
-        if name in _VALUED and arg.startswith("--"):
+        if name in valued and arg.startswith("--"):
             if equals:
                 values[name] = value
             else:
                 pending = name
-        elif arg == "--all":
-            all_projects = True
+        elif arg in flags:
+            values[arg] = "1"
         elif arg.startswith("-") or arg == "" or path is not None:
-            return None  # help, an unknown option, `--`, `-`, an empty or second PATH
+            return None
         else:
             path = arg
-    if pending is not None:
-        return None  # an option without its value: click says so
+    if pending is not None or ("--project" in values and _not_a_project(values["--project"])):
+        return None  # an option without its value, or click's own message for a bad --project
+    return values, path
+
+
+def _not_a_project(project: str) -> bool:
+    return not project or Path(project).is_file()
+
+
+def parse_check_argv(args: list[str]) -> CheckArgs | None:
+    """ARGS after `check`, or None when the typer command must read them."""
+    parsed = parse_options(args, _VALUED, ("--all",))
+    if parsed is None:
+        return None
+    values, path = parsed
     fmt = values.get("--format", "text").lower()
     scope = values["--scope"].lower() if "--scope" in values else None
-    project = values.get("--project", ".")
-    if fmt not in FORMATS or (scope is not None and scope not in SCOPES) or not project:
+    if fmt not in FORMATS or (scope is not None and scope not in SCOPES):
         return None
-    if Path(project).is_file():
-        return None  # `--project` names a file: click's message, not ours
-    return CheckArgs(None if path is None else Path(path), fmt, scope, all_projects, Path(project))
+    project = Path(values.get("--project", "."))
+    return CheckArgs(None if path is None else Path(path), fmt, scope, "--all" in values, project)
 
 
 def write_report(report: CheckReport, fmt: str) -> int:

@@ -9,7 +9,6 @@ import typer
 
 from memsync.cli import render
 from memsync.cli.options import JsonOption, ProjectOption, ScopeOption, SyncScope
-from memsync.errors import ExitCode
 
 
 def status(
@@ -26,69 +25,11 @@ def status(
     ] = False,
 ) -> None:
     """Per store: remote, ahead/behind, local edits, held-back files and their fix, index."""
-    import dataclasses
+    from memsync.cli.statusview import show_status
 
-    from memsync.sync.overview import store_status
-
-    statuses = store_status(project, scope.scopes())  # type: ignore[arg-type]
-    if not statuses:  # as `push --scope team` says: never a silent, successful nothing
-        from memsync.errors import UsageError
-
-        raise UsageError(
-            f"no {scope.value} store is configured for this project",
-            hint="Run `memsync init --team URL` to add a team store.",
-        )
-    if as_json:
-        render.print_json(
-            [{**dataclasses.asdict(s), "pending": s.pending, "clean": s.clean} for s in statuses]
-        )
-    else:
-        for st in statuses:
-            _render_status(st)
-    if exit_code and not all(s.clean for s in statuses):
-        raise typer.Exit(ExitCode.NEEDS_USER)
-
-
-def _render_status(st: Any) -> None:
-    out = render.console()
-    render.line((st.scope, "bold"), " store ", (st.store, "cyan"), target=out)
-    render.line(f"  remote     {st.remote} ({st.branch}, folder {st.folder})", target=out)
-    sync_state = f"{st.ahead} ahead, {st.behind} behind (as of the last fetch)"
-    hint = ""
-    if st.ahead:
-        hint = "; run `memsync push`"
-    elif st.behind:
-        hint = "; run `memsync pull`"
-    render.line(f"  commits    {sync_state}{hint}", target=out)
-    blocked = {b.path for b in st.blocked}
-    ready = [p for p in st.local_edits if p not in blocked]
-    render.line(f"  local      {len(ready)} edit(s) not yet pushed", target=out)
-    for path in ready:
-        sign = "+" if path in st.added else "-" if path in st.removed else "~"
-        render.line(f"             {sign} {path}", target=out)
-    if st.blocked:
-        render.line(f"  held back  {len(blocked)} file(s) that push will not send:", target=out)
-    for item in st.blocked:
-        render.line(
-            "             ",
-            (f"{item.path}:{item.line}", "bold"),
-            f": {item.message} [{item.rule}]",
-            target=out,
-        )
-        render.line(f"               fix: {item.fix}", target=out)
-    render.line(
-        f"  last sync  {render.when(st.last_sync)}; last push {render.when(st.last_push)}",
-        target=out,
-    )
-    if st.index is not None:
-        render.line(
-            f"  index      {st.index.lines}/200 lines, {st.index.chars:,}/25,000 characters",
-            target=out,
-        )
-    for problem in st.problems:
-        render.line("  ", ("problem", "yellow"), f"    {problem}", target=out)
-    if st.clean:
-        render.line("  nothing to do", target=out)
+    code = show_status(project, scope.scopes(), scope.value, as_json=as_json, exit_code=exit_code)
+    if code:
+        raise typer.Exit(code)
 
 
 def _render_change(sign: str, change: Any) -> None:

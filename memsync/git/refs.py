@@ -94,6 +94,8 @@ def merge_base(repo: Path, one: str, two: str) -> str | None:
 
 def ahead_behind(repo: Path, local: str, upstream: str) -> tuple[int, int]:
     """(commits only in LOCAL, commits only in UPSTREAM)."""
+    if local == upstream and len(local) in (40, 64):
+        return 0, 0  # one commit (the usual answer of `status`): no git process to ask
     result = run_git(["rev-list", "--left-right", "--count", f"{local}...{upstream}"], cwd=repo)
     ahead, behind = result.text.split()
     return int(ahead), int(behind)

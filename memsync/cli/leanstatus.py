@@ -1,0 +1,61 @@
+"""`memsync status` without the CLI framework, when its output is piped.
+
+Scripts, prompts and status bars run `memsync status` (often `--json` or `--exit-code`) and
+read its output; importing and building typer and click was two fifths of such a run. The
+command line here is `--project DIR`, `--scope private|team|all`, `--json` and `--exit-code`,
+read as click reads them (`memsync.cli.leancheck.parse_options`); anything else, or output
+to a terminal (rendered with rich), returns None and the typer command runs instead. Both
+show the status through `memsync.cli.statusview`, and errors go through the same handler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+
+from memsync.cli.guard import guarded
+from memsync.cli.leancheck import parse_options
+
+SCOPES = {"private": ("private",), "team": ("team",), "all": ("private", "team")}
+
+
+@dataclass(frozen=True)
+class StatusArgs:
+    """A `memsync status` command line this path runs as the typer command would."""
+
+    project: Path = Path(".")
+    scope: str = "all"
+    as_json: bool = False
+    exit_code: bool = False
+
+
+def parse_status_argv(args: list[str]) -> StatusArgs | None:
+    """ARGS after `status`, or None when the typer command must read them."""
+    parsed = parse_options(args, ("--project", "--scope"), ("--json", "--exit-code"))
+    if parsed is None or parsed[1] is not None:
+        return None  # `status` takes no PATH
+    values = parsed[0]
+    scope = values.get("--scope", "all").lower()
+    if scope not in SCOPES:
+        return None
+    project = Path(values.get("--project", "."))
+    return StatusArgs(project, scope, "--json" in values, "--exit-code" in values)
+
+
+def run(args: StatusArgs) -> NoReturn:
+    """Show the status as `memsync status` does, and exit with its code."""
+    code: list[int] = []
+
+    def status() -> None:
+        from memsync.cli.statusview import show_status
+
+        scopes = SCOPES[args.scope]
+        code.append(
+            show_status(
+                args.project, scopes, args.scope, as_json=args.as_json, exit_code=args.exit_code
+            )
+        )
+
+    guarded(status)
+    raise SystemExit(code[0])

@@ -1,0 +1,78 @@
+"""`memsync status` shown: one definition for the typer command and the lean path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from memsync.cli import render
+from memsync.errors import ExitCode, UsageError
+
+
+def show_status(
+    project: Path, scopes: tuple[str, ...], scope_name: str, *, as_json: bool, exit_code: bool
+) -> int:
+    """Show every store of SCOPES for PROJECT; the exit code (1: pending, with EXIT_CODE)."""
+    import dataclasses
+
+    from memsync.sync.overview import store_status
+
+    statuses = store_status(project, scopes)  # type: ignore[arg-type]
+    if not statuses:  # as `push --scope team` says: never a silent, successful nothing
+        raise UsageError(
+            f"no {scope_name} store is configured for this project",
+            hint="Run `memsync init --team URL` to add a team store.",
+        )
+    if as_json:
+        render.print_json(
+            [{**dataclasses.asdict(s), "pending": s.pending, "clean": s.clean} for s in statuses]
+        )
+    else:
+        for st in statuses:
+            render_status(st)
+    if exit_code and not all(s.clean for s in statuses):
+        return int(ExitCode.NEEDS_USER)
+    return int(ExitCode.OK)
+
+
+def render_status(st: Any) -> None:
+    """One store's status, as lines."""
+    out = render.console()
+    render.line((st.scope, "bold"), " store ", (st.store, "cyan"), target=out)
+    render.line(f"  remote     {st.remote} ({st.branch}, folder {st.folder})", target=out)
+    sync_state = f"{st.ahead} ahead, {st.behind} behind (as of the last fetch)"
+    hint = ""
+    if st.ahead:
+        hint = "; run `memsync push`"
+    elif st.behind:
+        hint = "; run `memsync pull`"
+    render.line(f"  commits    {sync_state}{hint}", target=out)
+    blocked = {b.path for b in st.blocked}
+    ready = [p for p in st.local_edits if p not in blocked]
+    render.line(f"  local      {len(ready)} edit(s) not yet pushed", target=out)
+    for path in ready:
+        sign = "+" if path in st.added else "-" if path in st.removed else "~"
+        render.line(f"             {sign} {path}", target=out)
+    if st.blocked:
+        render.line(f"  held back  {len(blocked)} file(s) that push will not send:", target=out)
+    for item in st.blocked:
+        render.line(
+            "             ",
+            (f"{item.path}:{item.line}", "bold"),
+            f": {item.message} [{item.rule}]",
+            target=out,
+        )
+        render.line(f"               fix: {item.fix}", target=out)
+    render.line(
+        f"  last sync  {render.when(st.last_sync)}; last push {render.when(st.last_push)}",
+        target=out,
+    )
+    if st.index is not None:
+        render.line(
+            f"  index      {st.index.lines}/200 lines, {st.index.chars:,}/25,000 characters",
+            target=out,
+        )
+    for problem in st.problems:
+        render.line("  ", ("problem", "yellow"), f"    {problem}", target=out)
+    if st.clean:
+        render.line("  nothing to do", target=out)
