@@ -24,7 +24,7 @@ from memsync.configschema import (
 from memsync.dirs import config_path, data_dir
 from memsync.errors import UsageError
 
-TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -13,7 +13,7 @@ from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 
 from memsync.model.safety import SCOPES, Scope
 
-TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from typing import Any, Literal
 

@@ -6,14 +6,15 @@ then matching), file by file. A file's single-file findings depend only on its b
 path in the report, its scope and memsync's own code, so they are kept in
 `<data dir>/cache/check.json` under the SHA-256 of the first three, with a fingerprint of the
 code (the size and mtime of every memsync module): any change to memsync forgets them all.
-The rules across files (index links, unindexed memories, duplicates) always run. Findings
-come back through `Finding`, which redacts them again. Deleting the file resets the cache;
-one that cannot be read or written only makes `check` slower.
+The rules across files (index links, unindexed memories, duplicates) always run. What is
+kept was redacted when it was found (`Finding` redacts every finding). Deleting the file
+resets the cache; one that cannot be read or written only makes `check` slower.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,10 +29,16 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 def code_fingerprint() -> str:
     """A digest of every memsync module's path, size and mtime: which code made a finding."""
     stats = []
-    for module in sorted(_PACKAGE.rglob("*.py")):
-        info = module.stat()
-        stats.append(f"{module.relative_to(_PACKAGE)}:{info.st_size}:{info.st_mtime_ns}")
-    return sha256_hex("\n".join(stats).encode("utf-8"))
+    folders = [str(_PACKAGE)]
+    while folders:  # os.scandir: a run pays for this on every check, pathlib costs more
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
+                    folders.append(entry.path)
+                elif entry.name.endswith(".py"):
+                    info = entry.stat()
+                    stats.append(f"{entry.path}:{info.st_size}:{info.st_mtime_ns}")
+    return sha256_hex("\n".join(sorted(stats)).encode("utf-8"))
 
 
 class FindingCache:
@@ -106,8 +113,6 @@ def _finding(row: object) -> Finding:
     path, line, rule, severity, message, column = row
     if not (isinstance(line, int) and isinstance(column, int)):
         raise ValueError("not a remembered finding")
-    if severity == "error":
-        return Finding(str(path), line, str(rule), "error", str(message), column)
-    if severity == "warning":
-        return Finding(str(path), line, str(rule), "warning", str(message), column)
-    raise ValueError("not a remembered finding")
+    if severity not in ("error", "warning"):
+        raise ValueError("not a remembered finding")
+    return Finding.remembered((str(path), line, str(rule), severity, str(message), column))

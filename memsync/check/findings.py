@@ -5,12 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
 from urllib.parse import quote
 
 from memsync import __version__
 
-Severity = Literal["error", "warning"]
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Severity = Literal["error", "warning"]
+else:
+    Severity = str  # for annotations only
+
 FORMATS = ("text", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -117,6 +123,16 @@ class Finding:
 
         object.__setattr__(self, "message", redact(self.message))
         object.__setattr__(self, "path", redact(self.path))
+
+    @classmethod
+    def remembered(cls, values: tuple[str, int, str, Severity, str, int]) -> Finding:
+        """A finding as this class made it before (memsync.check.cache), from its VALUES in
+        field order: already redacted, so not scanned again."""
+        made = object.__new__(cls)
+        names = ("path", "line", "rule", "severity", "message", "column")
+        for name, value in zip(names, values, strict=True):
+            object.__setattr__(made, name, value)
+        return made
 
     def describe(self) -> str:
         """`team/ci.md:3: error: message [rule]`."""

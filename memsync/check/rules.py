@@ -29,7 +29,7 @@ from memsync.model.memory import (
 )
 from memsync.model.safety import Skipped, size_reason, unsafe_path_reason
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from memsync.check.cache import FindingCache
 

@@ -12,12 +12,12 @@ import base64
 import binascii
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from memsync.check.secret_extra import is_sample_jwt
 from memsync.check.secret_rules import GENERIC_RULE, Hit, redacted, shannon_entropy
 
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from collections.abc import Iterator
 

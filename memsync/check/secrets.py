@@ -18,7 +18,6 @@ import string
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from memsync.check.secret_extra import CHECKS, SPECIFIC_RULES
 from memsync.check.secret_generic import generic_hits
@@ -30,6 +29,7 @@ from memsync.check.secret_rules import (
     shannon_entropy,
 )
 
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 

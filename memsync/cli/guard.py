@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import NoReturn
 
 from memsync.cli import render
 from memsync.errors import ExitCode, MemsyncError
+
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 BROKEN_PIPE = 1  # what click exits with when its reader is gone (`memsync log | head`)
 

@@ -17,13 +17,15 @@ import sys
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
 
 from memsync.cli import render
 from memsync.cli.guard import guarded
 from memsync.errors import ExitCode
 
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
+    from typing import NoReturn
+
     from memsync.check.findings import CheckReport
 
 FORMATS = ("text", "json", "sarif", "github")

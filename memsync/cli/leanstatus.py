@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
 
 from memsync.cli.guard import guarded
 from memsync.cli.leancheck import parse_options
+
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 SCOPES = {"private": ("private",), "team": ("team",), "all": ("private", "team")}
 

@@ -13,7 +13,6 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any
 
 from memsync.check.printable import printable
 
@@ -28,7 +27,10 @@ __all__ = [
     "write",
 ]
 
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
+    from typing import Any
+
     from rich.console import Console
 
     from memsync.sync.report import StoreReport

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from memsync.cli import render
 from memsync.errors import ExitCode, UsageError
+
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def show_status(

@@ -7,7 +7,7 @@ output. May import `memsync.model` and `memsync.errors`; never merge or anything
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     import subprocess
 

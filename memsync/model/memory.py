@@ -6,7 +6,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
 from memsync.model.limits import FRONTMATTER_SCAN_LINES, MEMORY_TYPES
 from memsync.model.yamlfast import (
@@ -16,6 +15,10 @@ from memsync.model.yamlfast import (
     quote_problematic_values,
     simple_mapping,
 )
+
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 BOM = "\ufeff"
 # `\r?`: in a file with mixed line breaks the fences may still end in CRLF, which Claude Code

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from memsync.model.limits import INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
 
-TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from typing import Literal
 

@@ -9,7 +9,10 @@ anything else is NOT_SIMPLE and goes to `yaml12.load`, which imports PyYAML then
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Nodes after expanding aliases: an alias bomb ("billion laughs") stops here.
 MAX_NODES = 10_000

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from memsync.sync.hookoutput import HookOutput, Section, clean_line, quote_name
 
-TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from typing import Any, TextIO
 

@@ -18,7 +18,7 @@ from memsync.fsutil.atomic import atomic_write_text
 from memsync.git import blob_sha
 from memsync.model.digest import sha256_hex
 
-TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from memsync.sync.binding import Binding
 

@@ -8,10 +8,10 @@ is level with its remote, nothing is blocked and nothing failed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from memsync.errors import ExitCode
 
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
     from memsync.sync.report import StoreReport

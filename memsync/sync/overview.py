@@ -12,11 +12,14 @@ from memsync.errors import GitError, RemoteUnavailableError
 from memsync.model.index import IndexSize, measure_index
 from memsync.model.limits import INDEX_NAME
 from memsync.model.safety import Scope, TreeScan
-from memsync.model.semdiff import MemoryChange, diff_memories
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
 from memsync.sync.manifest import binding_manifest, local_changes
 from memsync.sync.outcome import BlockedFile, fix_for
+
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from memsync.model.semdiff import MemoryChange
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,8 @@ def _blocked(
     binding: Binding, edits: dict[str, bytes | None], config: Config
 ) -> tuple[BlockedFile, ...]:
     """The local edits the next push would hold back, as `push` decides it."""
+    if not any(data is not None for data in edits.values()):
+        return ()  # nothing to validate: the rules (and the secret scanner) stay unloaded
     from memsync.check.validate import validate_edit
 
     blocked: list[BlockedFile] = []
@@ -175,6 +180,8 @@ def _blocked(
 
 def store_diff(project_dir: Path, scopes: tuple[Scope, ...], *, fetch: bool) -> list[StoreDiff]:
     """Semantic diff of what push would send and pull would bring, per store."""
+    from memsync.model.semdiff import diff_memories  # `diff` only: status never loads it
+
     _, bindings = _bindings(project_dir, scopes)
     diffs = []
     for binding in bindings:

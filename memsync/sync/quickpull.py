@@ -37,7 +37,7 @@ from memsync.git.remote import wait_fetch
 from memsync.sync.lock import store_lock
 from memsync.sync.manifest import Manifest, binding_manifest, hashes, save_manifest
 
-TYPE_CHECKING = False  # not typing's: a session start never imports typing (BENCHMARKS.md)
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from memsync.config import Settings
     from memsync.sync.binding import Binding
