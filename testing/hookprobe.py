@@ -15,6 +15,7 @@ from testing.machines import SOURCE_ROOT, Machine
 # Runs the hook's entry point and says on stderr whether the sync engine was imported.
 PROBE = (
     "import sys\n"
+    "before = set(sys.modules)  # what the interpreter's start-up loaded (coverage, in CI)\n"
     "from memsync.__main__ import main\n"
     "try:\n    main(['pull', '--hook'])\n"
     "except SystemExit:\n    pass\n"
@@ -30,11 +31,12 @@ def run_pull_hook(machine: Machine, project: Path) -> tuple[dict[str, object], s
 
 
 def modules_loaded(machine: Machine, project: Path, names: list[str]) -> list[str]:
-    """Which of the modules NAMES one `pull --hook` run loaded for real (not deferred)."""
+    """Which of the modules NAMES one `pull --hook` run loaded for real (not deferred); one
+    the interpreter had loaded before memsync started does not count."""
     probe = PROBE.replace(
         "sys.stderr.write(",
         f"sys.stderr.write(' '.join(n for n in {names!r} if n in sys.modules and "
-        "type(sys.modules[n]).__name__ != '_Deferred'))\nsys.stderr.write(",
+        "n not in before and type(sys.modules[n]).__name__ != '_Deferred'))\nsys.stderr.write(",
         1,
     )
     proc = _probe(machine, project, probe)
