@@ -347,7 +347,7 @@ def _recipe(
         if lookalike.idiom(before):
             return None
         possessive = ctx.text[match.end() : match.end() + 2] in ("'s", "’s")
-        if possessive and lookalike.recurring_day(_line(ctx)):
+        if possessive and lookalike.recurring_day(_line(ctx), word):
             return None  # `summary of today's brief` in a daily job: every day's
         offset = {"yesterday": -1, "today": 0, "tomorrow": 1}[word.lower()]
         return "day", ("days", offset, 0), None, False

@@ -52,6 +52,7 @@ _RECURRING_DAY = re.compile(
     r"\b(?:every|each|cron|recurring|reminder|last\s+run)\b",
     re.IGNORECASE,
 )
+_EVERY_RUN = re.compile(r"\b(?:every|each|recurring)\b", re.IGNORECASE)
 _QUESTION_END = re.compile(r"[.!](?=\s|$)|\?")
 _PLACEHOLDER = re.compile(r"\bYYYY-?MM(?:-?DD)?\b|<date>|\{date\}|\bDD/MM\b|\bMM/DD\b")
 _LABEL_ROW = re.compile(r"(?:^|\s)[/−]\s*$")
@@ -95,6 +96,7 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$", re.MULTILINE)
 _INSTRUCTIONS = re.compile(
     r"how\s+to\s+(?:apply|use)|how\s+(?:it|this|the\s+\w+)\s+works|\bevery\s+session\b"
     r"|\b(?:protocol|instructions?|checklist|conventions?|guidelines?|template|rules|logic)\b"
+    r"(?!\s+(?:fix|fixes|fixed|bug|bugs|update|updates|change|changes|issue|issues|overhaul)\b)"
     r"|YYYY",
     re.IGNORECASE,
 )
@@ -110,6 +112,11 @@ _LOWER_WORD_BEFORE = re.compile(r"(?:^|\s)[a-z]+ $")
 _NAME_AFTER = re.compile(r"(?:['’]s)?\s+[A-Z][a-z]")
 _LIST_BEFORE = re.compile(r"[,(]\s*$")
 _LIST_AFTER = re.compile(r"^(?:['’]s)?\s*[,)]")
+# `5 tabs: Today, ⚠️ Stale Deals, Pipeline`: the first of a list of names after a colon.
+_NAMES_AFTER_COLON = re.compile(r"^(?:['’]s)?\s*,\s*\W{0,3}\s*[A-Z]")
+# `[List agents active today]`: a template's placeholder (not `- [ ]`, not a link's text).
+_OPEN_BRACKET = re.compile(r"\[(?![ xX]\])[^\[\]]*$")
+_CLOSE_BRACKET = re.compile(r"^[^\[\]]*\](?!\()")
 
 
 def named_label(expression: str, before: str, after: str) -> bool:
@@ -122,6 +129,8 @@ def named_label(expression: str, before: str, after: str) -> bool:
     shouted = expression.isupper()  # `ToS TODAY`: emphasis, not a name
     if _LIST_BEFORE.search(before) and _LIST_AFTER.match(after):
         return before.rstrip().endswith(",") or after.lstrip("'’s").lstrip().startswith(",")
+    if before.rstrip().endswith(":") and _NAMES_AFTER_COLON.match(after):
+        return True
     if shouted:
         return False
     named = _NAME_AFTER.match(after) is not None  # `, Today's Bookings`: a view's name
@@ -157,8 +166,12 @@ def counted_period(before: str) -> bool:
     return _COUNT_BEFORE.search(clause) is not None
 
 
-def recurring_day(line: str) -> bool:
-    """`Slack summary of today's brief` in a recurring job's description: every day's."""
+def recurring_day(line: str, word: str = "today") -> bool:
+    """`Slack summary of today's brief` in a recurring job's description: every day's. For
+    `yesterday's` and `tomorrow's` a job's name is not enough (`since yesterday's cron`, `done
+    by yesterday's 8 AM cron` name one run): the line must say the job recurs."""
+    if word.lower() != "today":
+        return _EVERY_RUN.search(line) is not None
     return _RECURRING_DAY.search(line) is not None
 
 
@@ -173,8 +186,10 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `Share one thing you built today`: addressed to whoever reads it, any day
     if _SPEAKER.search(before):
         return True  # `interaction: Clayton: Tomorrow after I…`: a transcript quotes speech
-    if _FORMULA.search(line):
-        return True  # `[today, today+days_ahead]`: a formula's variable
+    if _FORMULA.search(line) or re.search(r"(?:^|\s)[=≠]\s*$", before):
+        return True  # `[today, today+days_ahead]`, `Day = Today`: a formula's variable, a value
+    if _OPEN_BRACKET.search(before) and _CLOSE_BRACKET.match(after):
+        return True  # `[List agents active today]`: a template's placeholder
     sentence = before[_sentence_cut(before) :] + after[: _sentence_end(after)]
     told = _TOLD_OR_PLANNED.search(_QUOTED.sub("", sentence))
     if _CONDITION.match(sentence) and not told:

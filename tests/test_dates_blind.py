@@ -1,7 +1,9 @@
-"""A second blind corpus (tests/data/dates/heldout5.json, labelled from the memory text alone
-before memsync ever ran on it) and the rules its first run taught: a capitalised day word
-mid-sentence that names a bucket or a view, weekdays joined into a schedule, an ISO timestamp
-heading, and a phrase pinned by a date that carries its year."""
+"""Two more blind corpora (tests/data/dates/heldout5.json and heldout6.json, each labelled from
+the memory text alone before memsync ever ran on it) and the rules their first runs taught: a
+capitalised day word mid-sentence that names a bucket, a view or a list item, weekdays joined
+into a schedule, an ISO timestamp heading, a phrase pinned by a date that carries its year, a
+value after `=`, a template's bracketed placeholder, a heading about work on a checklist, and
+a recurring job's `yesterday's` run."""
 
 from __future__ import annotations
 
@@ -17,21 +19,26 @@ DATA = Path(__file__).parent / "data" / "dates"
 WRITTEN = date(2026, 3, 24)  # a Tuesday
 
 
-def test_second_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None:
-    cases = dates_corpus.load(DATA / "heldout5.json")
+@pytest.mark.parametrize(
+    ("name", "earlier", "floors"),
+    [
+        # First blind runs: P 0.607 / R 0.879 and P 0.644 / R 0.745 (docs/BENCHMARKS.md).
+        # Floors at the figures after the rules below; they may only go up.
+        ("heldout5.json", ("real.json", "heldout.json"), (0.68, 0.91)),
+        ("heldout6.json", ("real.json", "heldout.json", "heldout5.json"), (0.70, 0.88)),
+    ],
+)
+def test_blind_corpus_size_provenance_and_floor(
+    tmp_path: Path, name: str, earlier: tuple[str, ...], floors: tuple[float, float]
+) -> None:
+    cases = dates_corpus.load(DATA / name)
     positives = [c for c in cases if c.phrases]
     assert len(positives) >= 60 and len(cases) - len(positives) >= 40
     assert all(len(c.source.split()) == 3 for c in cases)  # repository, path, commit
-    earlier = {
-        c.source.split()[0]
-        for name in ("real.json", "heldout.json")
-        for c in dates_corpus.load(DATA / name)
-    }
-    assert not earlier & {c.source.split()[0] for c in cases}  # no repository seen before
+    seen = {c.source.split()[0] for other in earlier for c in dates_corpus.load(DATA / other)}
+    assert not seen & {c.source.split()[0] for c in cases}  # no repository seen before
     score = dates_corpus.run(cases, tmp_path / "memory")
-    # First blind run: P 0.607, R 0.879 (docs/BENCHMARKS.md). Floors at the figures after the
-    # rules below; they may only go up.
-    assert score.precision >= 0.68 and score.recall >= 0.89, score.failures
+    assert score.precision >= floors[0] and score.recall >= floors[1], score.failures
 
 
 @pytest.mark.parametrize(
@@ -44,6 +51,11 @@ def test_second_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None
         "- Cron job: `x-blotato-daily-posting` (Monday & Wednesday 8 AM PDT)",
         "- Posts go out Tue + Thu mornings.",
         "- Date: March 25, 2026 (tomorrow)",
+        # heldout6
+        "- V2 Sheet live with 5 tabs: Today, ⚠️ Stale Deals, Pipeline, Log, Research Cache",
+        "- Filter: Day = Today",
+        "**Active agents:** [List agents active today]",
+        "- Every run posts yesterday's summary to Slack.",
     ],
 )
 def test_look_alikes_from_the_second_heldout_corpus_are_left_alone(line: str) -> None:
@@ -60,6 +72,11 @@ def test_look_alikes_from_the_second_heldout_corpus_are_left_alone(line: str) ->
         ("Small-caps bouncing since Monday's dip.", None),
         ("She offered to call today or tomorrow.", None),
         ("Met Dana Monday and Tuesday.", None),
+        # heldout6: one run of a job, a link's text, a plan after a colon
+        ("- No new session content since yesterday's cron", None),
+        ("- June 16 AM entries already promoted (done by yesterday's 8 AM cron)", None),
+        ("- [Fixed today](deploy.md)", None),
+        ("**Next:** Tomorrow, review the PR.", None),
     ],
 )
 def test_real_dates_next_to_the_second_corpus_rules_still_convert(
@@ -69,6 +86,14 @@ def test_real_dates_next_to_the_second_corpus_rules_still_convert(
     assert replacements, new
     if expected is not None:
         assert new == expected
+
+
+def test_a_heading_about_work_on_a_checklist_is_no_checklist() -> None:
+    text = "# 2026-03-25\n\n## Checklist Fix\n\n- Should resume capturing tonight"
+    _, replacements = resolve_relative_dates(text, WRITTEN)
+    assert replacements
+    rules = "# Deploys\n\n## Release checklist\n\n- Tag it tonight"
+    assert resolve_relative_dates(rules, WRITTEN) == (rules, [])
 
 
 def test_an_iso_timestamp_heading_dates_the_lines_under_it(tmp_path: Path) -> None:
