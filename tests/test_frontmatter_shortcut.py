@@ -22,11 +22,11 @@ from hypothesis import strategies as st
 
 from memsync.model import yamlfast
 from memsync.model.memory import (
-    decode,
     parse_frontmatter_text,
     parse_with_yaml,
     split_frontmatter,
 )
+from memsync.model.textcodec import decode
 
 ROOT = Path(__file__).resolve().parent.parent
 

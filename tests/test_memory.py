@@ -12,8 +12,6 @@ from memsync.model.memory import (
     FieldBlock,
     FrontmatterProblem,
     compose,
-    decode,
-    encode,
     join_fields,
     key_line,
     memory_type,
@@ -24,6 +22,7 @@ from memsync.model.memory import (
     split_frontmatter,
     top_level_key,
 )
+from memsync.model.textcodec import decode, encode
 
 # Lines that YAML frontmatter really contains, including the awkward ones.
 YAML_LINES = [

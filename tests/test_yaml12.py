@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memsync.model import yaml12
-from memsync.model.memory import decode, parse_memory, split_frontmatter
+from memsync.model.memory import parse_memory, split_frontmatter
+from memsync.model.textcodec import decode
 
 ROOT = Path(__file__).resolve().parent.parent
 

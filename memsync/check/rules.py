@@ -22,12 +22,9 @@ from memsync.model.limits import (
     MEMORY_TYPES,
     NEAR_LIMIT_RATIO,
 )
-from memsync.model.memory import (
-    Memory,
-    decode,
-    parse_memory,
-)
+from memsync.model.memory import Memory, parse_memory
 from memsync.model.safety import Skipped, size_reason, unsafe_path_reason
+from memsync.model.textcodec import decode
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:

@@ -32,7 +32,8 @@ from memsync.consolidate.versions import plan_merges
 from memsync.errors import UsageError, UserMessageError
 from memsync.model.index import Index, IndexLine, IndexSize, parse_index
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
-from memsync.model.memory import Memory, compose, encode, parse_memory, parse_yaml_mapping
+from memsync.model.memory import Memory, compose, parse_memory, parse_yaml_mapping
+from memsync.model.textcodec import encode
 
 
 def plan_folder(root: Path, options: Options, *, label: str | None = None) -> FolderPlan:

@@ -29,7 +29,8 @@ from typing import Any
 from memsync.consolidate.dedupe import DuplicateGroup, group_duplicates
 from memsync.consolidate.folder import MemoryFile, updated_key
 from memsync.consolidate.likeness import SAME_ORDER, version_likeness
-from memsync.model.memory import Memory, compose, encode, parse_memory
+from memsync.model.memory import Memory, compose, parse_memory
+from memsync.model.textcodec import encode
 
 _MERGE_ROUNDS = 5
 SIMILAR_LINE = 0.5  # word-level likeness above which an older line is a version of a newer one

@@ -10,7 +10,8 @@ from memsync.merge.diff3 import Conflict, merge3_flag, merge_text
 from memsync.merge.fields import NO_TIME, merge_frontmatter, parses_as_mapping
 from memsync.merge.fieldvalues import canonical
 from memsync.merge.words import prose_resolver
-from memsync.model.memory import compose, decode, encode, parse_yaml_mapping, split_frontmatter
+from memsync.model.memory import compose, parse_yaml_mapping, split_frontmatter
+from memsync.model.textcodec import decode, encode
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, replace
 
 from memsync.model.limits import MAX_INDEX_CHARS, MAX_INDEX_LINE_CHARS, MAX_INDEX_LINES
-from memsync.model.memory import decode, encode
+from memsync.model.textcodec import decode, encode
 
 # `- [Title](target) — hook`, tolerant of `*`/`+` bullets, `<target>`, a link title and any
 # separator (em dash, en dash, hyphen, colon) before the hook.

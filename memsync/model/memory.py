@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from memsync.model.limits import FRONTMATTER_SCAN_LINES, MEMORY_TYPES
+from memsync.model.textcodec import decode, encode
 from memsync.model.yamlfast import (
     MAX_CHARS,
     NOT_SIMPLE,
@@ -20,7 +21,6 @@ TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMAR
 if TYPE_CHECKING:
     from typing import Any
 
-BOM = "\ufeff"
 # `\r?`: in a file with mixed line breaks the fences may still end in CRLF, which Claude Code
 # strips before it looks for frontmatter.
 _FENCE = re.compile(r"---[ \t]*\r?")
@@ -157,31 +157,6 @@ def key_line(frontmatter_text: str | None, path: tuple[str, ...]) -> int | None:
             return found + 2  # line 1 is the opening fence
         start, parent_indent = found + 1, child_indent if child_indent is not None else 0
     return None
-
-
-def decode(raw: bytes) -> tuple[str, bool, bool, str | None]:
-    """Decode bytes as UTF-8: (text with LF newlines, had BOM, was CRLF, decode error)."""
-    error: str | None = None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        error = f"not valid UTF-8 at byte {exc.start}"
-        text = raw.decode("utf-8", errors="replace")
-    bom = text.startswith(BOM)
-    if bom:
-        text = text[1:]
-    # Only a file whose every line break is CRLF is normalized, so mixed files stay lossless.
-    crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")
-    if crlf:
-        text = text.replace("\r\n", "\n")
-    return text, bom, crlf, error
-
-
-def encode(text: str, *, bom: bool = False, crlf: bool = False) -> bytes:
-    """Encode LF text back to bytes with the file's BOM and newline convention."""
-    if crlf:
-        text = text.replace("\n", "\r\n")
-    return ((BOM if bom else "") + text).encode("utf-8")
 
 
 def split_frontmatter(text: str) -> tuple[str | None, str, FrontmatterProblem | None]:

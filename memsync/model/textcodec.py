@@ -1,0 +1,34 @@
+"""Memory files as text: UTF-8 with the file's BOM and newline convention kept (SPEC section 4).
+
+Its own module because the index, the merge and the check read text without needing the
+frontmatter parser: `status` pays for what it imports on every run. May import nothing.
+"""
+
+from __future__ import annotations
+
+BOM = "\ufeff"
+
+
+def decode(raw: bytes) -> tuple[str, bool, bool, str | None]:
+    """Decode bytes as UTF-8: (text with LF newlines, had BOM, was CRLF, decode error)."""
+    error: str | None = None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        error = f"not valid UTF-8 at byte {exc.start}"
+        text = raw.decode("utf-8", errors="replace")
+    bom = text.startswith(BOM)
+    if bom:
+        text = text[1:]
+    # Only a file whose every line break is CRLF is normalized, so mixed files stay lossless.
+    crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")
+    if crlf:
+        text = text.replace("\r\n", "\n")
+    return text, bom, crlf, error
+
+
+def encode(text: str, *, bom: bool = False, crlf: bool = False) -> bytes:
+    """Encode LF text back to bytes with the file's BOM and newline convention."""
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    return ((BOM if bom else "") + text).encode("utf-8")
