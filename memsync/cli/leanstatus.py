@@ -15,12 +15,14 @@ from pathlib import Path
 
 from memsync.cli.guard import guarded
 from memsync.cli.leancheck import parse_options
+from memsync.model.safety import SCOPES as STORE_SCOPES
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from typing import NoReturn
 
-SCOPES = {"private": ("private",), "team": ("team",), "all": ("private", "team")}
+# `--scope` as SyncScope reads it (cli/options.py, which imports typer): one store, or all.
+SCOPES: dict[str, tuple[str, ...]] = {**{s: (s,) for s in STORE_SCOPES}, "all": STORE_SCOPES}
 
 
 @dataclass(frozen=True)
