@@ -56,6 +56,15 @@ def test_blind_corpus_size_provenance_and_floor(
         "- Filter: Day = Today",
         "**Active agents:** [List agents active today]",
         "- Every run posts yesterday's summary to Slack.",
+        # What a view shows or a list is grouped into (heldout5), a section's title-case name
+        "- Refined the Calendar tab into a weekly view showing only today and the next seven days.",
+        "- Task lists are grouped cleanly into today and tomorrow ordered by priority.",
+        "- Tasks should be ordered by priority for today first, then tomorrow.",
+        "- Quick Actions: View today, Quick booking, Add customer",
+        "- hero sticky, today filter button, calendar icon",
+        "MiniCalMonth (next month label)",
+        "## Tomorrow's Starting Point",
+        "### Files to Read Tomorrow",
     ],
 )
 def test_look_alikes_from_the_second_heldout_corpus_are_left_alone(line: str) -> None:
@@ -77,6 +86,13 @@ def test_look_alikes_from_the_second_heldout_corpus_are_left_alone(line: str) ->
         ("- June 16 AM entries already promoted (done by yesterday's 8 AM cron)", None),
         ("- [Fixed today](deploy.md)", None),
         ("**Next:** Tomorrow, review the PR.", None),
+        # A sentence heading is a line of text; showing someone something is no view.
+        ("### Key fixes today", "### Key fixes on 2026-03-24"),
+        ("## Hosts added today", "## Hosts added on 2026-03-24"),
+        ("- Showed Dana the demo today.", None),
+        ("- Busy today and tomorrow with the audit.", None),
+        ("- Sorted the inbox today.", None),
+        ("### Tomorrow's Checklist (8:30 AM MT)", None),
     ],
 )
 def test_real_dates_next_to_the_second_corpus_rules_still_convert(

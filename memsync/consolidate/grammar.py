@@ -226,9 +226,11 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
         return None
     line = text[line_start:line_end]
     possessive = after[:2] in ("'s", "’s") and not after[2:3].isalnum()
-    if lookalike.not_a_date(
-        line, before, after, match.group(), possessive=possessive
-    ) or lookalike.standing_instructions(text, line_start):
+    if (
+        lookalike.not_a_date(line, before, after, match.group(), possessive=possessive)
+        or lookalike.standing_instructions(text, line_start)
+        or lookalike.titled_heading(line)
+    ):
         return None
     if possessive:
         end, after = end + 2, after[2:]

@@ -115,6 +115,24 @@ _LIST_AFTER = re.compile(r"^(?:['’]s)?\s*[,)]")
 # `5 tabs: Today, ⚠️ Stale Deals, Pipeline`: the first of a list of names after a colon.
 _NAMES_AFTER_COLON = re.compile(r"^(?:['’]s)?\s*,\s*\W{0,3}\s*[A-Z]")
 # `[List agents active today]`: a template's placeholder (not `- [ ]`, not a link's text).
+# What a screen shows, a filter picks or a list is grouped into (`a weekly view showing only
+# today and the next seven days`, `grouped into today and tomorrow`, `View today, Quick
+# booking`, `today filter button`): a view's rolling day, whatever day it is looked at.
+_DISPLAY_BEFORE = re.compile(
+    r"\b(?:(?:show(?:s|ing)?|display(?:s|ing)?)(?:\s+only)?|view(?:\s+(?:of|for))?"
+    r"|filter(?:s|ed|ing)?\s+(?:to|by|for|on)|(?:group|bucket|split)(?:s|ed|ing)?(?:\s+\w+ly)?\s+into"
+    r"|(?:sort|order)(?:s|ed|ing)?\s+by\s+[\w ]{1,25}?\s+for)\s+$",
+    re.IGNORECASE,
+)
+# `grouped into today and tomorrow`, `for today first, then tomorrow`: the day word before.
+_COORDINATED_DAY = re.compile(
+    r"(?:today|tomorrow|yesterday|tonight)(?:['’]s)?(?:\s+first)?\s*(?:,\s*then|,|and|or|&)\s+$",
+    re.IGNORECASE,
+)
+_DISPLAY_AFTER = re.compile(
+    r"(?:['’]s)?\s*\**\s*(?:filter|view|tab|column|label|button|widget|bucket|panel|toggle)s?\b",
+    re.IGNORECASE,
+)
 _OPEN_BRACKET = re.compile(r"\[(?![ xX]\])[^\[\]]*$")
 _CLOSE_BRACKET = re.compile(r"^[^\[\]]*\](?!\()")
 
@@ -181,9 +199,12 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True
     cuts = [m.end() for m in _SENTENCE_STOP.finditer(before)]
     stop = _SENTENCE_STOP.search(after)
-    clause = before[cuts[-1] if cuts else 0 :] + after[: stop.start() if stop else len(after)]
+    lead = before[cuts[-1] if cuts else 0 :]
+    clause = lead + after[: stop.start() if stop else len(after)]
     if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):
         return True  # `Share one thing you built today`: addressed to whoever reads it, any day
+    if _displayed(lead) or _DISPLAY_AFTER.match(after):
+        return True  # `a view showing only today`, `today filter`: a view's day, any day
     if _SPEAKER.search(before):
         return True  # `interaction: Clayton: Tomorrow after I…`: a transcript quotes speech
     if _FORMULA.search(line) or re.search(r"(?:^|\s)[=≠]\s*$", before):
@@ -212,6 +233,14 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     if words.lower() == "today" and _EVERY_NOUN.search(before) and _PRESENT_AFTER.match(after):
         return True  # `Every platform today makes it easy`: nowadays, not a day
     return bool(_LABEL_ROW.search(before) or re.match(r"\s+[/−](?:\s|$)", after))
+
+
+def _displayed(lead: str) -> bool:
+    """Whether the clause before a phrase ends in what a view shows, or in a day word that does."""
+    coordinated = _COORDINATED_DAY.search(lead)
+    if coordinated is not None:
+        return _displayed(lead[: coordinated.start()])
+    return _DISPLAY_BEFORE.search(lead) is not None
 
 
 def standing_instructions(text: str, line_start: int) -> bool:
@@ -265,6 +294,22 @@ def _sentence_cut(before: str) -> int:
 def _sentence_end(after: str) -> int:
     stop = _FULL_STOP.search(after)
     return stop.start() if stop else len(after)
+
+
+_CLOCK = re.compile(r"\b[0-2]?\d(?::[0-5]\d)?\s*[AaPp]\.?[Mm]\b|\b[0-2]?\d:[0-5]\d\b")
+_SMALL_WORD = re.compile(r"(?:a|an|and|as|at|by|for|from|in|into|of|on|or|the|to|vs|with)")
+
+
+def titled_heading(line: str) -> bool:
+    """Whether LINE is a Markdown heading in title case (`## Tomorrow's Focus`, `### Files to
+    Read Tomorrow`): a section's name, which stays as its writer named it. One with a clock time
+    (`### Tomorrow's Checklist (8:30 AM MT)`) heads an appointment: its day is meant."""
+    heading = _HEADING.match(line.strip("\n"))
+    if heading is None or _CLOCK.search(heading.group(2)):
+        return False
+    words = re.findall(r"[^\W\d_][\w'’-]*", re.sub(r"\([^)]*\)", " ", heading.group(2)))
+    named = [w for w in words if not _SMALL_WORD.fullmatch(w)]
+    return len(named) >= 2 and all(w[0].isupper() for w in named)
 
 
 def dated_heading(line: str) -> bool:
