@@ -1,9 +1,11 @@
-"""Two more blind corpora (tests/data/dates/heldout5.json and heldout6.json, each labelled from
+"""Four more blind corpora (tests/data/dates/heldout5.json to heldout8.json, each labelled from
 the memory text alone before memsync ever ran on it) and the rules their first runs taught: a
 capitalised day word mid-sentence that names a bucket, a view or a list item, weekdays joined
 into a schedule, an ISO timestamp heading, a phrase pinned by a date that carries its year, a
-value after `=`, a template's bracketed placeholder, a heading about work on a checklist, and
-a recurring job's `yesterday's` run."""
+value after `=`, a template's bracketed placeholder, a heading about work on a checklist, a
+recurring job's `yesterday's` run; then what a view shows, a half-day a line reports on, a
+`**Date:**` field, a table row's dated first cell, schedules and routines, `once`/`always`
+sentences, a template's blank, a numbered procedure's step and a name in a list of names."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from memsync.consolidate.dates import resolve_relative_dates
+from memsync.consolidate.evidence import stated_dates
 from testing import dates_corpus
 
 DATA = Path(__file__).parent / "data" / "dates"
@@ -24,8 +27,19 @@ WRITTEN = date(2026, 3, 24)  # a Tuesday
     [
         # First blind runs: P 0.607 / R 0.879 and P 0.644 / R 0.745 (docs/BENCHMARKS.md).
         # Floors at the figures after the rules below; they may only go up.
-        ("heldout5.json", ("real.json", "heldout.json"), (0.68, 0.91)),
-        ("heldout6.json", ("real.json", "heldout.json", "heldout5.json"), (0.70, 0.88)),
+        ("heldout5.json", ("real.json", "heldout.json"), (0.77, 0.91)),
+        ("heldout6.json", ("real.json", "heldout.json", "heldout5.json"), (0.80, 0.94)),
+        # First blind runs: P 0.686 / R 0.700 and P 0.662 / R 0.895 (docs/BENCHMARKS.md).
+        (
+            "heldout7.json",
+            ("real.json", "heldout.json", "heldout5.json", "heldout6.json"),
+            (0.88, 0.90),
+        ),
+        (
+            "heldout8.json",
+            ("real.json", "heldout.json", "heldout5.json", "heldout6.json", "heldout7.json"),
+            (0.73, 0.89),
+        ),
     ],
 )
 def test_blind_corpus_size_provenance_and_floor(
@@ -56,15 +70,13 @@ def test_blind_corpus_size_provenance_and_floor(
         "- Filter: Day = Today",
         "**Active agents:** [List agents active today]",
         "- Every run posts yesterday's summary to Slack.",
-        # What a view shows or a list is grouped into (heldout5), a section's title-case name
+        # What a view shows or a list is grouped into (heldout5)
         "- Refined the Calendar tab into a weekly view showing only today and the next seven days.",
         "- Task lists are grouped cleanly into today and tomorrow ordered by priority.",
         "- Tasks should be ordered by priority for today first, then tomorrow.",
         "- Quick Actions: View today, Quick booking, Add customer",
         "- hero sticky, today filter button, calendar icon",
         "MiniCalMonth (next month label)",
-        "## Tomorrow's Starting Point",
-        "### Files to Read Tomorrow",
     ],
 )
 def test_look_alikes_from_the_second_heldout_corpus_are_left_alone(line: str) -> None:
@@ -119,3 +131,78 @@ def test_an_iso_timestamp_heading_dates_the_lines_under_it(tmp_path: Path) -> No
     )
     score = dates_corpus.run([case], tmp_path / "memory")
     assert (score.tp, score.fp, score.fn) == (1, 0, 0), score.failures
+
+
+def test_a_half_day_the_line_reports_on_is_no_day_of_writing() -> None:
+    lines = [
+        "# Memory — 2026-03-18",
+        "- March 17 PM cron insights promoted to MEMORY.md this morning",
+        "- Mar 17 3 PM: call with Dana today",  # a clock time: a timestamp again
+    ]
+    stated = stated_dates(lines, lambda _: date(2026, 4, 21))
+    assert stated(1) == (date(2026, 3, 18), "heading `Memory — 2026-03-18`")
+    assert stated(2) == (date(2026, 3, 17), "the date the line starts with")
+
+
+def test_a_date_field_dates_the_rest_of_its_section() -> None:
+    lines = [
+        "# URGENT: Video Editor - Same Day Build",
+        "**Date:** February 19, 2026",
+        "**Deadline:** TODAY (by evening)",
+        "## Plan",
+        "- ship it tonight",
+        "# Another part",
+        "- Date picker fixed today",  # no colon: a line of text, no field
+        "- fixed today",
+    ]
+    stated = stated_dates(lines, lambda _: date(2026, 2, 22))
+    field = (date(2026, 2, 19), "line `**Date:** February 19, 2026`")
+    assert stated(2) == field and stated(4) == field
+    assert stated(6) is None and stated(7) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Schedules and routines (heldout6, heldout7): every run's day, not one day
+        "6. **Weekly**: Sunday plan next week",
+        "- **Schedule**: America/New_York; closed Saturday, reduced Friday",
+        "- Every Sunday: Draft next week's priorities",
+        "## Task Management (Daily)\n\n### Evening\n\n- Move unfinished tasks to tomorrow",
+        "## Daily Standup (11:30 PM)\n\n- Completed today",
+        # A condition or a standing habit
+        "- Root cause: depends on fix #2. Once costs are non-zero, compare this week vs last week",
+        "- Always check today + yesterday on session start for continuity",
+        # A template's blank, a numbered procedure's step, a name in a list of names
+        "Total requests today: ___",
+        "1. Fetch today's calendar events",
+        "3. Fetch today's + tomorrow's calendar events via MCP",
+        "- **Press**: Forbes, Vogue, CNBC, USA Today, InStyle, CBS",
+        "- **On Today screen:** Free users see the daily game.",
+    ],
+)
+def test_look_alikes_from_the_third_and_fourth_blind_corpora_are_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, WRITTEN) == (text, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Counter-examples: each still converts.
+        "# 2026-03-24\n\n## Daily Summary\n\n- Fixed the cron today",  # a dated log's section
+        "3. **Add AEO block to newest videos.** Tonight's scrub missed them.",  # a new sentence
+        "1. Verify new ORB rules fire correctly on first signal tomorrow.",
+        "- Once again the build broke today.",
+        "- Met Dana, then Bob today",  # a lower-case day word is never a name's end
+        "- Weekly review moved to tomorrow.",  # no label colon: one move of one meeting
+    ],
+)
+def test_real_dates_next_to_the_third_and_fourth_corpus_rules_still_convert(text: str) -> None:
+    _, replacements = resolve_relative_dates(text, WRITTEN)
+    assert replacements, text
+
+
+def test_a_table_row_dated_in_its_first_cell_dates_the_row() -> None:
+    lines = ["| 2026-01-30 | Holly | Active | she's doing the taxonomy this weekend |"]
+    stated = stated_dates(lines, lambda _: date(2026, 2, 5))
+    assert stated(0) == (date(2026, 1, 30), "the date the line starts with")

@@ -25,14 +25,23 @@ _DATE = re.compile(
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$")
 # One bold span alone on its line; `**Plan:** text **Use it.**` is a line of text.
 _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_][^*_]*?)(?:\*\*|__)\s*:?\s*$")
-# An index entry's description counts as the line (`- [Audit](audit.md) — 2026-05-08 …`).
+# A table row's first cell counts as the line's start (`| 2026-01-30 | Holly | …`); an index
+# entry's description counts as the line (`- [Audit](audit.md) — 2026-05-08 …`).
 _LINE_START = re.compile(
-    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[[^\]\n]*\]\([^)\s]*\)\s+\S{1,3}\s+)?"
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:\[[^\]\n]*\]\([^)\s]*\)\s+\S{1,3}\s+)?"
     r"(?:\*\*|__)?\s*\[?\s*(?=\S)"
 )
 # A short label before the date a line starts with: `Status (`, `Update `, `As of `.
 _LABEL_DATE = re.compile(
     r"[A-Za-z][A-Za-z ]{0,24}?(?:\s*\(\s*|\s+)(?=20\d\d-[01]\d-[0-3]\d\)?\s*:)"
+)
+# `March 17 PM cron insights …`: a half of a day the line reports on, not when it was written.
+_HALF_DAY = re.compile(r"\s+[AP]M\b(?!\s*[:\]|)—–-])")
+# `**Date:** February 19, 2026` near a document's top: the day its lines were written.
+_DATE_FIELD = re.compile(
+    r"^\s*(?:[-*]\s+)?(?:\*\*|__)?(?:date|created|written|logged|session\s+date)"
+    r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)",
+    re.IGNORECASE,
 )
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _PSEUDO_LEVEL = 7  # a bold line standing alone: below every Markdown heading
@@ -70,8 +79,8 @@ def stated_dates(
 
     FALLBACK gives the day each line was otherwise known to be written (blame, mtime); it
     fills in a year a heading leaves out and bounds what a heading may claim."""
-    stack: list[tuple[int, str, int]] = []  # (level, heading text, its line)
-    owners: dict[int, list[tuple[int, str, int]]] = {}
+    stack: list[tuple[float, str, int]] = []  # (level, heading text, its line)
+    owners: dict[int, list[tuple[float, str, int]]] = {}
     fence: str | None = None
     for number in range(first, len(lines)):
         line = lines[number]
@@ -94,6 +103,8 @@ def stated_dates(
             stack.append((level, text, number))
             continue
         owners[number] = list(stack)
+        if _DATE_FIELD.match(line):  # dates the rest of its section, subsections included
+            stack.append(((stack[-1][0] if stack else 0) + 0.5, line, number))
 
     def stated(line: int) -> tuple[date, str] | None:
         if line not in owners:
@@ -104,16 +115,19 @@ def stated_dates(
         if own is None and start is not None:  # `**Status (2026-05-07):** ...`: a dated label
             label = _LABEL_DATE.match(lines[line], start.end())
             own = _DATE.match(lines[line], label.end()) if label is not None else None
-        found = _to_date(own, latest) if own else None
+        found = (
+            _to_date(own, latest) if own and not _HALF_DAY.match(lines[line], own.end()) else None
+        )
         if found is not None and found <= latest:
             return found, "the date the line starts with"
         # The latest day a heading above names that is not after the line was recorded: a
         # log's `## 2026-04-25`, or its `### Pending (carried into Apr 26)` once that came.
         best: tuple[date, str] | None = None
-        for _, text, _ in owners[line]:
+        for _, text, number in owners[line]:
             found = find_date(text, latest)
             if found is not None and found <= latest and (best is None or found >= best[0]):
-                best = found, f"heading `{' '.join(text.split())[:60]}`"
+                where = "line" if _DATE_FIELD.match(lines[number]) else "heading"
+                best = found, f"{where} `{' '.join(text.split())[:60]}`"
         return best
 
     return stated

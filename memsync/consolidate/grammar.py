@@ -226,11 +226,9 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
         return None
     line = text[line_start:line_end]
     possessive = after[:2] in ("'s", "’s") and not after[2:3].isalnum()
-    if (
-        lookalike.not_a_date(line, before, after, match.group(), possessive=possessive)
-        or lookalike.standing_instructions(text, line_start)
-        or lookalike.titled_heading(line)
-    ):
+    if lookalike.not_a_date(
+        line, before, after, match.group(), possessive=possessive
+    ) or lookalike.standing_instructions(text, line_start):
         return None
     if possessive:
         end, after = end + 2, after[2:]

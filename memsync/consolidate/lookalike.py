@@ -54,7 +54,7 @@ _RECURRING_DAY = re.compile(
 )
 _EVERY_RUN = re.compile(r"\b(?:every|each|recurring)\b", re.IGNORECASE)
 _QUESTION_END = re.compile(r"[.!](?=\s|$)|\?")
-_PLACEHOLDER = re.compile(r"\bYYYY-?MM(?:-?DD)?\b|<date>|\{date\}|\bDD/MM\b|\bMM/DD\b")
+_PLACEHOLDER = re.compile(r"\bYYYY-?MM(?:-?DD)?\b|<date>|\{date\}|\bDD/MM\b|\bMM/DD\b|_{3,}")
 _LABEL_ROW = re.compile(r"(?:^|\s)[/−]\s*$")
 _FULL_STOP = re.compile(r"[.!?](?=\s|$)")
 _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
@@ -72,7 +72,13 @@ _ADDRESSED = re.compile(r"\b(?<!thank )you(?:r|rs|rself|'re|'ll|'ve|'d)?\b", re.
 _SPEAKER = re.compile(r"\b(?:interaction|prompt|transcript)\s*:\s|→\s*[A-Z][\w ]{0,20}:\s")
 # A sentence that opens with a verb and its object (`Share one thing…`, `Pick the one…`).
 _IMPERATIVE = re.compile(r"[\s\-*>\d.)]*[A-Z][a-z]+\s+(?:one|the|a|an|your|it|this|that|all)\b")
-_TRIGGER = re.compile(r"\btrigger\s*:|\bcron\s*\(", re.IGNORECASE)
+# `Trigger: Cron (weekly Mondays) → …`, `6. **Weekly**: Sunday plan next week`, `**Schedule**:
+# closed Saturday`, `Every Sunday: Draft next week's priorities`: every run's.
+_TRIGGER = re.compile(
+    r"\btrigger\s*:|\bcron\s*\(|^[\s\-*>\d.)]*(?:\*\*|__)?(?:daily|nightly|weekly|monthly|schedule"
+    r"|cadence|routine|every\s+\w+|[A-Z][a-z]*days)(?:\*\*|__)?\s*:",
+    re.IGNORECASE,
+)
 _MONTH_NAMED = re.compile(
     r"\b(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(?!\s*\d)(?!\w)"
 )
@@ -80,10 +86,21 @@ _MONTH_NAMED = re.compile(
 # `When something is broken today, do NOT…`): what to do whenever it holds, not a day. One
 # telling of the past or a plan (`When I checked yesterday`, `When we ship it tomorrow, we'll…`)
 # is a particular day again.
-_CONDITION = re.compile(r"[\s\-*>\d.)]*(?:\*\*)?(?:if|when|whenever|unless)\b", re.IGNORECASE)
+_CONDITION = re.compile(
+    r"[\s\-*>\d.)]*(?:\*\*)?(?:if|when|whenever|unless|always|never|once(?!\s+(?:a|per|more|again)\b))\b",
+    re.IGNORECASE,
+)
 _TOLD_OR_PLANNED = re.compile(
     r"\b(?:was|were|did|had|will|won't|going\s+to|planned|scheduled)\b|['’]ll\b"
     r"|\b(?:I|we|he|she|they|you)\s+(?:\w+ed|went|got|came|said|told|found|made|ran|saw|took)\b",
+    re.IGNORECASE,
+)
+# A numbered step that opens with what to do (`1. Fetch today's calendar events`, `2. Check
+# today's date`, `5. Create today's Daily Note`): a procedure's step, run on any day.
+_PROCEDURE_STEP = re.compile(
+    r"\s*\d+[.)]\s+(?:\*\*)?(?:fetch|check|create|update|read|run|send|draft|review|write|add|pull"
+    r"|post|load|list|open|generate|compile|summari[sz]e|collect|gather|scan|log|record|archive"
+    r"|move|determine|compute|calculate|compare|append|refresh|sync|export|import)\b",
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
@@ -100,6 +117,7 @@ _INSTRUCTIONS = re.compile(
     r"|YYYY",
     re.IGNORECASE,
 )
+_ROUTINE = re.compile(r"\b(?:daily|nightly|weekly|every\s+\w+)\b", re.IGNORECASE)
 _DAY_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+week)\b", re.IGNORECASE)
 _LATIN = re.compile(r"[A-Za-z]")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -112,6 +130,8 @@ _LOWER_WORD_BEFORE = re.compile(r"(?:^|\s)[a-z]+ $")
 _NAME_AFTER = re.compile(r"(?:['’]s)?\s+[A-Z][a-z]")
 _LIST_BEFORE = re.compile(r"[,(]\s*$")
 _LIST_AFTER = re.compile(r"^(?:['’]s)?\s*[,)]")
+# Capitalised words after a comma, right before: `CNBC, USA Today, InStyle` (a list of names).
+_NAME_WORD_BEFORE = re.compile(r"[,;]\s+(?:[A-Z][\w&.'’-]*\s+)+$")
 # `5 tabs: Today, ⚠️ Stale Deals, Pipeline`: the first of a list of names after a colon.
 _NAMES_AFTER_COLON = re.compile(r"^(?:['’]s)?\s*,\s*\W{0,3}\s*[A-Z]")
 # `[List agents active today]`: a template's placeholder (not `- [ ]`, not a link's text).
@@ -130,7 +150,7 @@ _COORDINATED_DAY = re.compile(
     re.IGNORECASE,
 )
 _DISPLAY_AFTER = re.compile(
-    r"(?:['’]s)?\s*\**\s*(?:filter|view|tab|column|label|button|widget|bucket|panel|toggle)s?\b",
+    r"(?:['’]s)?\s*\**\s*(?:filter|view|tab|column|label|button|widget|bucket|panel|toggle|screen|page)s?\b",
     re.IGNORECASE,
 )
 _OPEN_BRACKET = re.compile(r"\[(?![ xX]\])[^\[\]]*$")
@@ -151,6 +171,8 @@ def named_label(expression: str, before: str, after: str) -> bool:
         return True
     if shouted:
         return False
+    if _NAME_WORD_BEFORE.search(before) and not _HEADING.match(before):
+        return True  # `CNBC, Huffington Post, USA Today, InStyle`: the end of a name
     named = _NAME_AFTER.match(after) is not None  # `, Today's Bookings`: a view's name
     return bool(_LOWER_WORD_BEFORE.search(before) or (before.rstrip().endswith(",") and named))
 
@@ -215,6 +237,9 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     told = _TOLD_OR_PLANNED.search(_QUOTED.sub("", sentence))
     if _CONDITION.match(sentence) and not told:
         return True  # `If neither fills, the trade isn't working today`: whenever it holds
+    step = _PROCEDURE_STEP.match(line) if possessive else None
+    if step is not None and not re.search(r"[.!?](?:\*\*|__)?(?=\s|$)", before[step.end() :]):
+        return True  # `1. Fetch today's calendar events`: a numbered procedure, run any day
     if _TRIGGER.search(line):
         return True  # `Trigger: Cron (weekly) → … re-schedules for next week`: every run's
     if re.fullmatch(r"(?:next|this|last)\s+month", words, re.IGNORECASE) and _MONTH_NAMED.search(
@@ -275,6 +300,8 @@ def _sections(text: str) -> tuple[list[int], list[bool], list[bool]]:
             own = False  # a dated or day's section: its own days are meant
         elif _INSTRUCTIONS.search(title):
             own = True
+        elif _ROUTINE.search(title) and not any(v is False for _, v in chain):
+            own = True  # `## Task Management (Daily)`, unless a dated heading encloses it
         parents.append(_decided(chain))
         chain.append((depth, own))
         starts.append(heading.start())
@@ -294,22 +321,6 @@ def _sentence_cut(before: str) -> int:
 def _sentence_end(after: str) -> int:
     stop = _FULL_STOP.search(after)
     return stop.start() if stop else len(after)
-
-
-_CLOCK = re.compile(r"\b[0-2]?\d(?::[0-5]\d)?\s*[AaPp]\.?[Mm]\b|\b[0-2]?\d:[0-5]\d\b")
-_SMALL_WORD = re.compile(r"(?:a|an|and|as|at|by|for|from|in|into|of|on|or|the|to|vs|with)")
-
-
-def titled_heading(line: str) -> bool:
-    """Whether LINE is a Markdown heading in title case (`## Tomorrow's Focus`, `### Files to
-    Read Tomorrow`): a section's name, which stays as its writer named it. One with a clock time
-    (`### Tomorrow's Checklist (8:30 AM MT)`) heads an appointment: its day is meant."""
-    heading = _HEADING.match(line.strip("\n"))
-    if heading is None or _CLOCK.search(heading.group(2)):
-        return False
-    words = re.findall(r"[^\W\d_][\w'’-]*", re.sub(r"\([^)]*\)", " ", heading.group(2)))
-    named = [w for w in words if not _SMALL_WORD.fullmatch(w)]
-    return len(named) >= 2 and all(w[0].isupper() for w in named)
 
 
 def dated_heading(line: str) -> bool:
