@@ -178,8 +178,16 @@ def named_label(expression: str, before: str, after: str) -> bool:
 
 
 def pinned(before: str, after: str) -> bool:
-    """Whether an explicit calendar date sits right next to the phrase, saying its day."""
-    return bool(_PIN_AFTER.match(after) or _PIN_BEFORE.search(before))
+    """Whether an explicit calendar date sits right next to the phrase, saying its day, or the
+    phrase is a table cell of its own in a dated row (`| March 18 | Check in | Tomorrow |`)."""
+    if _PIN_AFTER.match(after) or _PIN_BEFORE.search(before):
+        return True
+    own_cell = _CELL_BEFORE.search(before) and _CELL_AFTER.match(after)
+    return bool(own_cell and _CALENDAR.search(before + after))
+
+
+_CELL_BEFORE = re.compile(r"\|[^\w|]*$")
+_CELL_AFTER = re.compile(r"(?:['’]s)?[^\w|]*\|")
 
 
 def not_english(line: str) -> bool:

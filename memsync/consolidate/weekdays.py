@@ -45,7 +45,21 @@ class Context(Protocol):
 
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_AHEAD_PREPS = frozenset(["for", "until", "till", "by", "before", "past", "starting", "beginning"])
+_AHEAD_PREPS = frozenset(
+    [
+        "for",
+        "until",
+        "till",
+        "by",
+        "before",
+        "past",
+        "starting",
+        "beginning",
+        "coming",
+        "upcoming",
+        "due",
+    ]
+)
 _TENSE_PREPS = frozenset(["on", "from", "after", "to"])
 # Words that may follow a weekday used as a day (not as an adjective before a noun).
 _AFTER_A_DAY = frozenset(
