@@ -247,7 +247,9 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     at_start = _sentence_start(before)
     expression = text[start:end]
     inner = any(w[0].isupper() and w.lower() not in WEEKDAYS for w in expression.split()[1:])
+    heading = _HEADING_START.match(before) is not None  # capitalises its words anyway
     title = ((expression[0].isupper() and not at_start) or inner) and _capitalized(nxt)
+    title = title and not heading
     title = title or lookalike.named_label(expression, before, after)
     if _VAGUE_AFTER.match(after) or title:
         return None  # `or so`; a title: "the Today Show", "this Evening Integration"
@@ -264,6 +266,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     )
 
 
+_HEADING_START = re.compile(r" {0,3}#{1,6}\s")
 _DAY_WORD = re.compile(r"(?:today|tomorrow|yesterday|tonight)", re.IGNORECASE)
 
 

@@ -174,6 +174,8 @@ def named_label(expression: str, before: str, after: str) -> bool:
     if _NAME_WORD_BEFORE.search(before) and not _HEADING.match(before):
         return True  # `CNBC, Huffington Post, USA Today, InStyle`: the end of a name
     named = _NAME_AFTER.match(after) is not None  # `, Today's Bookings`: a view's name
+    if _HEADING.match(before):
+        return False  # a heading capitalises its words: `## Priority Order for Tonight`
     return bool(_LOWER_WORD_BEFORE.search(before) or (before.rstrip().endswith(",") and named))
 
 
