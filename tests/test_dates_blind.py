@@ -182,6 +182,9 @@ def test_a_date_field_dates_the_rest_of_its_section() -> None:
         "3. Fetch today's + tomorrow's calendar events via MCP",
         "- **Press**: Forbes, Vogue, CNBC, USA Today, InStyle, CBS",
         "- **On Today screen:** Free users see the daily game.",
+        # A value a setting or a mapping takes (heldout)
+        "- selectedDayIdx defaults to today's index within the week",
+        "is centered on now: day -> today, week -> current Mon..Sun",
     ],
 )
 def test_look_alikes_from_the_third_and_fourth_blind_corpora_are_left_alone(text: str) -> None:
@@ -198,6 +201,7 @@ def test_look_alikes_from_the_third_and_fourth_blind_corpora_are_left_alone(text
         "- Once again the build broke today.",
         "- Met Dana, then Bob today",  # a lower-case day word is never a name's end
         "- Weekly review moved to tomorrow.",  # no label colon: one move of one meeting
+        "- Fixed the parser → deployed today",  # an arrow after a sentence, not a key
         # A heading capitalises its words: no sign of a name or a bucket there
         "# Audit — 2026-03-24\n\n## Priority Order for Tonight",
         "## 🎯 Tomorrow's Priorities",

@@ -104,6 +104,11 @@ _PROCEDURE_STEP = re.compile(
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
+# `Day = Today`, `day -> today, week -> current Mon..Sun`, `defaults to today's index`: a
+# value a setting or a mapping takes, whatever day it is used.
+_VALUE_BEFORE = re.compile(
+    r"(?:^|\s)[=≠]\s*$|(?:^|[\s,(])\w+\s*(?:->|=>)\s*$|\bdefaults?\s+to\s+$", re.IGNORECASE
+)
 _FORMULA = re.compile(r"\btoday[+\-]\w|\[\s*today\s*,", re.IGNORECASE)
 _EVERY_NOUN = re.compile(r"(?:^|[^\w\s])\s*(?:every|all|most|many)\s+[a-z]+\s+$", re.IGNORECASE)
 _PRESENT_AFTER = re.compile(r"\s+(?:is|are|has|have|[a-z]+[^s\W]s)\b")
@@ -239,7 +244,7 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `a view showing only today`, `today filter`: a view's day, any day
     if _SPEAKER.search(before):
         return True  # `interaction: Clayton: Tomorrow after I…`: a transcript quotes speech
-    if _FORMULA.search(line) or re.search(r"(?:^|\s)[=≠]\s*$", before):
+    if _FORMULA.search(line) or _VALUE_BEFORE.search(before):
         return True  # `[today, today+days_ahead]`, `Day = Today`: a formula's variable, a value
     if _OPEN_BRACKET.search(before) and _CLOSE_BRACKET.match(after):
         return True  # `[List agents active today]`: a template's placeholder
