@@ -247,11 +247,9 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     at_start = _sentence_start(before)
     expression = text[start:end]
     inner = any(w[0].isupper() and w.lower() not in WEEKDAYS for w in expression.split()[1:])
-    heading = _HEADING_START.match(before) is not None  # capitalises its words anyway
     title = ((expression[0].isupper() and not at_start) or inner) and _capitalized(nxt)
-    title = title and not heading
-    title = title or lookalike.named_label(expression, before, after)
-    if _VAGUE_AFTER.match(after) or title:
+    title = title and not lookalike.in_heading(before)  # a heading capitalises every word
+    if _VAGUE_AFTER.match(after) or title or lookalike.named_label(expression, before, after):
         return None  # `or so`; a title: "the Today Show", "this Evening Integration"
     ctx = Context(text, start, before, after, prev, nxt, at_start, found)
     kind_and_recipe = _recipe(match, ctx)
@@ -266,7 +264,6 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     )
 
 
-_HEADING_START = re.compile(r" {0,3}#{1,6}\s")
 _DAY_WORD = re.compile(r"(?:today|tomorrow|yesterday|tonight)", re.IGNORECASE)
 
 

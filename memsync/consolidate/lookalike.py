@@ -22,7 +22,11 @@ standing instructions under their heading (`## How to apply`, `# … Protocol`, 
 `YYYY-MM-DD` title), a formula on the line (`[today, today+n]`) and `Every platform today`;
 on a second blind corpus (tests/data/dates/heldout5.json), a capitalised day word that names a
 bucket or a list item (`treated as Today tasks`, `Inbox, THIS WEEK, NEXT WEEK`) and a date
-pinning the phrase with its year (`March 25, 2026 (tomorrow)`).
+pinning the phrase with its year (`March 25, 2026 (tomorrow)`); on four blind corpora
+(heldout5 to heldout8), what a view shows (`showing only today`), schedules and routines
+(`**Weekly**:`, `## Task Management (Daily)`), `once`/`always` sentences, a template's blank,
+a numbered procedure's step, a name in a list of names (`USA Today`), a mapping's or a
+default's value and a day word alone in a dated table row's cell.
 """
 
 from __future__ import annotations
@@ -179,9 +183,14 @@ def named_label(expression: str, before: str, after: str) -> bool:
     if _NAME_WORD_BEFORE.search(before) and not _HEADING.match(before):
         return True  # `CNBC, Huffington Post, USA Today, InStyle`: the end of a name
     named = _NAME_AFTER.match(after) is not None  # `, Today's Bookings`: a view's name
-    if _HEADING.match(before):
+    if in_heading(before):
         return False  # a heading capitalises its words: `## Priority Order for Tonight`
     return bool(_LOWER_WORD_BEFORE.search(before) or (before.rstrip().endswith(",") and named))
+
+
+def in_heading(before: str) -> bool:
+    """Whether BEFORE, the start of a line, opens a Markdown heading."""
+    return _HEADING.match(before) is not None
 
 
 def pinned(before: str, after: str) -> bool:
