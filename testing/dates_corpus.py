@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -194,7 +195,10 @@ def score(cases: list[Case], folder: Path, changes: dict[str, list[Any]]) -> Sco
 def _repeats_a_label(
     phrases: tuple[tuple[str, tuple[str, ...]], ...], old: str, value: str
 ) -> bool:
-    return any(label.lstrip("?") == old and _accepts(outputs, value) for label, outputs in phrases)
+    word = re.sub(r"['’]s$", "", old)  # `today's` repeats the label `today`
+    return any(
+        label.lstrip("?") in (old, word) and _accepts(outputs, value) for label, outputs in phrases
+    )
 
 
 def day_after(day: str, days: int) -> str:

@@ -22,36 +22,35 @@ DATA = Path(__file__).parent / "data" / "dates"
 WRITTEN = date(2026, 3, 24)  # a Tuesday
 
 
+# Blind corpora in the order they were gathered: none may share a repository with one before.
+BLIND = ("heldout5.json", "heldout6.json", "heldout7.json", "heldout8.json", "heldout9.json")
+
+
 @pytest.mark.parametrize(
-    ("name", "earlier", "floors"),
+    ("name", "floors"),
     [
         # First blind runs: P 0.607 / R 0.879 and P 0.644 / R 0.745 (docs/BENCHMARKS.md).
         # Floors at the figures after the rules below; they may only go up.
         # heldout5 labels `### This Week's Priorities` over a case as context that must stay;
         # heldout7 labels `## 🎯 Tomorrow's Priorities` a date to convert. Headings convert
         # (Claude reads them as lines), which costs heldout5 one case: 0.776 -> 0.765.
-        ("heldout5.json", ("real.json", "heldout.json"), (0.76, 0.91)),
-        ("heldout6.json", ("real.json", "heldout.json", "heldout5.json"), (0.80, 0.94)),
+        ("heldout5.json", (0.76, 0.91)),
+        ("heldout6.json", (0.80, 0.94)),
         # First blind runs: P 0.686 / R 0.700 and P 0.662 / R 0.895 (docs/BENCHMARKS.md).
-        (
-            "heldout7.json",
-            ("real.json", "heldout.json", "heldout5.json", "heldout6.json"),
-            (0.88, 0.94),
-        ),
-        (
-            "heldout8.json",
-            ("real.json", "heldout.json", "heldout5.json", "heldout6.json", "heldout7.json"),
-            (0.76, 0.92),
-        ),
+        ("heldout7.json", (0.88, 0.94)),
+        ("heldout8.json", (0.76, 0.92)),
+        # Two halves, first runs P 0.806 / R 0.829 (N-Z) and P 0.795 / R 0.761 (A-M).
+        ("heldout9.json", (0.86, 0.82)),
     ],
 )
 def test_blind_corpus_size_provenance_and_floor(
-    tmp_path: Path, name: str, earlier: tuple[str, ...], floors: tuple[float, float]
+    tmp_path: Path, name: str, floors: tuple[float, float]
 ) -> None:
     cases = dates_corpus.load(DATA / name)
     positives = [c for c in cases if c.phrases]
     assert len(positives) >= 60 and len(cases) - len(positives) >= 40
     assert all(len(c.source.split()) == 3 for c in cases)  # repository, path, commit
+    earlier = ("real.json", "heldout.json", *BLIND[: BLIND.index(name)])
     seen = {c.source.split()[0] for other in earlier for c in dates_corpus.load(DATA / other)}
     assert not seen & {c.source.split()[0] for c in cases}  # no repository seen before
     score = dates_corpus.run(cases, tmp_path / "memory")
@@ -230,3 +229,39 @@ def test_a_weekday_that_is_coming_or_due_lies_ahead() -> None:
     assert new == "- OOO until 2026-03-30 (venue quote coming on 2026-03-30)"
     new, _ = resolve_relative_dates("- Report due Friday.", WRITTEN)
     assert new == "- Report due on 2026-03-27."
+
+
+def test_a_heading_over_a_range_dates_its_lines_by_the_ranges_end() -> None:
+    lines = ["### Week of Feb 8-15, 2026", "- Caused 4+ bugs this week.", "### Feb 23-Mar 1", "- x"]
+    stated = stated_dates(lines, lambda _: date(2026, 3, 1))
+    assert stated(1) == (date(2026, 2, 15), "heading `Week of Feb 8-15, 2026`")
+    assert stated(3) == (date(2026, 3, 1), "heading `Feb 23-Mar 1`")
+    # A range not over yet when the line was recorded: its first day is all that is known.
+    early = stated_dates(lines, lambda _: date(2026, 2, 10))
+    assert early(1) == (date(2026, 2, 8), "heading `Week of Feb 8-15, 2026`")
+    assert stated_dates(["## Dec 28-Jan 3", "x"], lambda _: date(2027, 1, 5))(1) == (
+        date(2027, 1, 3),
+        "heading `Dec 28-Jan 3`",
+    )
+
+
+def test_a_status_mark_before_a_timestamp_dates_the_line() -> None:
+    lines = ["🟡 2026-02-16T23:01:45.104Z User will interview his wife tonight."]
+    stated = stated_dates(lines, lambda _: date(2026, 2, 17))
+    assert stated(0) == (date(2026, 2, 16), "the date the line starts with")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Check today's trades across all bots (use this, not the logs):**",
+        "## Operating Rhythm\n\n### Morning Brief (8:00 AM CT)\n\n2. Today's meetings/reminders",
+    ],
+)
+def test_a_procedures_bold_label_and_a_rhythms_steps_are_any_days(text: str) -> None:
+    assert resolve_relative_dates(text, WRITTEN) == (text, [])
+
+
+def test_a_bold_line_that_is_no_label_still_converts() -> None:
+    _, replacements = resolve_relative_dates("**Check today's trades:** all green.", WRITTEN)
+    assert replacements

@@ -69,3 +69,14 @@ def test_the_scorer_counts_every_occurrence_of_a_labelled_phrase_once(tmp_path: 
     score = dates_corpus.run([both, wrong], tmp_path / "memory")
     assert (score.tp, score.fp, score.fn) == (1, 2, 1), score.failures
     assert score.failures[0].startswith("p001 'today' -> 2026-04-06"), score.failures
+
+
+def test_the_scorer_counts_a_possessive_occurrence_of_a_labelled_phrase_once(
+    tmp_path: Path,
+) -> None:
+    """`today's` later on the line is the labelled `today` again (heldout10 p023)."""
+    text = "- Since the query system shipped today, resting on today's accomplishments"
+    labels = (("today", ("2026-02-04",)),)
+    case = dates_corpus.Case("p000", "2026-02-04", "2026-02-04", text, labels, "a b c")
+    score = dates_corpus.run([case], tmp_path / "memory")
+    assert (score.tp, score.fp, score.fn) == (1, 0, 0), score.failures

@@ -23,12 +23,19 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$")
+# `-15`, `–Mar 1`, ` to 21`: the end of a range after its first date.
+_RANGE_TAIL = re.compile(
+    r"\s*(?:-|–|—|to|through|thru)\s*(?:(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+    r"[a-z]*\.?\s+)?(?P<d>[0-3]?\d)(?![\d:/-])",
+    re.IGNORECASE,
+)
 # One bold span alone on its line; `**Plan:** text **Use it.**` is a line of text.
 _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_][^*_]*?)(?:\*\*|__)\s*:?\s*$")
-# A table row's first cell counts as the line's start (`| 2026-01-30 | Holly | …`); an index
+# A table row's first cell and a status mark (`| 2026-01-30 | Holly | …`, `🟡 2026-02-16T23:01Z
+# User will …`) count as the line's start; an index
 # entry's description counts as the line (`- [Audit](audit.md) — 2026-05-08 …`).
 _LINE_START = re.compile(
-    r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:\[[^\]\n]*\]\([^)\s]*\)\s+\S{1,3}\s+)?"
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*|[^\w\s\[*_(|#>`~-]{1,2}\s+)?(?:\[[^\]\n]*\]\([^)\s]*\)\s+\S{1,3}\s+)?"
     r"(?:\*\*|__)?\s*\[?\s*(?=\S)"
 )
 # A short label before the date a line starts with: `Status (`, `Update `, `As of `.
@@ -48,12 +55,35 @@ _PSEUDO_LEVEL = 7  # a bold line standing alone: below every Markdown heading
 
 
 def find_date(text: str, near: date) -> date | None:
-    """The first calendar date in TEXT; a missing year is the one closest to NEAR."""
+    """The first calendar date in TEXT (a missing year is the one closest to NEAR), or the end
+    of the range it opens (`Week of Feb 8-15, 2026`, `Feb 23-Mar 1`) when that is not after
+    NEAR: a heading over a week's log was written through to its end."""
     for match in _DATE.finditer(text):
         found = _to_date(match, near)
         if found is not None:
-            return found
+            end = _range_end(text, match.end(), found)
+            return end if end is not None and found < end <= near else found
     return None
+
+
+def _range_end(text: str, at: int, start: date) -> date | None:
+    """The last day of a range whose first day START ends at AT in TEXT, if one follows."""
+    tail = _RANGE_TAIL.match(text, at)
+    if tail is None:
+        return None
+    month = _MONTHS.index(tail.group("mon").lower()[:3]) + 1 if tail.group("mon") else start.month
+    try:
+        end = date(start.year, month, int(tail.group("d")))
+    except ValueError:
+        return None
+    return end if end > start else _next_year(end)
+
+
+def _next_year(day: date) -> date | None:
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:
+        return None  # 29 February
 
 
 def _to_date(match: re.Match[str], near: date) -> date | None:

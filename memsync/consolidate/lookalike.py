@@ -99,10 +99,11 @@ _TOLD_OR_PLANNED = re.compile(
     r"|\b(?:I|we|he|she|they|you)\s+(?:\w+ed|went|got|came|said|told|found|made|ran|saw|took)\b",
     re.IGNORECASE,
 )
-# A numbered step that opens with what to do (`1. Fetch today's calendar events`, `2. Check
-# today's date`, `5. Create today's Daily Note`): a procedure's step, run on any day.
+# A numbered step, or a bold label, that opens with what to do (`1. Fetch today's calendar
+# events`, `5. Create today's Daily Note`, `**Check today's trades across all bots:**`): a
+# procedure's step, run on any day.
 _PROCEDURE_STEP = re.compile(
-    r"\s*\d+[.)]\s+(?:\*\*)?(?:fetch|check|create|update|read|run|send|draft|review|write|add|pull"
+    r"\s*(?:\d+[.)]\s+(?:\*\*)?|\*\*(?=[^*]+(?::\*\*|\*\*:)\s*$))(?:fetch|check|create|update|read|run|send|draft|review|write|add|pull"
     r"|post|load|list|open|generate|compile|summari[sz]e|collect|gather|scan|log|record|archive"
     r"|move|determine|compute|calculate|compare|append|refresh|sync|export|import)\b",
     re.IGNORECASE,
@@ -126,7 +127,9 @@ _INSTRUCTIONS = re.compile(
     r"|YYYY",
     re.IGNORECASE,
 )
-_ROUTINE = re.compile(r"\b(?:daily|nightly|weekly|every\s+\w+)\b", re.IGNORECASE)
+_ROUTINE = re.compile(
+    r"\b(?:daily|nightly|weekly|every\s+\w+|routines?|rhythm|cadence)\b", re.IGNORECASE
+)
 _DAY_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+week)\b", re.IGNORECASE)
 _LATIN = re.compile(r"[A-Za-z]")
 _LETTER = re.compile(r"[^\W\d_]")
