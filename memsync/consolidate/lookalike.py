@@ -64,6 +64,7 @@ _FULL_STOP = re.compile(r"[.!?](?=\s|$)")
 _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
 _ERA = r"..\s+(?:world|age|era|society|climate|landscape|economy|market)\b"
 _HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s|^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?\s*$")
+_HEADING_PART = re.compile(r"\s[-—–|]\s|:\s")
 _CALENDAR = re.compile(
     rf"\b20\d\d-[01]\d-[0-3]\d(?:\b|(?=T\d))|\b{_MONTH}\s+[0-3]?\d\b|\b[0-3]?\d\s+{_MONTH}(?!\w)"
     r"|\b[01]?\d/[0-3]?\d\b",
@@ -350,9 +351,17 @@ def _sentence_end(after: str) -> int:
     return stop.start() if stop else len(after)
 
 
-def dated_heading(line: str) -> bool:
-    """Whether LINE is a heading that states a calendar date: its relative words are pinned."""
-    return _HEADING_LINE.match(line) is not None and _CALENDAR.search(line) is not None
+def dated_heading(before: str, after: str) -> bool:
+    """Whether the phrase between BEFORE and AFTER sits in a heading's part that states a
+    calendar date (`## Tonight's build fixes (2026-05-08 evening)`): that date says its day.
+    In another part (`## 2026-02-10: Scraping task - CONTINUE TOMORROW`) the date is the day
+    the heading was written, which the phrase is counted from."""
+    if _HEADING_LINE.match(before + "x" + after) is None:
+        return False
+    cuts = [m.end() for m in _HEADING_PART.finditer(before)]
+    stop = _HEADING_PART.search(after)
+    part = before[cuts[-1] if cuts else 0 :] + " " + after[: stop.start() if stop else len(after)]
+    return _CALENDAR.search(part) is not None
 
 
 def inside_double_quotes(before: str, after: str) -> bool:

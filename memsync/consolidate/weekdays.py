@@ -128,7 +128,8 @@ _RANGE_START = re.compile(
 # A sentence that opens with one of these verbs is a to-do: its bare weekday is ahead.
 _IMPERATIVE_START = re.compile(
     r"[^A-Za-z]*(?:verify|confirm|check|ask|ping|call|email|send|ship|review|test|retry"
-    r"|revisit|discuss|deploy|merge|finish|submit|publish|remind|resume|use|follow\s+up"
+    r"|revisit|discuss|deploy|merge|finish|submit|publish|remind|resume|use|follow\s+up|share"
+    r"|deliver|present|demo|launch"
     r"|circle\s+back|pick\s+up|re-?run|re-?test|re-?check)\b",
     re.IGNORECASE,
 )
@@ -144,7 +145,10 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
         connector = text[chained.end : ctx.start].strip().lower()
         is_range = connector in ("to", "through", "thru", "until", "till", "-", "–")
         return chained.recipe[2], is_range
-    to_do = _IMPERATIVE_START.match(_sentence(ctx.before.split("|")[-1])) is not None
+    # A table cell starts a clause (`| ⏳ Verify Monday |`), and so may a parenthesis (`(share
+    # Monday)`) inside a to-do's sentence (`Review the prep (phone screen Monday)`).
+    cell = _sentence(ctx.before.split("|")[-1])
+    to_do = any(_IMPERATIVE_START.match(c) for c in (cell, cell.split("(")[-1]))
     if _recurring(text, ctx.start) or (_PROPER_BEFORE.search(ctx.before) and not to_do):
         return None  # a recurring slot, or a name (`Good Friday`, `Cyber Monday`)
     before = ctx.before.rstrip().lower()
