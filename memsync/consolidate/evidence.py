@@ -46,11 +46,11 @@ _LABEL_DATE = re.compile(
 # `March 17 PM cron insights …`: a half of a day the line reports on, not when it was written.
 _HALF_DAY = re.compile(r"\s+[AP]M\b(?!\s*[:\]|)—–-])")
 # `**Date:** February 19, 2026` near a document's top: the day its lines were written.
-_DATE_FIELD = re.compile(
+DATE_FIELD_SOURCE = (
     r"^\s*(?:[-*]\s+)?(?:\*\*|__)?(?:date|created|written|logged|session\s+date)"
-    r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)",
-    re.IGNORECASE,
+    r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)"
 )
+_DATE_FIELD = re.compile(DATE_FIELD_SOURCE, re.IGNORECASE)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _PSEUDO_LEVEL = 7  # a bold line standing alone: below every Markdown heading
 

@@ -13,7 +13,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from memsync.consolidate import lookalike
+from memsync.consolidate import lookalike, sections
 from memsync.consolidate.weekdays import WEEKDAYS, bare_weekday, chained_to, told_in_past
 from memsync.model.mdspans import protected_spans
 
@@ -197,12 +197,6 @@ def _line_bounds(text: str, pos: int) -> tuple[int, int]:
     return start, len(text) if end < 0 else end
 
 
-def _sentence_start(before: str) -> bool:
-    """Whether the text before a match (on its line) ends where a sentence starts."""
-    stripped = re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+|>)\s+", "", before).rstrip().rstrip("*_")
-    return not stripped or stripped[-1] in ".!?:;(\"'“‘—"
-
-
 @dataclass(frozen=True)
 class Context:
     """What surrounds one grammar match on its line."""
@@ -228,7 +222,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     possessive = after[:2] in ("'s", "’s") and not after[2:3].isalnum()
     if lookalike.not_a_date(
         line, before, after, match.group(), possessive=possessive
-    ) or lookalike.standing_instructions(text, line_start):
+    ) or sections.standing_instructions(text, line_start, line_end):
         return None
     if possessive:
         end, after = end + 2, after[2:]
@@ -244,11 +238,11 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     prev = prev_match.group(1).lower() if prev_match else None
     next_match = _WORD_AFTER.match(after)
     nxt = next_match.group(1) if next_match else None
-    at_start = _sentence_start(before)
+    at_start = lookalike.sentence_start(before)
     expression = text[start:end]
     inner = any(w[0].isupper() and w.lower() not in WEEKDAYS for w in expression.split()[1:])
     title = ((expression[0].isupper() and not at_start) or inner) and _capitalized(nxt)
-    title = title and not lookalike.in_heading(before)  # a heading capitalises every word
+    title = title and not sections.in_heading(before)  # a heading capitalises every word
     if _VAGUE_AFTER.match(after) or title or lookalike.named_label(expression, before, after):
         return None  # `or so`; a title: "the Today Show", "this Evening Integration"
     ctx = Context(text, start, before, after, prev, nxt, at_start, found)
@@ -258,7 +252,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     kind, recipe, part, chained_range = kind_and_recipe
     mode = _mode(kind, ctx)
     capital = expression[:1].isupper() and at_start
-    pin = lookalike.pinned(before, after) or lookalike.dated_heading(before, after)
+    pin = lookalike.pinned(before, after) or sections.dated_heading(before, after)
     return DateMatch(
         start, end, expression, kind, recipe, part, possessive, mode, chained_range, capital, pin
     )

@@ -31,11 +31,11 @@ default's value and a day word alone in a dated table row's cell.
 
 from __future__ import annotations
 
-import bisect
-import functools
 import re
 
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+from memsync.consolidate import sections
+
+_MONTH = sections.MONTH
 _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?"
 _CAL = rf"(?:{_MONTH}\s+\d{{1,2}}\b(?:,?\s+20\d\d\b)?|\d{{1,2}}/\d{{1,2}}\b|\d{{4}}-\d\d-\d\d\b)"
 _PIN_AFTER = re.compile(
@@ -63,13 +63,6 @@ _LABEL_ROW = re.compile(r"(?:^|\s)[/−]\s*$")
 _FULL_STOP = re.compile(r"[.!?](?=\s|$)")
 _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
 _ERA = r"..\s+(?:world|age|era|society|climate|landscape|economy|market)\b"
-_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s|^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?\s*$")
-_HEADING_PART = re.compile(r"\s[-—–|]\s|:\s")
-_CALENDAR = re.compile(
-    rf"\b20\d\d-[01]\d-[0-3]\d(?:\b|(?=T\d))|\b{_MONTH}\s+[0-3]?\d\b|\b[0-3]?\d\s+{_MONTH}(?!\w)"
-    r"|\b[01]?\d/[0-3]?\d\b",
-    re.IGNORECASE,
-)
 _SINGLE_OPEN = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Z])(?!.*(?:^|\s)['‘][A-Z])")
 _SINGLE_CLOSE = re.compile(r"^(?:[^'’]*?[a-z])?['’](?=$|[\s.,;:!?)\]—–])", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
@@ -118,20 +111,6 @@ _VALUE_BEFORE = re.compile(
 _FORMULA = re.compile(r"\btoday[+\-]\w|\[\s*today\s*,", re.IGNORECASE)
 _EVERY_NOUN = re.compile(r"(?:^|[^\w\s])\s*(?:every|all|most|many)\s+[a-z]+\s+$", re.IGNORECASE)
 _PRESENT_AFTER = re.compile(r"\s+(?:is|are|has|have|[a-z]+[^s\W]s)\b")
-_HOW_TO_APPLY = re.compile(r"\s*\*\*how\s+to\s+apply:?\*\*", re.IGNORECASE)
-_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$", re.MULTILINE)
-# Headings over standing instructions, rules or templates: their days are any day's.
-_INSTRUCTIONS = re.compile(
-    r"how\s+to\s+(?:apply|use)|how\s+(?:it|this|the\s+\w+)\s+works|\bevery\s+session\b"
-    r"|\b(?:protocol|instructions?|checklist|conventions?|guidelines?|template|rules|logic)\b"
-    r"(?!\s+(?:fix|fixes|fixed|bug|bugs|update|updates|change|changes|issue|issues|overhaul)\b)"
-    r"|YYYY",
-    re.IGNORECASE,
-)
-_ROUTINE = re.compile(
-    r"\b(?:daily|nightly|weekly|every\s+\w+|routines?|rhythm|cadence)\b", re.IGNORECASE
-)
-_DAY_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+week)\b", re.IGNORECASE)
 _LATIN = re.compile(r"[A-Za-z]")
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -184,17 +163,19 @@ def named_label(expression: str, before: str, after: str) -> bool:
         return True
     if shouted:
         return False
-    if _NAME_WORD_BEFORE.search(before) and not _HEADING.match(before):
+    if _NAME_WORD_BEFORE.search(before) and not sections.in_heading(before):
         return True  # `CNBC, Huffington Post, USA Today, InStyle`: the end of a name
     named = _NAME_AFTER.match(after) is not None  # `, Today's Bookings`: a view's name
-    if in_heading(before):
+    if sections.in_heading(before):
         return False  # a heading capitalises its words: `## Priority Order for Tonight`
     return bool(_LOWER_WORD_BEFORE.search(before) or (before.rstrip().endswith(",") and named))
 
 
-def in_heading(before: str) -> bool:
-    """Whether BEFORE, the start of a line, opens a Markdown heading."""
-    return _HEADING.match(before) is not None
+def sentence_start(before: str) -> bool:
+    """Whether the text before a match (on its line) ends where a sentence starts."""
+    stripped = re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+|>)\s+(?:\[[ xX]\]\s+)?", "", before)
+    stripped = stripped.rstrip().rstrip("*_")
+    return not stripped or stripped[-1] in ".!?:;(\"'“‘—"
 
 
 def pinned(before: str, after: str) -> bool:
@@ -203,11 +184,18 @@ def pinned(before: str, after: str) -> bool:
     if _PIN_AFTER.match(after) or _PIN_BEFORE.search(before):
         return True
     own_cell = _CELL_BEFORE.search(before) and _CELL_AFTER.match(after)
-    return bool(own_cell and _CALENDAR.search(before + after))
+    return bool(own_cell and sections.CALENDAR.search(before + after))
 
 
+_COLUMN_NAME = re.compile(r"[A-Z][A-Za-z'’/&-]*(?:\s[A-Za-z][A-Za-z'’/&-]*)?")
 _CELL_BEFORE = re.compile(r"\|[^\w|]*$")
 _CELL_AFTER = re.compile(r"(?:['’]s)?[^\w|]*\|")
+
+
+def _header_row(line: str) -> bool:
+    """Whether LINE is a table row of column names: short capitalised labels, no figures."""
+    cells = [c.strip(" *_") for c in line.strip().strip("|").split("|")]
+    return len(cells) >= 2 and all(_COLUMN_NAME.fullmatch(c) for c in cells)
 
 
 def not_english(line: str) -> bool:
@@ -255,6 +243,8 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `Share one thing you built today`: addressed to whoever reads it, any day
     if _displayed(lead) or _DISPLAY_AFTER.match(after):
         return True  # `a view showing only today`, `today filter`: a view's day, any day
+    if _CELL_BEFORE.search(before) and _CELL_AFTER.match(after) and _header_row(line):
+        return True  # `| Metric | Today | Trend |`: a column's name
     if _SPEAKER.search(before):
         return True  # `interaction: Clayton: Tomorrow after I…`: a transcript quotes speech
     if _FORMULA.search(line) or _VALUE_BEFORE.search(before):
@@ -296,51 +286,6 @@ def _displayed(lead: str) -> bool:
     return _DISPLAY_BEFORE.search(lead) is not None
 
 
-def standing_instructions(text: str, line_start: int) -> bool:
-    """Whether the line starting at LINE_START sits under a heading of rules, instructions or a
-    template (`## How to apply`, `# Memory Hygiene Protocol`, `# Daily Note — YYYY-MM-DD`),
-    or opens with `**How to apply:**`: what it says holds on any day it is read."""
-    if _HOW_TO_APPLY.match(text, line_start):
-        return True
-    starts, verdicts, parents = _sections(text)
-    index = bisect.bisect_right(starts, line_start) - 1
-    if index < 0:
-        return False
-    # A heading line itself is read under the headings that enclose it.
-    return parents[index] if starts[index] == line_start else verdicts[index]
-
-
-@functools.lru_cache(maxsize=4)  # one text's matches ask in turn: each heading is read once
-def _sections(text: str) -> tuple[list[int], list[bool], list[bool]]:
-    """Where each heading starts, whether the lines under it are standing instructions (the
-    nearest enclosing heading that is dated, no, or a rule's, yes, decides), and whether the
-    heading itself is (its enclosing headings decide)."""
-    starts: list[int] = []
-    verdicts: list[bool] = []
-    parents: list[bool] = []
-    chain: list[tuple[int, bool | None]] = []  # enclosing headings: depth, own verdict
-    for heading in _HEADING.finditer(text):
-        depth, title = len(heading.group(1)), heading.group(2)
-        while chain and chain[-1][0] >= depth:
-            chain.pop()  # a sibling's or a deeper heading does not enclose this one
-        own: bool | None = None
-        if _CALENDAR.search(title) or _DAY_WORDS.search(title):
-            own = False  # a dated or day's section: its own days are meant
-        elif _INSTRUCTIONS.search(title):
-            own = True
-        elif _ROUTINE.search(title) and not any(v is False for _, v in chain):
-            own = True  # `## Task Management (Daily)`, unless a dated heading encloses it
-        parents.append(_decided(chain))
-        chain.append((depth, own))
-        starts.append(heading.start())
-        verdicts.append(_decided(chain))
-    return starts, verdicts, parents
-
-
-def _decided(chain: list[tuple[int, bool | None]]) -> bool:
-    return next((v for _, v in reversed(chain) if v is not None), False)
-
-
 def _sentence_cut(before: str) -> int:
     cuts = [m.end() for m in _FULL_STOP.finditer(before)]
     return cuts[-1] if cuts else 0
@@ -349,19 +294,6 @@ def _sentence_cut(before: str) -> int:
 def _sentence_end(after: str) -> int:
     stop = _FULL_STOP.search(after)
     return stop.start() if stop else len(after)
-
-
-def dated_heading(before: str, after: str) -> bool:
-    """Whether the phrase between BEFORE and AFTER sits in a heading's part that states a
-    calendar date (`## Tonight's build fixes (2026-05-08 evening)`): that date says its day.
-    In another part (`## 2026-02-10: Scraping task - CONTINUE TOMORROW`) the date is the day
-    the heading was written, which the phrase is counted from."""
-    if _HEADING_LINE.match(before + "x" + after) is None:
-        return False
-    cuts = [m.end() for m in _HEADING_PART.finditer(before)]
-    stop = _HEADING_PART.search(after)
-    part = before[cuts[-1] if cuts else 0 :] + " " + after[: stop.start() if stop else len(after)]
-    return _CALENDAR.search(part) is not None
 
 
 def inside_double_quotes(before: str, after: str) -> bool:

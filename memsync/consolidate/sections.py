@@ -1,0 +1,109 @@
+"""Headings and the sections they open: which lines are standing instructions, which heading
+parts state their own date.
+
+Owns the rules that read a line through the headings above it (tests/data/dates: `## How to
+apply`, `# Memory Hygiene Protocol`, `## Task Management (Daily)`, a table's header row) and
+the calendar-date pattern the look-alike rules share. Imports only the standard library and
+`memsync.consolidate.evidence` (its date-field rule).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+
+from memsync.consolidate.evidence import DATE_FIELD_SOURCE
+
+MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+CALENDAR = re.compile(
+    rf"\b20\d\d-[01]\d-[0-3]\d(?:\b|(?=T\d))|\b{MONTH}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
+    rf"|\b[0-3]?\d\s+{MONTH}(?!\w)"
+    r"|\b[01]?\d/[0-3]?\d\b",
+    re.IGNORECASE,
+)
+_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s|^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?\s*$")
+_HEADING_PART = re.compile(r"\s[-—–|]\s|:\s")
+_HOW_TO_APPLY = re.compile(r"\s*\*\*how\s+to\s+apply:?\*\*", re.IGNORECASE)
+_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$", re.MULTILINE)
+# Headings over standing instructions, rules or templates: their days are any day's.
+_INSTRUCTIONS = re.compile(
+    r"how\s+to\s+(?:apply|use)|how\s+(?:it|this|the\s+\w+)\s+works|\bevery\s+session\b"
+    r"|\b(?:protocol|instructions?|checklist|conventions?|guidelines?|template|rules|logic)\b"
+    r"(?!\s+(?:fix|fixes|fixed|bug|bugs|update|updates|change|changes|issue|issues|overhaul)\b)"
+    r"|YYYY",
+    re.IGNORECASE,
+)
+_ROUTINE = re.compile(
+    r"\b(?:daily|nightly|weekly|every\s+\w+|routines?|rhythm|cadence)\b", re.IGNORECASE
+)
+# A date field with a date on it anywhere in the text (evidence.py's rule for what one is).
+_DATED_FIELD = re.compile(DATE_FIELD_SOURCE + r".*\d", re.MULTILINE | re.IGNORECASE)
+_TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|")
+_DAY_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+week)\b", re.IGNORECASE)
+
+
+def in_heading(before: str) -> bool:
+    """Whether BEFORE, the start of a line, opens a Markdown heading."""
+    return _HEADING.match(before) is not None
+
+
+def standing_instructions(text: str, line_start: int, line_end: int) -> bool:
+    """Whether the line from LINE_START to LINE_END sits under a heading of rules,
+    instructions or a template (`## How to apply`, `# Memory Hygiene Protocol`, `# Daily Note —
+    YYYY-MM-DD`), opens with `**How to apply:**`, or is a table's header row (`| Metric | Today
+    | Trend |` above `|---|`): what it says holds on any day it is read."""
+    if _HOW_TO_APPLY.match(text, line_start) or _TABLE_RULE.match(text, line_end + 1):
+        return True
+    starts, verdicts, parents = _sections(text)
+    index = bisect.bisect_right(starts, line_start) - 1
+    if index < 0:
+        return False
+    # A heading line itself is read under the headings that enclose it.
+    return parents[index] if starts[index] == line_start else verdicts[index]
+
+
+@functools.lru_cache(maxsize=4)  # one text's matches ask in turn: each heading is read once
+def _sections(text: str) -> tuple[list[int], list[bool], list[bool]]:
+    """Where each heading starts, whether the lines under it are standing instructions (the
+    nearest enclosing heading that is dated, no, or a rule's, yes, decides), and whether the
+    heading itself is (its enclosing headings decide)."""
+    starts: list[int] = []
+    verdicts: list[bool] = []
+    parents: list[bool] = []
+    chain: list[tuple[int, bool | None]] = []  # enclosing headings: depth, own verdict
+    # `**Date:** February 5, 2026` under `# Daily Monitoring Report`: one day's report
+    dated = _DATED_FIELD.search(text) is not None
+    for heading in _HEADING.finditer(text):
+        depth, title = len(heading.group(1)), heading.group(2)
+        while chain and chain[-1][0] >= depth:
+            chain.pop()  # a sibling's or a deeper heading does not enclose this one
+        own: bool | None = None
+        if CALENDAR.search(title) or _DAY_WORDS.search(title):
+            own = False  # a dated or day's section: its own days are meant
+        elif _INSTRUCTIONS.search(title):
+            own = True
+        elif _ROUTINE.search(title) and not dated and not any(v is False for _, v in chain):
+            own = True  # `## Task Management (Daily)`, unless a dated heading encloses it
+        parents.append(_decided(chain))
+        chain.append((depth, own))
+        starts.append(heading.start())
+        verdicts.append(_decided(chain))
+    return starts, verdicts, parents
+
+
+def _decided(chain: list[tuple[int, bool | None]]) -> bool:
+    return next((v for _, v in reversed(chain) if v is not None), False)
+
+
+def dated_heading(before: str, after: str) -> bool:
+    """Whether the phrase between BEFORE and AFTER sits in a heading's part that states a
+    calendar date (`## Tonight's build fixes (2026-05-08 evening)`): that date says its day.
+    In another part (`## 2026-02-10: Scraping task - CONTINUE TOMORROW`) the date is the day
+    the heading was written, which the phrase is counted from."""
+    if _HEADING_LINE.match(before + "x" + after) is None:
+        return False
+    cuts = [m.end() for m in _HEADING_PART.finditer(before)]
+    stop = _HEADING_PART.search(after)
+    part = before[cuts[-1] if cuts else 0 :] + " " + after[: stop.start() if stop else len(after)]
+    return CALENDAR.search(part) is not None
