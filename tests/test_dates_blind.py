@@ -312,3 +312,24 @@ def test_a_tables_column_names_are_left_alone(text: str) -> None:
 def test_rows_reports_and_checkboxes_still_convert(text: str) -> None:
     _, replacements = resolve_relative_dates(text, WRITTEN)
     assert replacements, text
+
+
+def test_a_very_long_line_is_read_only_so_far_around_each_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A line of 3,000 relative dates took 109 s (every match read the whole line, quadratic);
+    each match now reads at most _REACH characters either side, and keeps its reading."""
+    from memsync.consolidate import grammar, lookalike
+
+    read: list[int] = []
+    real = lookalike.not_a_date
+
+    def spy(line: str, before: str, after: str, words: str, *, possessive: bool) -> bool:
+        read.append(len(line))
+        return real(line, before, after, words, possessive=possessive)
+
+    monkeypatch.setattr(lookalike, "not_a_date", spy)
+    text = "did it today, " * 400
+    new, replacements = resolve_relative_dates(text, WRITTEN)
+    assert len(replacements) == 400 and "today" not in new
+    assert max(read) <= 2 * grammar._REACH + len("today")

@@ -192,9 +192,11 @@ def _is_protected(start: int, end: int, spans: list[tuple[int, int]], starts: li
 
 
 def _line_bounds(text: str, pos: int) -> tuple[int, int]:
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    return start, len(text) if end < 0 else end
+    """The line around POS, at most _REACH characters either side: the rules read a clause or a
+    sentence, and a line of megabytes must not make every match on it read all of it."""
+    start = text.rfind("\n", max(0, pos - _REACH), pos) + 1 or max(0, pos - _REACH)
+    end = text.find("\n", pos, pos + _REACH)
+    return start, min(len(text), pos + _REACH) if end < 0 else end
 
 
 @dataclass(frozen=True)
@@ -258,6 +260,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     )
 
 
+_REACH = 1000
 _DAY_WORD = re.compile(r"(?:today|tomorrow|yesterday|tonight)", re.IGNORECASE)
 
 
