@@ -102,6 +102,19 @@ _PROCEDURE_STEP = re.compile(
     r"|move|determine|compute|calculate|compare|append|refresh|sync|export|import)\b",
     re.IGNORECASE,
 )
+# What is done at every start, session or run (`read today + yesterday at session start`,
+# `Update "Last Run" to today for each skill run`): any day's, counted from each run.
+_EACH_RUN = re.compile(
+    r"\b(?:(?:at|on)\s+(?:every\s+|each\s+)?(?:session\s+)?start(?:up)?|for\s+each"
+    r"|(?:each|every)\s+(?:session|run|time)|per\s+(?:session|run))\b",
+    re.IGNORECASE,
+)
+# A set of days to load or show: `today + yesterday`, `today + current week`, `today + 3 dailies`.
+_DAY_SET = re.compile(
+    r"\b(?:today|yesterday|tomorrow)(?:['’]s)?\s*\+\s*(?:(?:today|yesterday|tomorrow)(?:['’]s)?\b"
+    r"(?!\s+\d)|current\b|\d+\s+(?:dailies|weeklies|days|weeks)\b)",
+    re.IGNORECASE,
+)
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 # `Day = Today`, `day -> today, week -> current Mon..Sun`, `defaults to today's index`: a
 # value a setting or a mapping takes, whatever day it is used.
@@ -124,6 +137,9 @@ _LIST_BEFORE = re.compile(r"[,(]\s*$")
 _LIST_AFTER = re.compile(r"^(?:['’]s)?\s*[,)]")
 # Capitalised words after a comma, right before: `CNBC, USA Today, InStyle` (a list of names).
 _NAME_WORD_BEFORE = re.compile(r"[,;]\s+(?:[A-Z][\w&.'’-]*\s+)+$")
+# A one-word item between one-word items of a list: `(inbox, today, focus)`.
+_WORD_ITEM_BEFORE = re.compile(r"[(,:]\s*[a-z][\w-]*,\s*$")
+_WORD_ITEM_AFTER = re.compile(r"\s*,\s*[a-z][\w-]*\s*[,)]")
 # `5 tabs: Today, ⚠️ Stale Deals, Pipeline`: the first of a list of names after a colon.
 _NAMES_AFTER_COLON = re.compile(r"^(?:['’]s)?\s*,\s*\W{0,3}\s*[A-Z]")
 # `[List agents active today]`: a template's placeholder (not `- [ ]`, not a link's text).
@@ -245,6 +261,8 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `a view showing only today`, `today filter`: a view's day, any day
     if _CELL_BEFORE.search(before) and _CELL_AFTER.match(after) and _header_row(line):
         return True  # `| Metric | Today | Trend |`: a column's name
+    if _WORD_ITEM_BEFORE.search(before) and _WORD_ITEM_AFTER.match(after):
+        return True  # `3 suites passing (inbox, today, focus)`: one of a list of names
     if _SPEAKER.search(before):
         return True  # `interaction: Clayton: Tomorrow after I…`: a transcript quotes speech
     if _FORMULA.search(line) or _VALUE_BEFORE.search(before):
@@ -258,6 +276,10 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     step = _PROCEDURE_STEP.match(line) if possessive else None
     if step is not None and not re.search(r"[.!?](?:\*\*|__)?(?=\s|$)", before[step.end() :]):
         return True  # `1. Fetch today's calendar events`: a numbered procedure, run any day
+    if _EACH_RUN.search(line) or any(
+        s.start() <= len(before) < s.end() for s in _DAY_SET.finditer(line)
+    ):
+        return True  # `read today + yesterday at session start`, `for each skill run`
     if _TRIGGER.search(line):
         return True  # `Trigger: Cron (weekly) → … re-schedules for next week`: every run's
     if re.fullmatch(r"(?:next|this|last)\s+month", words, re.IGNORECASE) and _MONTH_NAMED.search(
@@ -266,9 +288,12 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `CME Jul WTI (next month)`: the line names the month it means
     if _PLACEHOLDER.search(clause):
         return True  # `Read memory/YYYY-MM-DD.md (today + yesterday)`: a procedure, any day
-    end = _QUESTION_END.search(after)
-    if end is not None and end.group() == "?":
-        return True  # a question asks about a day, or imagines one
+    plain = _CODE_SPAN.sub("code", after)  # `Brier=?` in code asks nothing
+    end = _QUESTION_END.search(plain)
+    if end is not None and end.group() == "?" and ": " not in plain[: end.start()]:
+        # A question asks about a day, or imagines one; one after a colon is the body of a
+        # label the phrase heads (`Tomorrow 9AM: check the logs — did all 17 populate?`).
+        return True
     if possessive and re.match(r"..\s+date\b", after, re.IGNORECASE):
         return True  # `today's date`: the idea of the current date
     if re.search(r"\bin\s+$", before, re.IGNORECASE) and re.match(_ERA, after, re.IGNORECASE):
