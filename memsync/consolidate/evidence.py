@@ -25,8 +25,9 @@ _DATE = re.compile(
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$")
 # `-15`, `–Mar 1`, ` to 21`: the end of a range after its first date.
 _RANGE_TAIL = re.compile(
-    r"\s*(?:-|–|—|to|through|thru)\s*(?:(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-    r"[a-z]*\.?\s+)?(?P<d>[0-3]?\d)(?![\d:/-])",
+    r"\s*(?:-|–|—|to|through|thru)\s*"
+    r"(?:(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+)?"
+    r"(?P<d>[0-3]?\d)(?![\d:/-])",
     re.IGNORECASE,
 )
 # One bold span alone on its line; `**Plan:** text **Use it.**` is a line of text.
@@ -36,7 +37,8 @@ _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_][^*_]*?)(?:\*\*|__)\s*:?\
 # the line's start; an index
 # entry's description counts as the line (`- [Audit](audit.md) — 2026-05-08 …`).
 _LINE_START = re.compile(
-    r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*|#{1,6}\s+|[^\w\s\[*_(|#>`~-]{1,2}\s+)?(?:\[[^\]\n]*\]\([^)\s]*\)\s+\S{1,3}\s+)?"
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*|#{1,6}\s+|[^\w\s\[*_(|#>`~-]{1,2}\s+)?"
+    r"(?:\[[^\]\n]*\]\([^)\s]*\)\s+\S{1,3}\s+)?"
     r"(?:\*\*|__)?\s*\[?\s*(?=\S)"
 )
 # A short label before the date a line starts with: `Status (`, `Update `, `As of `.

@@ -26,7 +26,10 @@ pinning the phrase with its year (`March 25, 2026 (tomorrow)`); on four blind co
 (heldout5 to heldout8), what a view shows (`showing only today`), schedules and routines
 (`**Weekly**:`, `## Task Management (Daily)`), `once`/`always` sentences, a template's blank,
 a numbered procedure's step, a name in a list of names (`USA Today`), a mapping's or a
-default's value and a day word alone in a dated table row's cell.
+default's value and a day word alone in a dated table row's cell; on heldout9 and heldout10,
+column names, what is done at every session start or run, a set of days to load (`today +
+yesterday`) and one-word names in a list (`(inbox, today, focus)`). The rules that read a line
+through its headings are in `memsync.consolidate.sections`.
 """
 
 from __future__ import annotations
@@ -73,8 +76,9 @@ _IMPERATIVE = re.compile(r"[\s\-*>\d.)]*[A-Z][a-z]+\s+(?:one|the|a|an|your|it|th
 # `Trigger: Cron (weekly Mondays) → …`, `6. **Weekly**: Sunday plan next week`, `**Schedule**:
 # closed Saturday`, `Every Sunday: Draft next week's priorities`: every run's.
 _TRIGGER = re.compile(
-    r"\btrigger\s*:|\bcron\s*\(|^[\s\-*>\d.)]*(?:\*\*|__)?(?:daily|nightly|weekly|monthly|schedule"
-    r"|cadence|routine|every\s+\w+|[A-Z][a-z]*days)(?:\*\*|__)?\s*:",
+    r"\btrigger\s*:|\bcron\s*\(|^[\s\-*>\d.)]*(?:\*\*|__)?"
+    r"(?:daily|nightly|weekly|monthly|schedule|cadence|routine|every\s+\w+"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days)(?:\*\*|__)?\s*:",
     re.IGNORECASE,
 )
 _MONTH_NAMED = re.compile(
@@ -85,7 +89,8 @@ _MONTH_NAMED = re.compile(
 # telling of the past or a plan (`When I checked yesterday`, `When we ship it tomorrow, we'll…`)
 # is a particular day again.
 _CONDITION = re.compile(
-    r"[\s\-*>\d.)]*(?:\*\*)?(?:if|when|whenever|unless|always|never|once(?!\s+(?:a|per|more|again)\b))\b",
+    r"[\s\-*>\d.)]*(?:\*\*)?"
+    r"(?:if|when|whenever|unless|always|never|once(?!\s+(?:a|per|more|again)\b))\b",
     re.IGNORECASE,
 )
 _TOLD_OR_PLANNED = re.compile(
@@ -97,7 +102,8 @@ _TOLD_OR_PLANNED = re.compile(
 # events`, `5. Create today's Daily Note`, `**Check today's trades across all bots:**`): a
 # procedure's step, run on any day.
 _PROCEDURE_STEP = re.compile(
-    r"\s*(?:\d+[.)]\s+(?:\*\*)?|\*\*(?=[^*]+(?::\*\*|\*\*:)\s*$))(?:fetch|check|create|update|read|run|send|draft|review|write|add|pull"
+    r"\s*(?:\d+[.)]\s+(?:\*\*)?|\*\*(?=[^*]+(?::\*\*|\*\*:)\s*$))"
+    r"(?:fetch|check|create|update|read|run|send|draft|review|write|add|pull"
     r"|post|load|list|open|generate|compile|summari[sz]e|collect|gather|scan|log|record|archive"
     r"|move|determine|compute|calculate|compare|append|refresh|sync|export|import)\b",
     re.IGNORECASE,
@@ -111,8 +117,9 @@ _EACH_RUN = re.compile(
 )
 # A set of days to load or show: `today + yesterday`, `today + current week`, `today + 3 dailies`.
 _DAY_SET = re.compile(
-    r"\b(?:today|yesterday|tomorrow)(?:['’]s)?\s*\+\s*(?:(?:today|yesterday|tomorrow)(?:['’]s)?\b"
-    r"(?!\s+\d)|current\b|\d+\s+(?:dailies|weeklies|days|weeks)\b)",
+    r"\b(?:today|yesterday|tomorrow)(?:['’]s)?\s*\+\s*"
+    r"(?:(?:today|yesterday|tomorrow)(?:['’]s)?\b(?!\s+\d)|current\b"
+    r"|\d+\s+(?:dailies|weeklies|days|weeks)\b)",
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
@@ -142,13 +149,13 @@ _WORD_ITEM_BEFORE = re.compile(r"[(,:]\s*[a-z][\w-]*,\s*$")
 _WORD_ITEM_AFTER = re.compile(r"\s*,\s*[a-z][\w-]*\s*[,)]")
 # `5 tabs: Today, ⚠️ Stale Deals, Pipeline`: the first of a list of names after a colon.
 _NAMES_AFTER_COLON = re.compile(r"^(?:['’]s)?\s*,\s*\W{0,3}\s*[A-Z]")
-# `[List agents active today]`: a template's placeholder (not `- [ ]`, not a link's text).
 # What a screen shows, a filter picks or a list is grouped into (`a weekly view showing only
 # today and the next seven days`, `grouped into today and tomorrow`, `View today, Quick
 # booking`, `today filter button`): a view's rolling day, whatever day it is looked at.
 _DISPLAY_BEFORE = re.compile(
     r"\b(?:(?:show(?:s|ing)?|display(?:s|ing)?)(?:\s+only)?|view(?:\s+(?:of|for))?"
-    r"|filter(?:s|ed|ing)?\s+(?:to|by|for|on)|(?:group|bucket|split)(?:s|ed|ing)?(?:\s+\w+ly)?\s+into"
+    r"|filter(?:s|ed|ing)?\s+(?:to|by|for|on)"
+    r"|(?:group|bucket|split)(?:s|ed|ing)?(?:\s+\w+ly)?\s+into"
     r"|(?:sort|order)(?:s|ed|ing)?\s+by\s+[\w ]{1,25}?\s+for)\s+$",
     re.IGNORECASE,
 )
@@ -158,9 +165,15 @@ _COORDINATED_DAY = re.compile(
     re.IGNORECASE,
 )
 _DISPLAY_AFTER = re.compile(
-    r"(?:['’]s)?\s*\**\s*(?:filter|view|tab|column|label|button|widget|bucket|panel|toggle|screen|page)s?\b",
+    r"(?:['’]s)?\s*\**\s*"
+    r"(?:filter|view|tab|column|label|button|widget|bucket|panel|toggle|screen|page)s?\b",
     re.IGNORECASE,
 )
+# A table cell holding only the phrase, and a row of column names (`| Metric | Today |`).
+_CELL_BEFORE = re.compile(r"\|[^\w|]*$")
+_CELL_AFTER = re.compile(r"(?:['’]s)?[^\w|]*\|")
+_COLUMN_NAME = re.compile(r"[A-Z][A-Za-z'’/&-]*(?:\s[A-Za-z][A-Za-z'’/&-]*)?")
+# `[List agents active today]`: a template's placeholder (not `- [ ]`, not a link's text).
 _OPEN_BRACKET = re.compile(r"\[(?![ xX]\])[^\[\]]*$")
 _CLOSE_BRACKET = re.compile(r"^[^\[\]]*\](?!\()")
 
@@ -201,11 +214,6 @@ def pinned(before: str, after: str) -> bool:
         return True
     own_cell = _CELL_BEFORE.search(before) and _CELL_AFTER.match(after)
     return bool(own_cell and sections.CALENDAR.search(before + after))
-
-
-_COLUMN_NAME = re.compile(r"[A-Z][A-Za-z'’/&-]*(?:\s[A-Za-z][A-Za-z'’/&-]*)?")
-_CELL_BEFORE = re.compile(r"\|[^\w|]*$")
-_CELL_AFTER = re.compile(r"(?:['’]s)?[^\w|]*\|")
 
 
 def _header_row(line: str) -> bool:
