@@ -32,10 +32,10 @@ _RANGE_TAIL = re.compile(
 )
 # One bold span alone on its line; `**Plan:** text **Use it.**` is a line of text.
 _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_][^*_]*?)(?:\*\*|__)\s*:?\s*$")
-# A table row's first cell, a status mark and a heading's marks (`| 2026-01-30 | Holly | …`,
-# `🟡 2026-02-16T23:01Z User will …`, `## 2026-02-10: Task - CONTINUE TOMORROW`) come before
-# the line's start; an index
-# entry's description counts as the line (`- [Audit](audit.md) — 2026-05-08 …`).
+# Where a line's own text starts: after a list mark, a table row's first `|`, a heading's `#`s
+# or a status mark (`| 2026-01-30 | Holly | …`, `## 2026-02-10: Task - CONTINUE TOMORROW`,
+# `🟡 2026-02-16T23:01Z User will …`); an index entry's description counts as the line
+# (`- [Audit](audit.md) — 2026-05-08 …`).
 _LINE_START = re.compile(
     r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*|#{1,6}\s+|[^\w\s\[*_(|#>`~-]{1,2}\s+)?"
     r"(?:\[[^\]\n]*\]\([^)\s]*\)\s+\S{1,3}\s+)?"

@@ -45,21 +45,8 @@ class Context(Protocol):
 
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_AHEAD_PREPS = frozenset(
-    [
-        "for",
-        "until",
-        "till",
-        "by",
-        "before",
-        "past",
-        "starting",
-        "beginning",
-        "coming",
-        "upcoming",
-        "due",
-    ]
-)
+_AHEAD_PREPS = frozenset(["for", "until", "till", "by", "before", "past", "starting", "beginning"])
+_AHEAD_PREPS |= {"coming", "upcoming", "due"}  # `venue quote coming Monday`, `due Friday`
 _TENSE_PREPS = frozenset(["on", "from", "after", "to"])
 # Words that may follow a weekday used as a day (not as an adjective before a noun).
 _AFTER_A_DAY = frozenset(
