@@ -372,3 +372,10 @@ def test_look_alikes_from_the_sixth_blind_corpus_are_left_alone(text: str) -> No
 def test_real_dates_next_to_the_sixth_corpus_rules_still_convert(text: str) -> None:
     _, replacements = resolve_relative_dates(text, WRITTEN)
     assert replacements, text
+
+
+def test_a_number_after_a_headings_date_is_no_range_end() -> None:
+    lines = ["## 2026-03-05 - 10 tasks done", "- fixed today", "## Feb 23–Mar 1 (sprint)", "- x"]
+    stated = stated_dates(lines, lambda _: date(2026, 3, 20))
+    assert stated(1) == (date(2026, 3, 5), "heading `2026-03-05 - 10 tasks done`")
+    assert stated(3) == (date(2026, 3, 1), "heading `Feb 23–Mar 1 (sprint)`")

@@ -23,11 +23,12 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$")
-# `-15`, `–Mar 1`, ` to 21`: the end of a range after its first date.
+# `-15`, `–Mar 1`, ` to 21`: the end of a range after its first date, where the range ends
+# (`Feb 8-15, 2026`, `(Feb 23–Mar 1)`); `2026-03-05 - 10 tasks` is no range.
 _RANGE_TAIL = re.compile(
     r"\s*(?:-|–|—|to|through|thru)\s*"
     r"(?:(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+)?"
-    r"(?P<d>[0-3]?\d)(?![\d:/-])",
+    r"(?P<d>[0-3]?\d)(?=\s*(?:[,()\]]|$|20\d\d\b|[—–|]|\s-\s))",
     re.IGNORECASE,
 )
 # One bold span alone on its line; `**Plan:** text **Use it.**` is a line of text.
