@@ -80,3 +80,12 @@ def test_the_scorer_counts_a_possessive_occurrence_of_a_labelled_phrase_once(
     case = dates_corpus.Case("p000", "2026-02-04", "2026-02-04", text, labels, "a b c")
     score = dates_corpus.run([case], tmp_path / "memory")
     assert (score.tp, score.fp, score.fn) == (1, 0, 0), score.failures
+
+
+def test_the_scorer_lets_a_phrase_labelled_unchanged_stay_beside_its_date(tmp_path: Path) -> None:
+    """`filed today (Apr 13)` stays (pinned); the second `today` converts: both as labelled."""
+    text = "- Streak: filed today (Apr 13), prior rejected. Today's fresh signal restores it."
+    labels = (("today", ("2026-04-13", "unchanged")),)
+    case = dates_corpus.Case("p000", "2026-04-13", "2026-04-13", text, labels, "a b c")
+    score = dates_corpus.run([case], tmp_path / "memory")
+    assert (score.tp, score.fp, score.fn) == (1, 0, 0), score.failures

@@ -60,6 +60,8 @@ def resolve(match: DateMatch, written: date) -> tuple[str, date | None]:
     if what == "months":
         year, month = _add_months(written, amount)
         return f"{year:04d}-{month:02d}", None
+    if what == "bare" and extra < 0 and written.weekday() == amount:
+        return written.isoformat(), written  # `shipped Monday morning`, written that Monday
     if what in ("weekday", "bare"):
         target = _weekday(written, amount, extra)
         return target.isoformat(), target

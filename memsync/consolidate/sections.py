@@ -30,8 +30,14 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$", re.MULTILINE)
 _INSTRUCTIONS = re.compile(
     r"how\s+to\s+(?:apply|use)|how\s+(?:it|this|the\s+\w+)\s+works|\bevery\s+session\b"
     r"|\b(?:protocol|instructions?|checklist|conventions?|guidelines?|template|rules|logic)\b"
-    r"(?!\s+(?:fix|fixes|fixed|bug|bugs|update|updates|change|changes|issue|issues|overhaul)\b)"
     r"|YYYY",
+    re.IGNORECASE,
+)
+# A heading about work on rules is no rule (`## Checklist Fix`, `## CRITICAL FIX: path
+# convention`, `## Rules update`).
+_WORK_ON = re.compile(
+    r"\b(?:fix|fixes|fixed|bug|bugs|update|updates|updated|change|changes|changed|issue|issues"
+    r"|overhaul|broken|incident)\b",
     re.IGNORECASE,
 )
 _ROUTINE = re.compile(
@@ -81,7 +87,11 @@ def _sections(text: str) -> tuple[list[int], list[bool], list[bool]]:
         own: bool | None = None
         if CALENDAR.search(title) or _DAY_WORDS.search(title):
             own = False  # a dated or day's section: its own days are meant
-        elif _INSTRUCTIONS.search(title):
+        elif (
+            _INSTRUCTIONS.search(title)
+            and not _WORK_ON.search(title)
+            and not any(v is False for _, v in chain)
+        ):
             own = True
         elif _ROUTINE.search(title) and not dated and not any(v is False for _, v in chain):
             own = True  # `## Task Management (Daily)`, unless a dated heading encloses it
