@@ -52,7 +52,7 @@ BLIND = (
         # First blind run: P 0.738 / R 0.941.
         ("heldout10.json", (0.80, 0.98)),
         # First blind run: P 0.824 / R 0.918.
-        ("heldout11.json", (0.84, 0.96)),
+        ("heldout11.json", (0.85, 0.96)),
     ],
 )
 def test_blind_corpus_size_provenance_and_floor(
@@ -355,6 +355,7 @@ def test_a_very_long_line_is_read_only_so_far_around_each_match(
         "| `loader.py` | Load today + current week + current month on session start |",
         '   - Update "Last Run" to today for each skill run',
         "- [x] Playwright E2E — 3 suites passing (inbox, today, focus)",
+        "- 🏠 Home screen: today's meds, appointments, tasks, greeting",  # heldout11
     ],
 )
 def test_look_alikes_from_the_sixth_blind_corpus_are_left_alone(text: str) -> None:
@@ -370,6 +371,7 @@ def test_look_alikes_from_the_sixth_blind_corpus_are_left_alone(text: str) -> No
         "- **Dispatch (3 commits today + 3 yesterday)**: inbox check clean",  # counts, no set
         "- Met Bob (today, finally) about the lease",
         "- Ran the session start script today",  # no `at`/`on`: the start is not every start
+        "- Fixed the login screen: today it loads in 1 s",  # a sentence after the colon
     ],
 )
 def test_real_dates_next_to_the_sixth_corpus_rules_still_convert(text: str) -> None:

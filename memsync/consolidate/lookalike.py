@@ -159,6 +159,11 @@ _DISPLAY_BEFORE = re.compile(
     r"|(?:sort|order)(?:s|ed|ing)?\s+by\s+[\w ]{1,25}?\s+for)\s+$",
     re.IGNORECASE,
 )
+# `🏠 Home screen: today's meds, appointments`: what a screen lists (a possessive after it).
+_SCREEN_LABEL = re.compile(
+    r"\b(?:screen|page|tab|dashboard|view|widget|panel)\s*(?:\*\*|__)?\s*:(?:\*\*|__)?\s+$",
+    re.IGNORECASE,
+)
 # `grouped into today and tomorrow`, `for today first, then tomorrow`: the day word before.
 _COORDINATED_DAY = re.compile(
     r"(?:today|tomorrow|yesterday|tonight)(?:['’]s)?(?:\s+first)?\s*(?:,\s*then|,|and|or|&)\s+$",
@@ -265,7 +270,11 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     clause = lead + after[: stop.start() if stop else len(after)]
     if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):
         return True  # `Share one thing you built today`: addressed to whoever reads it, any day
-    if _displayed(lead) or _DISPLAY_AFTER.match(after):
+    if (
+        _displayed(lead)
+        or _DISPLAY_AFTER.match(after)
+        or (possessive and _SCREEN_LABEL.search(lead))
+    ):
         return True  # `a view showing only today`, `today filter`: a view's day, any day
     if _CELL_BEFORE.search(before) and _CELL_AFTER.match(after) and _header_row(line):
         return True  # `| Metric | Today | Trend |`: a column's name
