@@ -371,6 +371,8 @@ def test_look_alikes_from_the_sixth_blind_corpus_are_left_alone(text: str) -> No
         "- **Dispatch (3 commits today + 3 yesterday)**: inbox check clean",  # counts, no set
         "- Met Bob (today, finally) about the lease",
         "- Ran the session start script today",  # no `at`/`on`: the start is not every start
+        "- Created tickets for each bug yesterday",  # each bug, not each run
+        "- The cron failed again. Fixed it today; it now retries every time.",  # another sentence
         "- Fixed the login screen: today it loads in 1 s",  # a sentence after the colon
     ],
 )

@@ -111,8 +111,8 @@ _PROCEDURE_STEP = re.compile(
 # What is done at every start, session or run (`read today + yesterday at session start`,
 # `Update "Last Run" to today for each skill run`): any day's, counted from each run.
 _EACH_RUN = re.compile(
-    r"\b(?:(?:at|on)\s+(?:every\s+|each\s+)?(?:session\s+)?start(?:up)?|for\s+each"
-    r"|(?:each|every)\s+(?:session|run|time)|per\s+(?:session|run))\b",
+    r"\b(?:(?:at|on)\s+(?:every\s+|each\s+)?(?:session\s+)?start(?:up)?"
+    r"|(?:for\s+)?(?:each|every)\s+(?:[\w-]+\s+)?(?:session|run|time|start)|per\s+(?:session|run))\b",
     re.IGNORECASE,
 )
 # A set of days to load or show: `today + yesterday`, `today + current week`, `today + 3 dailies`.
@@ -293,7 +293,7 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     step = _PROCEDURE_STEP.match(line) if possessive else None
     if step is not None and not re.search(r"[.!?](?:\*\*|__)?(?=\s|$)", before[step.end() :]):
         return True  # `1. Fetch today's calendar events`: a numbered procedure, run any day
-    if _EACH_RUN.search(line) or any(
+    if _EACH_RUN.search(sentence) or any(
         s.start() <= len(before) < s.end() for s in _DAY_SET.finditer(line)
     ):
         return True  # `read today + yesterday at session start`, `for each skill run`
