@@ -293,7 +293,7 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     step = _PROCEDURE_STEP.match(line) if possessive else None
     if step is not None and not re.search(r"[.!?](?:\*\*|__)?(?=\s|$)", before[step.end() :]):
         return True  # `1. Fetch today's calendar events`: a numbered procedure, run any day
-    if _EACH_RUN.search(sentence) or any(
+    if _EACH_RUN.search(clause) or any(
         s.start() <= len(before) < s.end() for s in _DAY_SET.finditer(line)
     ):
         return True  # `read today + yesterday at session start`, `for each skill run`
