@@ -351,7 +351,7 @@ def test_a_very_long_line_is_read_only_so_far_around_each_match(
     text = "did it today, " * 400
     new, replacements = resolve_relative_dates(text, WRITTEN)
     assert len(replacements) == 400 and "today" not in new
-    assert max(read) <= 2 * grammar._REACH + len("today")
+    assert max(read) <= 2 * grammar._REACH + len("today") < len(text)
 
 
 @pytest.mark.parametrize(
@@ -363,6 +363,8 @@ def test_a_very_long_line_is_read_only_so_far_around_each_match(
         '   - Update "Last Run" to today for each skill run',
         "- [x] Playwright E2E — 3 suites passing (inbox, today, focus)",
         "- 🏠 Home screen: today's meds, appointments, tasks, greeting",  # heldout11
+        "- Memory loader: today + current week + current month",  # a set of days, no start
+        "- Always double-check today's numbers before posting",  # a habit, whenever it holds
     ],
 )
 def test_look_alikes_from_the_sixth_blind_corpus_are_left_alone(text: str) -> None:
@@ -375,6 +377,7 @@ def test_look_alikes_from_the_sixth_blind_corpus_are_left_alone(text: str) -> No
         # A question after a label's colon is the label's body; a `?` in code asks nothing.
         "- Tomorrow 9AM NL (8AM UTC): check the logs — did all 17 niches populate?",
         "- Today's scan context shows `Calibration: Brier=?, accuracy=?` in the report",
+        "- Today's scan shows `accuracy=?` in the report",
         "- **Dispatch (3 commits today + 3 yesterday)**: inbox check clean",  # counts, no set
         "- Met Bob (today, finally) about the lease",
         "- Ran the session start script today",  # no `at`/`on`: the start is not every start
@@ -401,6 +404,7 @@ def test_a_number_after_a_headings_date_is_no_range_end() -> None:
         # A heading about a fix to a rule holds no rule; a rules heading inside a dated log's
         # day is that day's (heldout11).
         "# 2026-03-24\n\n## CRITICAL FIX: path convention\n\n**evals from yesterday:** lost.",
+        "## CRITICAL FIX: path convention\n\n**evals from yesterday:** lost.",
         "# Daily Memory — 2026-03-24\n\n## Rules Confirmed\n\n- Subagents only (confirmed today)",
     ],
 )
