@@ -1,11 +1,10 @@
-"""Four more blind corpora (tests/data/dates/heldout5.json to heldout8.json, each labelled from
-the memory text alone before memsync ever ran on it) and the rules their first runs taught: a
-capitalised day word mid-sentence that names a bucket, a view or a list item, weekdays joined
-into a schedule, an ISO timestamp heading, a phrase pinned by a date that carries its year, a
-value after `=`, a template's bracketed placeholder, a heading about work on a checklist, a
-recurring job's `yesterday's` run; then what a view shows, a half-day a line reports on, a
-`**Date:**` field, a table row's dated first cell, schedules and routines, `once`/`always`
-sentences, a template's blank, a numbered procedure's step and a name in a list of names."""
+"""Eight blind corpora (tests/data/dates/heldout5.json to heldout12.json, each labelled from the
+memory text alone by a helper that read no memsync code): their size, provenance and floors,
+and the rules the first two taught (a capitalised day word that names a bucket, a view or a
+list item, weekdays joined into a schedule, a phrase pinned by a date with its year, a value
+after `=`, a template's bracketed placeholder, a heading about work on a checklist, a
+recurring job's `yesterday's` run). The later corpora's rules are in
+test_dates_blind_rules.py."""
 
 from __future__ import annotations
 
