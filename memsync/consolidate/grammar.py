@@ -254,7 +254,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     kind, recipe, part, chained_range = kind_and_recipe
     mode = _mode(kind, ctx)
     capital = expression[:1].isupper() and at_start
-    pin = lookalike.pinned(before, after) or sections.dated_heading(before, after)
+    pin = lookalike.pinned(before, after) or sections.dated_heading(line, before, after)
     return DateMatch(
         start, end, expression, kind, recipe, part, possessive, mode, chained_range, capital, pin
     )

@@ -197,11 +197,11 @@ def named_label(expression: str, before: str, after: str) -> bool:
         return True
     if shouted:
         return False
-    if _NAME_WORD_BEFORE.search(before) and not sections.in_heading(before):
-        return True  # `CNBC, Huffington Post, USA Today, InStyle`: the end of a name
-    named = _NAME_AFTER.match(after) is not None  # `, Today's Bookings`: a view's name
     if sections.in_heading(before):
         return False  # a heading capitalises its words: `## Priority Order for Tonight`
+    if _NAME_WORD_BEFORE.search(before):
+        return True  # `CNBC, Huffington Post, USA Today, InStyle`: the end of a name
+    named = _NAME_AFTER.match(after) is not None  # `, Today's Bookings`: a view's name
     return bool(_LOWER_WORD_BEFORE.search(before) or (before.rstrip().endswith(",") and named))
 
 

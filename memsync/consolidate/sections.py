@@ -106,12 +106,12 @@ def _decided(chain: list[tuple[int, bool | None]]) -> bool:
     return next((v for _, v in reversed(chain) if v is not None), False)
 
 
-def dated_heading(before: str, after: str) -> bool:
-    """Whether the phrase between BEFORE and AFTER sits in a heading's part that states a
+def dated_heading(line: str, before: str, after: str) -> bool:
+    """Whether the phrase between BEFORE and AFTER on LINE sits in a heading's part that states a
     calendar date (`## Tonight's build fixes (2026-05-08 evening)`): that date says its day.
     In another part (`## 2026-02-10: Scraping task - CONTINUE TOMORROW`) the date is the day
     the heading was written, which the phrase is counted from."""
-    if _HEADING_LINE.match(before + "x" + after) is None:
+    if _HEADING_LINE.match(line) is None:
         return False
     cuts = [m.end() for m in _HEADING_PART.finditer(before)]
     stop = _HEADING_PART.search(after)
