@@ -285,3 +285,24 @@ def test_a_past_weekday_named_on_that_weekday_is_that_day() -> None:
     assert new == "- Restructure shipped on the morning of 2026-05-04."
     new, _ = resolve_relative_dates("- Restructure shipped last Monday.", date(2026, 5, 4))
     assert new == "- Restructure shipped on 2026-04-27."  # `last` still means the one before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # heldout12: a bare weekday after `previous` became `previous on 2026-…`
+        "- This trading week runs from Sunday market open (previous Sunday 18:00 ET)",
+        "It was fixed the following Monday.",
+        "It broke the prior Friday.",
+        "We deployed on a Monday.",
+        "The deploy was that Friday, before the outage.",
+    ],
+)
+def test_a_weekday_after_an_article_or_previous_is_a_noun_phrase_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, WRITTEN) == (text, [])
+
+
+def test_a_weekday_without_such_a_word_still_converts() -> None:
+    shipped = resolve_relative_dates("We shipped on Friday.", WRITTEN)[0]
+    assert shipped == "We shipped on 2026-03-20."
+    assert resolve_relative_dates("Ship it Friday.", WRITTEN)[0] == "Ship it on 2026-03-27."

@@ -85,7 +85,8 @@ _SUBJECT_VERBS = frozenset(
         "starts ends begins works"
     )
 )
-_ARTICLE_LIKE = frozenset(_words("the a an every each per any that same"))
+# Words that make the day a noun phrase of their own (`the following Monday`, `a Friday`).
+_ARTICLE_LIKE = frozenset(_words("the a an every each per any that same previous prior following"))
 _NOT_A_POINT = frozenset(_words("over under nearly almost within"))
 _DURATION_VERBS = frozenset(
     _words(
@@ -305,7 +306,7 @@ def _recipe(
             return "day", ("days", sign * days, 0), None, False
         months = count * (12 if unit == "year" else 1)
         return "month", ("months", sign * months, 0), None, False
-    if group in ("rel", "wdan") and prev in _ARTICLE_LIKE:
+    if group in ("rel", "wdan", "bare") and prev in _ARTICLE_LIKE:
         return None
     if group in ("rel", "wdan", "bare") and re.match(r"\s+of\b", after, re.IGNORECASE):
         return None
