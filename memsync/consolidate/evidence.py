@@ -17,7 +17,7 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _MONTH = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _DATE = re.compile(
     r"(?<![\w-])(?:(?P<y>20\d\d)-(?P<m>[01]\d)-(?P<d>[0-3]\d)(?![\d])"
-    rf"|{_MONTH}\s+(?P<md>[0-3]?\d)(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<my>20\d\d))?"
+    rf"|{_MONTH}\s+(?P<md>[0-3]?\d)(?:st|nd|rd|th)?(?!\d|:\d)(?:,?\s+(?P<my>20\d\d))?"
     rf"|(?P<dm>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<mon2>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
     r"|dec)[a-z]*\.?(?:,?\s+(?P<dy>20\d\d))?)(?!(?!T\d)\w)",  # `2026-03-23T15:06Z` too
     re.IGNORECASE,
@@ -35,12 +35,12 @@ _RANGE_TAIL = re.compile(
 _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_][^*_]*?)(?:\*\*|__)\s*:?\s*$")
 # Where a line's own text starts: after a list mark, a table row's first `|`, a heading's `#`s
 # or a status mark (`| 2026-01-30 | Holly | …`, `## 2026-02-10: Task - CONTINUE TOMORROW`,
-# `🟡 2026-02-16T23:01Z User will …`); an index entry's description counts as the line
-# (`- [Audit](audit.md) — 2026-05-08 …`).
+# `🟡 2026-02-16T23:01Z User will …`) or a weekday (`[Sun 2026-04-19 22:12 CDT] We can …`); an
+# index entry's description counts as the line (`- [Audit](audit.md) — 2026-05-08 …`).
 _LINE_START = re.compile(
     r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*|#{1,6}\s+|[^\w\s\[*_(|#>`~-]{1,2}\s+)?"
     r"(?:\[[^\]\n]*\]\([^)\s]*\)\s+\S{1,3}\s+)?"
-    r"(?:\*\*|__)?\s*\[?\s*(?=\S)"
+    r"(?:\*\*|__)?\s*\[?\s*(?:(?i:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+(?=[\dA-Z]))?(?=\S)"
 )
 # A short label before the date a line starts with: `Status (`, `Update `, `As of `.
 _LABEL_DATE = re.compile(

@@ -1,0 +1,40 @@
+"""Rules found by sweeping consolidation over every mirrored public memory folder (the
+repositories behind tests/data/dates, about 2,600 rewrites, read by hand and by pattern):
+what a line says about when it was written, and rewrites that would not read as English."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from memsync.consolidate.evidence import stated_dates
+
+RECORDED = date(2026, 4, 23)
+
+
+@pytest.mark.parametrize(
+    ("line", "day"),
+    [
+        # A chat log's timestamp opens with its weekday (openclaw session dump)
+        ("[Sun 2026-04-19 22:12 CDT] We can work on this tomorrow", date(2026, 4, 19)),
+        ("- Tue 2026-04-21 review tomorrow", date(2026, 4, 21)),
+        ("- Monday, March 23 - shipped, deploy tomorrow", date(2026, 3, 23)),
+        # A colon after the day ends the date; `9:30` is a time, no day
+        ("- March 23: shipped it, deploy tomorrow", date(2026, 3, 23)),
+        ("## Monday, March 23: standup", date(2026, 3, 23)),
+    ],
+)
+def test_a_line_opening_with_a_weekday_and_a_date_is_dated_by_it(line: str, day: date) -> None:
+    assert stated_dates([line], lambda _: RECORDED)(0) == (day, "the date the line starts with")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- March 9:30 call tomorrow",
+        "Monday we shipped the 2026-04-19 builds",  # a weekday, then words: no timestamp
+    ],
+)
+def test_a_clock_time_or_a_later_date_is_not_the_lines_date(line: str) -> None:
+    assert stated_dates([line], lambda _: RECORDED)(0) is None
