@@ -8,6 +8,7 @@ from datetime import date
 
 import pytest
 
+from memsync.consolidate.dates import resolve_relative_dates
 from memsync.consolidate.evidence import stated_dates
 
 RECORDED = date(2026, 4, 23)
@@ -38,3 +39,24 @@ def test_a_line_opening_with_a_weekday_and_a_date_is_dated_by_it(line: str, day:
 )
 def test_a_clock_time_or_a_later_date_is_not_the_lines_date(line: str) -> None:
     assert stated_dates([line], lambda _: RECORDED)(0) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An assistant's sign-off: `your on 2026-04-23`
+        "assistant: Alright, I'll let you get on with your Thursday.",
+        "Their Monday call moved.",
+        # The day the line was written, named: `since it's on the morning of 2026-06-07`
+        "Let me do a quick round of proactive checks since it's Sunday morning.",
+        "It is Sunday morning, checks ran.",
+    ],
+)
+def test_a_weekday_after_a_possessive_or_it_is_is_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, RECORDED) == (text, [])
+
+
+def test_a_weekday_told_in_the_past_after_it_was_still_converts() -> None:
+    text = "It was Friday night when it broke; we met on Monday."
+    converted = "It was on the night of 2026-04-17 when it broke; we met on 2026-04-20."
+    assert resolve_relative_dates(text, RECORDED)[0] == converted

@@ -85,8 +85,10 @@ _SUBJECT_VERBS = frozenset(
         "starts ends begins works"
     )
 )
-# Words that make the day a noun phrase of their own (`the following Monday`, `a Friday`).
-_ARTICLE_LIKE = frozenset(_words("the a an every each per any that same previous prior following"))
+# Words that make the day a noun phrase of their own (`the following Monday`, `your Friday`).
+_ARTICLE_LIKE = frozenset(
+    _words("the a an every each per any that same previous prior following my your our their")
+)
 _NOT_A_POINT = frozenset(_words("over under nearly almost within"))
 _DURATION_VERBS = frozenset(
     _words(

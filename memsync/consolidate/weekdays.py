@@ -120,6 +120,8 @@ _IMPERATIVE_START = re.compile(
     r"|circle\s+back|pick\s+up|re-?run|re-?test|re-?check)\b",
     re.IGNORECASE,
 )
+# `since it's Sunday morning`: the day names when the line was written, not a day to count to.
+_IT_IS = re.compile(r"\bit(?:['’]s|\s+is)\s*$", re.IGNORECASE)
 _PRESENT_AUX = frozenset(["is", "are", "am", "be", "being", "get", "gets", "will"])
 _WORD_BEFORE = re.compile(r"([A-Za-z~]+)\W*$")
 
@@ -136,6 +138,8 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
     # Monday)`) inside a to-do's sentence (`Review the prep (phone screen Monday)`).
     cell = _sentence(ctx.before.split("|")[-1])
     to_do = any(_IMPERATIVE_START.match(c) for c in (cell, cell.split("(")[-1]))
+    if _IT_IS.search(ctx.before):
+        return None
     if _recurring(text, ctx.start) or (_PROPER_BEFORE.search(ctx.before) and not to_do):
         return None  # a recurring slot, or a name (`Good Friday`, `Cyber Monday`)
     before = ctx.before.rstrip().lower()
