@@ -51,8 +51,11 @@ SMALL = {"heldout12.json": (35, 15)}
         ("heldout8.json", (0.76, 0.92)),
         # Two halves, first runs P 0.806 / R 0.829 (N-Z) and P 0.795 / R 0.761 (A-M).
         ("heldout9.json", (0.88, 0.91)),
-        # First blind run: P 0.738 / R 0.941.
-        ("heldout10.json", (0.80, 0.98)),
+        # First blind run: P 0.738 / R 0.941. It labels a transcript's `assistant: … the
+        # conventions we locked today:` a date; heldout5, 8, 11 and 12 label such turns quoted
+        # speech (negatives), as do the reviews of the sweep (docs/BENCHMARKS.md): transcript
+        # turns are left alone, which costs heldout10 that case, R 0.980 -> 0.961.
+        ("heldout10.json", (0.80, 0.96)),
         # First blind run: P 0.824 / R 0.918.
         ("heldout11.json", (0.85, 0.96)),
         # First blind run: P 0.780 / R 0.970 (35 positives, 15 negatives).

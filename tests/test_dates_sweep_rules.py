@@ -60,3 +60,30 @@ def test_a_weekday_told_in_the_past_after_it_was_still_converts() -> None:
     text = "It was Friday night when it broke; we met on Monday."
     converted = "It was on the night of 2026-04-17 when it broke; we met on 2026-04-20."
     assert resolve_relative_dates(text, RECORDED)[0] == converted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # OpenClaw's dreaming snippets, copied from other files and transcripts
+        "- Candidate: User: We talked about that yesterday. Please tell me you didn't forget.",
+        "- Candidate: memory/2026-04-04.md: Felt rough after yesterday's party; woke up late.",
+        # A session dump: a speaker's turn runs to the next heading
+        "## Conversation Summary\n\nuser: Sender (untrusted metadata):\n\n"
+        "[Sun 2026-04-19 22:12 CDT] We can work on this tomorrow....I am headed to bed.",
+        "assistant:\n\nNoted. I'll ask it nicely tomorrow.\n\nStill on it today.",
+        "**Assistant:** Done. One unread email in the inbox today.",
+        # A number's tail: `2,in 1626-02`
+        "Plato wrote this 2,400 years ago.",
+    ],
+)
+def test_quoted_turns_and_a_numbers_tail_are_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, RECORDED) == (text, [])
+
+
+def test_the_memorys_own_lines_after_a_transcript_still_convert() -> None:
+    text = "assistant:\n\nNoted.\n\n## Notes\n\n- User: wants the deploy tomorrow\n"
+    text += "- Met 2 weeks ago"
+    converted, changes = resolve_relative_dates(text, RECORDED)
+    assert [c.new for c in changes] == ["on 2026-04-24", "on 2026-04-09"]
+    assert converted.endswith("- User: wants the deploy on 2026-04-24\n- Met on 2026-04-09")

@@ -227,7 +227,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     possessive = after[:2] in ("'s", "’s") and not after[2:3].isalnum()
     if lookalike.not_a_date(
         line, before, after, match.group(), possessive=possessive
-    ) or sections.standing_instructions(text, line_start, line_end):
+    ) or sections.days_not_its_own(text, line_start, line_end):
         return None
     if possessive:
         end, after = end + 2, after[2:]

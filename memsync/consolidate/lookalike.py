@@ -68,6 +68,7 @@ _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
 _ERA = r"..\s+(?:world|age|era|society|climate|landscape|economy|market)\b"
 _SINGLE_OPEN = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Z])(?!.*(?:^|\s)['‘][A-Z])")
 _SINGLE_CLOSE = re.compile(r"^(?:[^'’]*?[a-z])?['’](?=$|[\s.,;:!?)\]—–])", re.IGNORECASE)
+_NUMBER_TAIL = re.compile(r"\d,$")
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
 _ADDRESSED = re.compile(r"\b(?<!thank )you(?:r|rs|rself|'re|'ll|'ve|'d)?\b", re.IGNORECASE)
 _SPEAKER = re.compile(r"\b(?:interaction|prompt|transcript)\s*:\s|→\s*[A-Z][\w ]{0,20}:\s")
@@ -262,8 +263,8 @@ def recurring_day(line: str, word: str = "today") -> bool:
 
 def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bool) -> bool:
     """Whether the phrase WORDS, between BEFORE and AFTER on LINE, names no day to rewrite."""
-    if not_english(line) or names_identifier(line, words):
-        return True
+    if not_english(line) or names_identifier(line, words) or _NUMBER_TAIL.search(before):
+        return True  # `2,400 years ago`: `400 years ago` is the tail of a number
     cuts = [m.end() for m in _SENTENCE_STOP.finditer(before)]
     stop = _SENTENCE_STOP.search(after)
     lead = before[cuts[-1] if cuts else 0 :]

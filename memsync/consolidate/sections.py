@@ -2,9 +2,9 @@
 parts state their own date.
 
 Owns the rules that read a line through the headings above it (tests/data/dates: `## How to
-apply`, `# Memory Hygiene Protocol`, `## Task Management (Daily)`, a table's header row) and
-the calendar-date pattern the look-alike rules share. Imports only the standard library and
-`memsync.consolidate.evidence` (its date-field rule).
+apply`, `# Memory Hygiene Protocol`, `## Task Management (Daily)`, a table's header row), the
+turns of a chat transcript, and the calendar-date pattern the look-alike rules share. Imports
+only the standard library and `memsync.consolidate.evidence` (its date-field rule).
 """
 
 from __future__ import annotations
@@ -47,6 +47,38 @@ _ROUTINE = re.compile(
 _DATED_FIELD = re.compile(DATE_FIELD_SOURCE + r".*\d", re.MULTILINE | re.IGNORECASE)
 _TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|")
 _DAY_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+week)\b", re.IGNORECASE)
+
+
+# A turn of a chat transcript (OpenClaw's session dumps: `user: [Sun 2026-04-19 22:12 CDT] We
+# can work on this tomorrow`, `assistant:` then paragraphs) or a snippet a memory tool copied
+# from elsewhere (`- Candidate: User: We talked about that yesterday.`): quoted words, whose
+# days are the speaker's, not the memory's.
+_TURN = re.compile(r"^>?[ \t]*(?:\*\*)?(?:user|assistant|human)(?:\*\*)?[ \t]*:", re.I | re.M)
+_SNIPPET = re.compile(r"[ \t]*(?:[-*+][ \t]+)?candidate:", re.IGNORECASE)
+
+
+def days_not_its_own(text: str, line_start: int, line_end: int) -> bool:
+    """Whether the days on the line from LINE_START to LINE_END are any reader's (standing
+    instructions) or a quoted speaker's, not the memory's own."""
+    return standing_instructions(text, line_start, line_end) or quoted_turn(text, line_start)
+
+
+def quoted_turn(text: str, line_start: int) -> bool:
+    """Whether the line at LINE_START is a copied snippet or lies in a transcript's turn (from a
+    speaker's `user:` or `assistant:` to the next heading)."""
+    if _SNIPPET.match(text, line_start):
+        return True
+    turns, headings = _turns(text)
+    turn = bisect.bisect_right(turns, line_start) - 1
+    if turn < 0:
+        return False
+    heading = bisect.bisect_right(headings, line_start) - 1
+    return heading < 0 or headings[heading] < turns[turn]
+
+
+@functools.lru_cache(maxsize=4)
+def _turns(text: str) -> tuple[list[int], list[int]]:
+    return [m.start() for m in _TURN.finditer(text)], [m.start() for m in _HEADING.finditer(text)]
 
 
 def in_heading(before: str) -> bool:
