@@ -77,6 +77,42 @@ def test_relative_dates_count_from_git_blame_per_line(tmp_path: Path) -> None:
     assert not make_plan(folder).changed
 
 
+def test_a_daily_logs_file_name_dates_lines_committed_later(tmp_path: Path) -> None:
+    """A nightly backup commits the day's log after midnight; a port commits weeks of logs at
+    once; the file's name says the day (docs/CONSOLIDATION.md, Evidence)."""
+    store = tmp_path / "store"
+    store.mkdir()
+    git("init", "-q", cwd=store)
+    folder = store / "acme-api"
+    write_memory(folder, "2026-03-19.md", "log", "Published today.\n", description="log")
+    write_memory(folder, "20260301_notes.md", "notes", "Call Bob tomorrow.\n", description="n")
+    # Two dates in a name state no single day; a name dated after the commit names a plan; a
+    # date later in the name is the day of what the file is about
+    write_memory(folder, "maddie_2026-03-18.md", "met", "She calls today.\n", description="m")
+    write_memory(folder, "2026-03-01_to_2026-03-07.md", "week", "Ran today.\n", description="w")
+    write_memory(folder, "2026-04-30-launch.md", "plan", "Freeze today.\n", description="p")
+    _commit(store, "nightly backup", "2026-03-20T03:00:00+00:00")
+    dates = {d.path: (d.value, d.source) for d in make_plan(folder).folders[0].dates}
+    assert dates == {
+        "2026-03-19.md": ("2026-03-19", "file name `2026-03-19.md`"),
+        "20260301_notes.md": ("2026-03-02", "file name `20260301_notes.md`"),
+        "maddie_2026-03-18.md": ("2026-03-20", "git blame"),
+        "2026-03-01_to_2026-03-07.md": ("2026-03-20", "git blame"),
+        "2026-04-30-launch.md": ("2026-03-20", "git blame"),
+    }
+
+
+def test_a_file_name_a_day_ahead_of_its_commit_is_the_writers_day(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    git("init", "-q", cwd=store)
+    folder = store / "bee"
+    write_memory(folder, "2026-03-12.md", "log", "Pushed to today.\n", description="log")
+    _commit(store, "heartbeat", "2026-03-11T07:19:34+07:00")
+    (change,) = make_plan(folder).folders[0].dates
+    assert (change.value, change.source) == ("2026-03-12", "file name `2026-03-12.md`")
+
+
 def test_frontmatter_dates_when_not_in_git(tmp_path: Path) -> None:
     folder = tmp_path / "memory"
     folder.mkdir()

@@ -5,13 +5,17 @@ carries the day each entry was written in its own text (`## 2026-03-24 (Tuesday)
 `### Pending (carried into Apr 14)`, `- 2026-04-21: ...`). That is stronger evidence than git
 blame (SPEC section 5), as long as it is not after the day the line was committed: a heading
 dated later than its line was written names a plan, not the day of writing.
+
+A file's name (`memory/2026-03-12.md`) states the day of a daily log's lines that state none,
+up to a day after the commit: a writer's local day may run ahead of the commit's clock
+(`memory/2026-03-12.md` first committed at 2026-03-11 07:19 +0700).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -54,6 +58,9 @@ DATE_FIELD_SOURCE = (
     r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)"
 )
 _DATE_FIELD = re.compile(DATE_FIELD_SOURCE, re.IGNORECASE)
+_CLOCK_SLACK = timedelta(days=1)
+# A daily log's name opens with its day: `2026-03-12.md`, `2026-04-20-home-assistant.md`.
+_NAME_DATE = re.compile(r"(?<!\d)(20\d\d)([-_]?)([01]\d)\2([0-3]\d)(?!\d)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _PSEUDO_LEVEL = 7  # a bold line standing alone: below every Markdown heading
 
@@ -104,6 +111,21 @@ def _to_date(match: re.Match[str], near: date) -> date | None:
     except ValueError:
         return None
     return min(candidates, key=lambda c: abs((c - near).days))
+
+
+def named_date(path: str, recorded: date) -> date | None:
+    """The day a daily log's file name (PATH) opens with, unless it states another date or is
+    more than a day after RECORDED (the day its line was otherwise known to be written); a date
+    later in a name (`project_maddie_2026-03-24.md`) is the day of what the file is about."""
+    found = list(_NAME_DATE.finditer(path.rsplit("/", 1)[-1]))
+    if len(found) != 1 or found[0].start() != 0:
+        return None
+    year, _, month, day = found[0].groups()
+    try:
+        named = date(int(year), int(month), int(day))
+    except ValueError:
+        return None
+    return named if named <= recorded + _CLOCK_SLACK else None
 
 
 def stated_dates(

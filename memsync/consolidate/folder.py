@@ -14,7 +14,7 @@ from pathlib import Path
 
 from memsync import git
 from memsync.consolidate.dedupe import Fingerprint, fingerprint
-from memsync.consolidate.evidence import stated_dates
+from memsync.consolidate.evidence import named_date, stated_dates
 from memsync.consolidate.indexfit import IndexMemory
 from memsync.errors import UsageError
 from memsync.fsutil.reads import read_regular
@@ -235,7 +235,8 @@ def written_dates(
     """(0-based line -> date written, line -> how that was found) for the file PATH.
 
     Evidence, strongest first (SPEC section 5): a date the line starts with or the dated
-    heading it sits under (LINES, the file's text), the line's blame author date (CONTENTS: the
+    heading it sits under (LINES, the file's text), the date the file's name states (a daily
+    log's `2026-03-12.md`; docs/CONSOLIDATION.md), the line's blame author date (CONTENTS: the
     file lives outside REPO, a store clone holding its history), the
     frontmatter's date (FALLBACK: `metadata.modified`), the file's modification time."""
     mtime_day = local_date(mtime)
@@ -254,7 +255,11 @@ def written_dates(
 
     def best(line: int) -> tuple[date, str]:
         found = stated(line) if stated is not None else None
-        return found if found is not None else recorded(line)
+        if found is not None:
+            return found
+        day, source = recorded(line)
+        named = named_date(path, day)
+        return (named, f"file name `{path.rsplit('/', 1)[-1]}`") if named else (day, source)
 
     return (lambda line: best(line)[0]), (lambda line: best(line)[1])
 
