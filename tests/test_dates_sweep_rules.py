@@ -87,3 +87,41 @@ def test_the_memorys_own_lines_after_a_transcript_still_convert() -> None:
     converted, changes = resolve_relative_dates(text, RECORDED)
     assert [c.new for c in changes] == ["on 2026-04-24", "on 2026-04-09"]
     assert converted.endswith("- User: wants the deploy on 2026-04-24\n- Met on 2026-04-09")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # What the sweep's reviewers found rewritten that names no day from the writing
+        "**Familiar**: Today is Friday, May 1, 2026.",  # the line says which day it is
+        "   - Co-authored-by Friday + Wanda",  # a commit trailer's name
+        "- **x402 v2:** 100M+ payments in 6 months. Modular SDK.",  # a count over a period
+        "No new content from Dale in 4 days. Nothing to promote or log.",  # none in a period
+        "- **Timeline**: Invitation expires in 30 days from email date",  # counted from another day
+        "- Added DIME learnings step to Tuesday 10 AM YouTube Content Rating cron",
+        "| 5 | `memory-lint` | `0 6 * * 1` (Monday 6am) | haiku-4-6 |",  # a cron slot
+        "   - Credibom: `from:credibom subject:fatura` (arrives ~3rd of next month)",
+        "- Dashboard overview with stats (today's bookings, weekly, monthly revenue)",
+        "- Q: All good Hows the memory this morning after yesterday ...",
+        "  A: Let me look for those files we created yesterday.",
+        "**You**: Maybe a thousand? Join chime today.",
+    ],
+)
+def test_look_alikes_from_the_sweep_are_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, RECORDED) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        ("- **5 posts selected** — consistent with yesterday", "consistent with 2026-04-22"),
+        ("We ship in 3 days.", "We ship on 2026-04-26."),
+        ("Ship it in 2 weeks from today.", "Ship it on 2026-05-07."),
+        ("Cron failed on Tuesday.", "Cron failed on 2026-04-21."),
+        ("Call Bob Tuesday 10 AM.", "Call Bob on 2026-04-28 10 AM."),
+        ("Revenue (today's bookings) is up.", "Revenue (the 2026-04-23 bookings) is up."),
+        ("Today is the launch, May 1 is the recap.", "2026-04-23 is the launch"),
+    ],
+)
+def test_dates_beside_the_sweep_rules_still_convert(text: str, converted: str) -> None:
+    assert converted in resolve_relative_dates(text, RECORDED)[0]

@@ -29,9 +29,8 @@ _TENS |= {"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 
 _WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _POD = r"(?:morning|afternoon|evening|night)"
-_TEN_WORDS = "|".join(_TENS)
 _NUM = (
-    rf"(?:\d{{1,3}}|(?:{_TEN_WORDS})(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
+    rf"(?:\d{{1,3}}|(?:{'|'.join(_TENS)})(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
     rf"|{'|'.join(reversed(_TEENS))}|{'|'.join(_UNITS[1:])}|an?)"
 )
 _UNIT = r"(?:days?|weeks?|fortnights?|months?|years?)"
@@ -41,7 +40,8 @@ _PATTERN_SOURCE = rf"""(?<![\w])(?:
     | (?P<dat>(?:the\s+)?day\s+after\s+tomorrow)
     | (?P<wan>the\s+week\s+after\s+next)
     | (?P<ago>(?P<ago_n>{_NUM})\s+(?P<ago_u>{_UNIT})\s+ago)
-    | (?P<hence>(?P<hence_n>{_NUM})\s+(?P<hence_u>{_UNIT})\s+(?:from\s+(?:now|today)|hence))
+    | (?P<hence>(?:in\s+)?(?P<hence_n>{_NUM})\s+(?P<hence_u>{_UNIT})
+               \s+(?:from\s+(?:now|today)|hence))
     | (?P<inn>in\s+(?P<in_n>{_NUM})\s+(?P<in_u>{_UNIT})(?:['’]?s?\s+time(?![\w]))?)
     | (?P<wdan>(?P<wdan_d>{_WD})\s+after\s+next)
     | (?P<rel>(?P<rel_w>last|this|next)\s+(?:(?P<rel_d>{_WD})(?:\s+(?P<rel_p>{_POD}))?
@@ -73,7 +73,7 @@ _WINDOW = 40  # longer than any expression's words before its first anchor
 # Words after which the date reads as a noun: no "on"/"in" is added in front of it.
 _NOUN_CONTEXT = frozenset(
     _words(
-        "on since by until till til before after from to through thru of for at as "
+        "on since by until till til before after from to through thru of for at as with "
         "during in into within between than starting beginning ending via per except "
         "including around about roughly approximately circa like unlike versus vs"
     )
@@ -296,7 +296,7 @@ def _recipe(
             return None  # "two or three days ago": a range, not a day
         if group == "inn" and (prev in _DURATION_VERBS or prev in ("every", "once")):
             return None
-        if group == "inn" and (lookalike.counted_period(before) or told_in_past(before)):
+        if group == "inn" and (lookalike.counted_period(before, after) or told_in_past(before)):
             return None
         count = parse_number(g(f"{prefix}_n"))
         unit = g(f"{prefix}_u").lower().rstrip("s")

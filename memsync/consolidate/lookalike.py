@@ -45,15 +45,18 @@ _PIN_AFTER = re.compile(
     rf"^\s*[(,]\s*(?:{_WEEKDAY}\s+)?{_CAL}(?:\s+{_WEEKDAY})?\s*\)", re.IGNORECASE
 )
 _PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*$", re.IGNORECASE)
+_PIN_NAMED = re.compile(rf"^\s+(?:is|was)\s+(?:{_WEEKDAY}\s+)?{_CAL}", re.IGNORECASE)
 _IDIOM_BEFORE = re.compile(
     r"(?:(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+|\bha(?:s|ve)\s+been)\s+$", re.IGNORECASE
 )
 _COUNT_BEFORE = re.compile(
     r"\b(?:\w+est|most|least|first|second|third|only|once|twice|times?|instances?|record)\b"
-    r"|\d+\s+(?!days?\b|weeks?\b|months?\b)[a-z]|\d%|\$\d|\d\s*$"
+    r"|\d[\d,.]*[kmb]?\+?\s+(?!days?\b|weeks?\b|months?\b)[a-z]|\d%|\$\d|\d\s*$"
+    r"|\b(?:no|not|none|never|nothing|zero)\b"
     r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|dozens?)\s+[a-z]+s\b",
     re.IGNORECASE,
 )
+_OTHER_START = re.compile(r"\s+(?:from|after|of|since)\s+(?!now\b|today\b)", re.IGNORECASE)
 _CLAUSE_STOP = re.compile(r"[.;:!?(—–]|\s-\s")
 _RECURRING_DAY = re.compile(
     r"\b(?:every|each|cron|recurring|reminder|last\s+run)\b",
@@ -69,6 +72,10 @@ _ERA = r"..\s+(?:world|age|era|society|climate|landscape|economy|market)\b"
 _SINGLE_OPEN = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Z])(?!.*(?:^|\s)['‘][A-Z])")
 _SINGLE_CLOSE = re.compile(r"^(?:[^'’]*?[a-z])?['’](?=$|[\s.,;:!?)\]—–])", re.IGNORECASE)
 _NUMBER_TAIL = re.compile(r"\d,$")
+_DAY_OF = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\s+of\s+$", re.IGNORECASE)
+_BUCKETS = re.compile(
+    r"[^,)]*,[^)]*\b(?:daily|weekly|monthly|yearly|annual|all[- ]time|lifetime)\b", re.IGNORECASE
+)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
 _ADDRESSED = re.compile(r"\b(?<!thank )you(?:r|rs|rself|'re|'ll|'ve|'d)?\b", re.IGNORECASE)
 _SPEAKER = re.compile(r"\b(?:interaction|prompt|transcript)\s*:\s|→\s*[A-Z][\w ]{0,20}:\s")
@@ -216,8 +223,8 @@ def sentence_start(before: str) -> bool:
 def pinned(before: str, after: str) -> bool:
     """Whether an explicit calendar date sits right next to the phrase, saying its day, or the
     phrase is a table cell of its own in a dated row (`| March 18 | Check in | Tomorrow |`)."""
-    if _PIN_AFTER.match(after) or _PIN_BEFORE.search(before):
-        return True
+    if _PIN_AFTER.match(after) or _PIN_BEFORE.search(before) or _PIN_NAMED.match(after):
+        return True  # `Apr 15 (today)`, `Today is Friday, May 1, 2026`
     own_cell = _CELL_BEFORE.search(before) and _CELL_AFTER.match(after)
     return bool(own_cell and sections.CALENDAR.search(before + after))
 
@@ -245,11 +252,12 @@ def idiom(before: str) -> bool:
     return _IDIOM_BEFORE.search(before) is not None
 
 
-def counted_period(before: str) -> bool:
-    """`the heaviest day in two weeks`, `1 published post in 14 days`: a period, not a day."""
+def counted_period(before: str, after: str) -> bool:
+    """`the heaviest day in two weeks`, `1 published post in 14 days`, `No new content in 4
+    days`, `expires in 30 days from email date`: a period, not a day from the writing."""
     cuts = [m.end() for m in _CLAUSE_STOP.finditer(before)]
     clause = before[cuts[-1] :] if cuts else before
-    return _COUNT_BEFORE.search(clause) is not None
+    return _COUNT_BEFORE.search(clause) is not None or _OTHER_START.match(after) is not None
 
 
 def recurring_day(line: str, word: str = "today") -> bool:
@@ -265,6 +273,10 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     """Whether the phrase WORDS, between BEFORE and AFTER on LINE, names no day to rewrite."""
     if not_english(line) or names_identifier(line, words) or _NUMBER_TAIL.search(before):
         return True  # `2,400 years ago`: `400 years ago` is the tail of a number
+    if _DAY_OF.search(before):
+        return True  # `arrives ~14th of next month`: a day of each month, not a month
+    if _LIST_BEFORE.search(before) and _BUCKETS.match(after):
+        return True  # `stats (today's bookings, weekly, monthly revenue)`: a stat's period
     cuts = [m.end() for m in _SENTENCE_STOP.finditer(before)]
     stop = _SENTENCE_STOP.search(after)
     lead = before[cuts[-1] if cuts else 0 :]

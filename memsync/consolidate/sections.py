@@ -51,10 +51,10 @@ _DAY_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+week)\b",
 
 # A turn of a chat transcript (OpenClaw's session dumps: `user: [Sun 2026-04-19 22:12 CDT] We
 # can work on this tomorrow`, `assistant:` then paragraphs) or a snippet a memory tool copied
-# from elsewhere (`- Candidate: User: We talked about that yesterday.`): quoted words, whose
-# days are the speaker's, not the memory's.
-_TURN = re.compile(r"^>?[ \t]*(?:\*\*)?(?:user|assistant|human)(?:\*\*)?[ \t]*:", re.I | re.M)
-_SNIPPET = re.compile(r"[ \t]*(?:[-*+][ \t]+)?candidate:", re.IGNORECASE)
+# from elsewhere (`- Candidate: User: We talked about that yesterday.`), a question and answer
+# (`- Q: Hows the memory this morning`): quoted words, whose days are the speaker's.
+_TURN = re.compile(r"^>?[ \t]*(?:\*\*)?(?:user|assistant|human|you)(?:\*\*)?[ \t]*:", re.I | re.M)
+_SNIPPET = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(?:candidate:|[QA]:\s)", re.IGNORECASE)
 
 
 def days_not_its_own(text: str, line_start: int, line_end: int) -> bool:

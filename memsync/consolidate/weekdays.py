@@ -83,6 +83,7 @@ _AFTER_A_DAY = frozenset(
 )
 _CLOCK_AFTER = re.compile(r"^\s+(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?\b", re.I)
 _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\]—–|]|\s-\s|\*)")
+_CRON = re.compile(r"\bcron\b|[\d*/,-]+\s+[\d*/,-]+\s+\*\s+\*\s+[\d*]", re.IGNORECASE)
 _RECURRING = re.compile(
     r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\s*[=:/]|\bevery\b|\beach\b|\bweekly\b"
     r"|\bcadence\b|\brhythm\b|\broutine\b|\brecurring\b|\bonly\s+on\b|\bbi-?weekly\b"
@@ -138,8 +139,8 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
     # Monday)`) inside a to-do's sentence (`Review the prep (phone screen Monday)`).
     cell = _sentence(ctx.before.split("|")[-1])
     to_do = any(_IMPERATIVE_START.match(c) for c in (cell, cell.split("(")[-1]))
-    if _IT_IS.search(ctx.before):
-        return None
+    if _IT_IS.search(ctx.before) or ctx.before.endswith("-by "):
+        return None  # `since it's Sunday`; a trailer's name: `Co-authored-by Friday + Wanda`
     if _recurring(text, ctx.start) or (_PROPER_BEFORE.search(ctx.before) and not to_do):
         return None  # a recurring slot, or a name (`Good Friday`, `Cyber Monday`)
     before = ctx.before.rstrip().lower()
@@ -154,6 +155,8 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
         return (-1 if _PAST_AUX.search(_sentence(ctx.before)) else 1), False
     nxt = (ctx.nxt or "").lower()
     clock = bool(_CLOCK_AFTER.match(ctx.after))
+    if clock and _CRON.search(text, text.rfind("\n", 0, ctx.start) + 1, ctx.start + 200):
+        return None  # `step to Tuesday 10 AM YouTube Content Rating cron`: a job's weekly slot
     as_day = clock or _CLAUSE_END.match(ctx.after) is not None or nxt in _AFTER_A_DAY
     if not as_day:
         return None  # `Monday planning`: an adjective naming a meeting, not a day
