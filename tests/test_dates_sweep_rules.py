@@ -118,6 +118,9 @@ def test_look_alikes_from_the_sweep_are_left_alone(text: str) -> None:
         ("We ship in 3 days.", "We ship on 2026-04-26."),
         ("Ship it in 2 weeks from today.", "Ship it on 2026-05-07."),
         ("Cron failed on Tuesday.", "Cron failed on 2026-04-21."),
+        # A cron named in another cell, or one that ran: the day is the event's
+        ("| Newsletter | ✅ Cron Set | Test Monday 09:00 |", "Test on 2026-04-27 09:00"),
+        ("- YouTube catalog cron ran successfully Saturday 11 PM", "on 2026-04-18 11 PM"),
         ("Call Bob Tuesday 10 AM.", "Call Bob on 2026-04-28 10 AM."),
         ("Revenue (today's bookings) is up.", "Revenue (the 2026-04-23 bookings) is up."),
         ("Today is the launch, May 1 is the recap.", "2026-04-23 is the launch"),

@@ -83,7 +83,10 @@ _AFTER_A_DAY = frozenset(
 )
 _CLOCK_AFTER = re.compile(r"^\s+(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?\b", re.I)
 _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\]—–|]|\s-\s|\*)")
-_CRON = re.compile(r"\bcron\b|[\d*/,-]+\s+[\d*/,-]+\s+\*\s+\*\s+[\d*]", re.IGNORECASE)
+# A job's weekly slot: a cron expression in the cell, or the word after the day
+# (`step to Tuesday 10 AM YouTube Content Rating cron`; not `cron ran Saturday 11 PM`).
+_CRON_SLOT = re.compile(r"[\d*/,-]+\s+[\d*/,-]+\s+\*\s+\*\s+[\d*]")
+_CRON_AFTER = re.compile(r"[^|.;]{0,60}\bcron\b", re.IGNORECASE)
 _RECURRING = re.compile(
     r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\s*[=:/]|\bevery\b|\beach\b|\bweekly\b"
     r"|\bcadence\b|\brhythm\b|\broutine\b|\brecurring\b|\bonly\s+on\b|\bbi-?weekly\b"
@@ -155,8 +158,9 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
         return (-1 if _PAST_AUX.search(_sentence(ctx.before)) else 1), False
     nxt = (ctx.nxt or "").lower()
     clock = bool(_CLOCK_AFTER.match(ctx.after))
-    if clock and _CRON.search(text, text.rfind("\n", 0, ctx.start) + 1, ctx.start + 200):
-        return None  # `step to Tuesday 10 AM YouTube Content Rating cron`: a job's weekly slot
+    cell = ctx.before.split("|")[-1] + " " + ctx.after.split("|")[0]
+    if clock and (_CRON_SLOT.search(cell) or _CRON_AFTER.match(ctx.after)):
+        return None  # a job's weekly slot
     as_day = clock or _CLAUSE_END.match(ctx.after) is not None or nxt in _AFTER_A_DAY
     if not as_day:
         return None  # `Monday planning`: an adjective naming a meeting, not a day
