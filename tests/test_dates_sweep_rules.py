@@ -24,6 +24,10 @@ RECORDED = date(2026, 4, 23)
         # A colon after the day ends the date; `9:30` is a time, no day
         ("- March 23: shipped it, deploy tomorrow", date(2026, 3, 23)),
         ("## Monday, March 23: standup", date(2026, 3, 23)),
+        # Indented items and labels still open with their day
+        ("  - 2026-04-19 shipped, deploy tomorrow", date(2026, 4, 19)),
+        ("  2026-04-19: shipped, deploy tomorrow", date(2026, 4, 19)),
+        ("2026-04-19 shipped, deploy tomorrow", date(2026, 4, 19)),
     ],
 )
 def test_a_line_opening_with_a_weekday_and_a_date_is_dated_by_it(line: str, day: date) -> None:
@@ -33,6 +37,9 @@ def test_a_line_opening_with_a_weekday_and_a_date_is_dated_by_it(line: str, day:
 @pytest.mark.parametrize(
     "line",
     [
+        # A wrapped paragraph's next line opens with a date its sentence names
+        "   2026-07-24 and **still uncorrected today, a month later.** Not a legal issue;",
+        "  2026-05-01 morning after today's three commits closed all known",
         "- March 9:30 call tomorrow",
         "Monday we shipped the 2026-04-19 builds",  # a weekday, then words: no timestamp
     ],

@@ -58,6 +58,10 @@ DATE_FIELD_SOURCE = (
     r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)"
 )
 _DATE_FIELD = re.compile(DATE_FIELD_SOURCE, re.IGNORECASE)
+# `   2026-07-24 and **still uncorrected today**`: a wrapped paragraph's next line, which opens
+# with a date the sentence names, not with the day it was written.
+_WRAPPED = re.compile(r"[ \t]+(?![ \t]|[-*+]\s|\d+[.)]\s|[|#>*_\[])")
+_GOES_ON = re.compile(r"\s+[a-z]")
 _CLOCK_SLACK = timedelta(days=1)
 # A daily log's name opens with its day: `2026-03-12.md`, `2026-04-20-home-assistant.md`.
 _NAME_DATE = re.compile(r"(?<!\d)(20\d\d)([-_]?)([01]\d)\2([0-3]\d)(?!\d)")
@@ -171,8 +175,15 @@ def stated_dates(
         if own is None and start is not None:  # `**Status (2026-05-07):** ...`: a dated label
             label = _LABEL_DATE.match(lines[line], start.end())
             own = _DATE.match(lines[line], label.end()) if label is not None else None
+        wrapped = (
+            own is not None
+            and _WRAPPED.match(lines[line])
+            and _GOES_ON.match(lines[line], own.end())
+        )
         found = (
-            _to_date(own, latest) if own and not _HALF_DAY.match(lines[line], own.end()) else None
+            _to_date(own, latest)
+            if own and not wrapped and not _HALF_DAY.match(lines[line], own.end())
+            else None
         )
         if found is not None and found <= latest:
             return found, "the date the line starts with"
