@@ -135,3 +135,22 @@ def test_look_alikes_from_the_sweep_are_left_alone(text: str) -> None:
 )
 def test_dates_beside_the_sweep_rules_still_convert(text: str, converted: str) -> None:
     assert converted in resolve_relative_dates(text, RECORDED)[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        ("- Thursday 16:00 sync happening NOW.", "- On 2026-04-23 16:00 sync happening NOW."),
+        ("- SKIPPED (Thursday 05:12 MDT — outside hours)", "- SKIPPED (2026-04-23 05:12 MDT"),
+        ("**By end of Thursday:**", "**By end of 2026-04-23:**"),
+        ("It shipped on Thursday.", "It shipped on 2026-04-23."),
+        ("Ship it Friday.", "Ship it on 2026-04-24."),  # another weekday still lies ahead
+    ],
+)
+def test_a_weekday_named_on_that_weekday_is_that_day_either_way(text: str, converted: str) -> None:
+    assert resolve_relative_dates(text, RECORDED)[0].startswith(converted)
+
+
+def test_a_weekday_said_to_be_a_weekday_is_no_day() -> None:
+    text = "Monday is a weekday — Maximus should have run this morning."
+    assert [c.old for c in resolve_relative_dates(text, RECORDED)[1]] == ["this morning"]

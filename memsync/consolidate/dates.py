@@ -60,8 +60,12 @@ def resolve(match: DateMatch, written: date) -> tuple[str, date | None]:
     if what == "months":
         year, month = _add_months(written, amount)
         return f"{year:04d}-{month:02d}", None
-    if what == "bare" and extra < 0 and written.weekday() == amount:
-        return written.isoformat(), written  # `shipped Monday morning`, written that Monday
+    if what == "bare" and written.weekday() == amount:
+        # `shipped Monday morning`, `Tuesday 16:00 sync happening NOW`, `SKIPPED (Saturday
+        # 05:12 MDT)`, written that day: a weekday named on itself is that day, past or ahead
+        # (in the sweeps of docs/BENCHMARKS.md, 70 of 78 such phrases read ahead were that day;
+        # 6 name no day at all, such as cron slots, and 2 could be either).
+        return written.isoformat(), written
     if what in ("weekday", "bare"):
         target = _weekday(written, amount, extra)
         return target.isoformat(), target

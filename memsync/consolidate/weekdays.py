@@ -126,6 +126,7 @@ _IMPERATIVE_START = re.compile(
 )
 # `since it's Sunday morning`: the day names when the line was written, not a day to count to.
 _IT_IS = re.compile(r"\bit(?:['’]s|\s+is)\s*$", re.IGNORECASE)
+_IS_A_WEEKDAY = re.compile(r"\s+is\s+a\s+week(?:day|end)\b", re.IGNORECASE)  # a rule, no day
 _PRESENT_AUX = frozenset(["is", "are", "am", "be", "being", "get", "gets", "will"])
 _WORD_BEFORE = re.compile(r"([A-Za-z~]+)\W*$")
 
@@ -142,7 +143,7 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
     # Monday)`) inside a to-do's sentence (`Review the prep (phone screen Monday)`).
     cell = _sentence(ctx.before.split("|")[-1])
     to_do = any(_IMPERATIVE_START.match(c) for c in (cell, cell.split("(")[-1]))
-    if _IT_IS.search(ctx.before) or ctx.before.endswith("-by "):
+    if _IT_IS.search(ctx.before) or _IS_A_WEEKDAY.match(ctx.after) or ctx.before.endswith("-by "):
         return None  # `since it's Sunday`; a trailer's name: `Co-authored-by Friday + Wanda`
     if _recurring(text, ctx.start) or (_PROPER_BEFORE.search(ctx.before) and not to_do):
         return None  # a recurring slot, or a name (`Good Friday`, `Cyber Monday`)
