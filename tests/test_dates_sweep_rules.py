@@ -101,6 +101,8 @@ def test_the_memorys_own_lines_after_a_transcript_still_convert() -> None:
     [
         # What the sweep's reviewers found rewritten that names no day from the writing
         "**Familiar**: Today is Friday, May 1, 2026.",  # the line says which day it is
+        "Today: 2026-03-24",  # was `On 2026-04-23: 2026-03-24`
+        "**Today:** Mar 24 — shipped",
         "   - Co-authored-by Friday + Wanda",  # a commit trailer's name
         "- **x402 v2:** 100M+ payments in 6 months. Modular SDK.",  # a count over a period
         "No new content from Dale in 4 days. Nothing to promote or log.",  # none in a period

@@ -45,7 +45,9 @@ _PIN_AFTER = re.compile(
     rf"^\s*[(,]\s*(?:{_WEEKDAY}\s+)?{_CAL}(?:\s+{_WEEKDAY})?\s*\)", re.IGNORECASE
 )
 _PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*$", re.IGNORECASE)
-_PIN_NAMED = re.compile(rf"^\s+(?:is|was)\s+(?:{_WEEKDAY}\s+)?{_CAL}", re.IGNORECASE)
+_PIN_NAMED = re.compile(
+    rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)\s+(?:{_WEEKDAY}\s+)?{_CAL}", re.IGNORECASE
+)
 _IDIOM_BEFORE = re.compile(
     r"(?:(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+|\bha(?:s|ve)\s+been)\s+$", re.IGNORECASE
 )
@@ -224,7 +226,7 @@ def pinned(before: str, after: str) -> bool:
     """Whether an explicit calendar date sits right next to the phrase, saying its day, or the
     phrase is a table cell of its own in a dated row (`| March 18 | Check in | Tomorrow |`)."""
     if _PIN_AFTER.match(after) or _PIN_BEFORE.search(before) or _PIN_NAMED.match(after):
-        return True  # `Apr 15 (today)`, `Today is Friday, May 1, 2026`
+        return True  # `Apr 15 (today)`, `Today is Friday, May 1, 2026`, `Today: 2026-03-24`
     own_cell = _CELL_BEFORE.search(before) and _CELL_AFTER.match(after)
     return bool(own_cell and sections.CALENDAR.search(before + after))
 
