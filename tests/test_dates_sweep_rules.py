@@ -156,3 +156,33 @@ def test_a_weekday_named_on_that_weekday_is_that_day_either_way(text: str, conve
 def test_a_weekday_said_to_be_a_weekday_is_no_day() -> None:
     text = "Monday is a weekday — Maximus should have run this morning."
     assert [c.old for c in resolve_relative_dates(text, RECORDED)[1]] == ["this morning"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A fresh sweep's reviews: periods a view, a score or a board names side by side
+        "- **Cost tracking** - Today, week, projected monthly",
+        "- Dashboard: Today + 14-day graph",
+        "3. **Recency:** files score higher (today +0.2, this week +0.1, this month +0.05)",
+        "- [x] StanOps board reviewed (56 cards: 28 Done, 2 In Progress, 18 This Week, 8 Backlog)",
+        # A template is every day's, even kept inside a dated day
+        "# Daily Memory - 2026-03-05\n\n## Morning Report Template\n"
+        "Every morning, send Alfredo a report covering:\n1. Posts published yesterday per account",
+    ],
+)
+def test_named_periods_and_templates_in_a_dated_day_are_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, RECORDED) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        ("- Today's pnl=$0, week pnl=$40.25 — no caps.", "- The 2026-04-23 pnl=$0, week"),
+        ("Shipped today, deploying this week.", "Shipped on 2026-04-23, deploying the week"),
+        ("Done today, next week the rest.", "Done on 2026-04-23, the week of 2026-04-27"),
+        ("# 2026-03-05\n## Rules learned\n- Deploys happen today", "happen on 2026-04-23"),
+    ],
+)
+def test_days_beside_named_periods_still_convert(text: str, converted: str) -> None:
+    assert converted in resolve_relative_dates(text, RECORDED)[0]

@@ -74,6 +74,16 @@ _ERA = r"..\s+(?:world|age|era|society|climate|landscape|economy|market)\b"
 _SINGLE_OPEN = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Z])(?!.*(?:^|\s)['‘][A-Z])")
 _SINGLE_CLOSE = re.compile(r"^(?:[^'’]*?[a-z])?['’](?=$|[\s.,;:!?)\]—–])", re.IGNORECASE)
 _NUMBER_TAIL = re.compile(r"\d,$")
+# Periods a view or a score names side by side: `Today, week, projected monthly`, `Today +
+# 14-day graph`, `today +0.2, this week +0.1`, `18 This Week, 8 Backlog`; with a reading, a
+# day's figure (`Today's pnl=$0, week pnl=$40.25`).
+_PERIODS = re.compile(
+    r"(?:today|yesterday|week|month)\b[^,+;|\d=$]{0,20}?(?:,|\s\+)\s*(?:[a-z]+\s+)?"
+    r"(?<!this )(?<!next )(?<!last )(?<!a )(?<!per )(?<!the )"
+    r"(?:week|month|year|weekly|monthly|yearly|all[- ]time|\d+-day|\d+d)\b(?!\s+(?:of|ago))"
+    r"|\b(?:today|week|month)\s+[+\-−]\d|[,(:]\s*\d+\s+(?-i:This\s+Week)\b",
+    re.IGNORECASE,
+)
 _DAY_OF = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\s+of\s+$", re.IGNORECASE)
 _BUCKETS = re.compile(
     r"[^,)]*,[^)]*\b(?:daily|weekly|monthly|yearly|annual|all[- ]time|lifetime)\b", re.IGNORECASE
@@ -273,16 +283,16 @@ def recurring_day(line: str, word: str = "today") -> bool:
 
 def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bool) -> bool:
     """Whether the phrase WORDS, between BEFORE and AFTER on LINE, names no day to rewrite."""
+    cuts = [m.end() for m in _SENTENCE_STOP.finditer(before)]
+    stop = _SENTENCE_STOP.search(after)
+    lead = before[cuts[-1] if cuts else 0 :]
+    clause = lead + words + after[: stop.start() if stop else len(after)]
     if not_english(line) or names_identifier(line, words) or _NUMBER_TAIL.search(before):
         return True  # `2,400 years ago`: `400 years ago` is the tail of a number
     if _DAY_OF.search(before):
         return True  # `arrives ~14th of next month`: a day of each month, not a month
-    if _LIST_BEFORE.search(before) and _BUCKETS.match(after):
+    if (_LIST_BEFORE.search(before) and _BUCKETS.match(after)) or _PERIODS.search(clause):
         return True  # `stats (today's bookings, weekly, monthly revenue)`: a stat's period
-    cuts = [m.end() for m in _SENTENCE_STOP.finditer(before)]
-    stop = _SENTENCE_STOP.search(after)
-    lead = before[cuts[-1] if cuts else 0 :]
-    clause = lead + after[: stop.start() if stop else len(after)]
     if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):
         return True  # `Share one thing you built today`: addressed to whoever reads it, any day
     if (

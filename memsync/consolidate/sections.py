@@ -40,6 +40,7 @@ _WORK_ON = re.compile(
     r"|overhaul|broken|incident)\b",
     re.IGNORECASE,
 )
+_TEMPLATE = re.compile(r"\btemplates?\b", re.IGNORECASE)
 _ROUTINE = re.compile(
     r"\b(?:daily|nightly|weekly|every\s+\w+|routines?|rhythm|cadence)\b", re.IGNORECASE
 )
@@ -119,19 +120,21 @@ def _sections(text: str) -> tuple[list[int], list[bool], list[bool]]:
         own: bool | None = None
         if CALENDAR.search(title) or _DAY_WORDS.search(title):
             own = False  # a dated or day's section: its own days are meant
-        elif (
-            _INSTRUCTIONS.search(title)
-            and not _WORK_ON.search(title)
-            and not any(v is False for _, v in chain)
-        ):
-            own = True
-        elif _ROUTINE.search(title) and not dated and not any(v is False for _, v in chain):
+        elif _INSTRUCTIONS.search(title) and not _WORK_ON.search(title):
+            # A day's rules learned are that day's (`## 2026-03-05` > `### Rules`); a template
+            # is every day's, wherever it is kept (`## Morning Report Template`).
+            own = True if _TEMPLATE.search(title) else None if _dated(chain) else True
+        elif _ROUTINE.search(title) and not dated and not _dated(chain):
             own = True  # `## Task Management (Daily)`, unless a dated heading encloses it
         parents.append(_decided(chain))
         chain.append((depth, own))
         starts.append(heading.start())
         verdicts.append(_decided(chain))
     return starts, verdicts, parents
+
+
+def _dated(chain: list[tuple[int, bool | None]]) -> bool:
+    return any(v is False for _, v in chain)
 
 
 def _decided(chain: list[tuple[int, bool | None]]) -> bool:
