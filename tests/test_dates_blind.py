@@ -47,7 +47,11 @@ SMALL = {"heldout12.json": (35, 15)}
         ("heldout5.json", (0.76, 0.91)),
         ("heldout6.json", (0.80, 0.94)),
         # First blind runs: P 0.686 / R 0.700 and P 0.662 / R 0.895 (docs/BENCHMARKS.md).
-        ("heldout7.json", (0.88, 0.96)),
+        # heldout7 and heldout11: phrases labelled "unchanged" next to the date that says their
+        # day (`**Today Wed May 6**`, `tomorrow (Feb 2nd)`) are now left as they are, which the
+        # scorer counts neither right nor wrong, so a correct case leaves the count: heldout7
+        # R 0.960 -> 0.957, heldout11 P 0.853 -> 0.848. No case became wrong.
+        ("heldout7.json", (0.88, 0.95)),
         ("heldout8.json", (0.76, 0.92)),
         # Two halves, first runs P 0.806 / R 0.829 (N-Z) and P 0.795 / R 0.761 (A-M).
         ("heldout9.json", (0.88, 0.91)),
@@ -57,7 +61,7 @@ SMALL = {"heldout12.json": (35, 15)}
         # turns are left alone, which costs heldout10 that case, R 0.980 -> 0.961.
         ("heldout10.json", (0.80, 0.96)),
         # First blind run: P 0.824 / R 0.918.
-        ("heldout11.json", (0.85, 0.96)),
+        ("heldout11.json", (0.84, 0.96)),
         # First blind run: P 0.780 / R 0.970 (35 positives, 15 negatives).
         ("heldout12.json", (0.78, 0.96)),
     ],

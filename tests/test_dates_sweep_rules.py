@@ -186,3 +186,35 @@ def test_named_periods_and_templates_in_a_dated_day_are_left_alone(text: str) ->
 )
 def test_days_beside_named_periods_still_convert(text: str, converted: str) -> None:
     assert converted in resolve_relative_dates(text, RECORDED)[0]
+
+
+def test_a_dated_label_line_dates_the_paragraph_under_it() -> None:
+    lines = ["March 27th, 2026 - Personal Research Sprint:", "", "Today, I focused on X."]
+    stated = stated_dates(lines, lambda _: date(2026, 3, 31))
+    assert stated(2) == (date(2026, 3, 27), "heading `March 27th, 2026 - Personal Research Sprint`")
+    # A sentence that ends in a colon after a date is no label
+    sentence = ["Note: see March 27th, 2026:", "shipped today"]
+    assert stated_dates(sentence, lambda _: RECORDED)(1) is None
+
+
+def test_last_years_date_a_few_days_before_the_commit_is_this_years() -> None:
+    """Agents write `2025-02-06` in February 2026 (a model's sense of the year lags)."""
+    lines = ["# 2025-02-06 Memory Log", "- ship tomorrow", "# 2025-01-01 Old notes", "- done"]
+    stated = stated_dates(lines, lambda _: date(2026, 2, 7))
+    assert stated(1) == (date(2026, 2, 6), "heading `2025-02-06 Memory Log`")
+    assert stated(3) == (date(2025, 1, 1), "heading `2025-01-01 Old notes`")  # not a slip
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        ("## TODAY'S FOCUS AREAS", "## The 2026-04-23 FOCUS AREAS"),  # was `on 2026-…'S`
+        ("Today felt like a breakthrough.", "2026-04-23 felt like a breakthrough."),
+        ("Small steps, but today moved the needle.", "but 2026-04-23 moved the needle."),
+        ("Shipped it and today we rest.", "and on 2026-04-23 we rest."),
+        ("Today March 24 we shipped", "Today March 24 we shipped"),  # the date says the day
+        ("Arriving tomorrow (Feb 2nd)", "Arriving tomorrow (Feb 2nd)"),
+    ],
+)
+def test_subjects_possessives_and_dates_next_to_the_phrase(text: str, converted: str) -> None:
+    assert converted in resolve_relative_dates(text, RECORDED)[0]

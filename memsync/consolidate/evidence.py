@@ -63,9 +63,15 @@ _DATE_FIELD = re.compile(DATE_FIELD_SOURCE, re.IGNORECASE)
 _WRAPPED = re.compile(r"[ \t]+(?![ \t]|[-*+]\s|\d+[.)]\s|[|#>*_\[])")
 _GOES_ON = re.compile(r"\s+[a-z]")
 _CLOCK_SLACK = timedelta(days=1)
+_SLIP_DAYS = 14
 # A daily log's name opens with its day: `2026-03-12.md`, `2026-04-20-home-assistant.md`.
 _NAME_DATE = re.compile(r"(?<!\d)(20\d\d)([-_]?)([01]\d)\2([0-3]\d)(?!\d)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# `March 27th, 2026 - Personal Research Sprint:` alone on its line opens what follows.
+_DATED_LABEL = re.compile(
+    r"^(?P<t>(?:20\d\d-[01]\d-[0-3]\d|[A-Z][a-z]{2,8}\.? [0-3]?\d(?:st|nd|rd|th)?,? 20\d\d)"
+    r"[^:\n]{0,80}):\s*$"
+)
 _PSEUDO_LEVEL = 7  # a bold line standing alone: below every Markdown heading
 
 
@@ -132,6 +138,19 @@ def named_date(path: str, recorded: date) -> date | None:
     return named if named <= recorded + _CLOCK_SLACK else None
 
 
+def _slipped(found: date | None, recorded: date) -> date | None:
+    """FOUND, or the same day a year on when that is up to a fortnight before RECORDED: an
+    agent's `## 2025-02-06 Memory Log` committed on 2026-02-07 names last year by a slip (a
+    model's sense of the year lags), not a day a year before it was recorded."""
+    if found is None or found.year != recorded.year - 1:
+        return found
+    try:
+        later = found.replace(year=recorded.year)
+    except ValueError:  # February 29th
+        return found
+    return later if 0 <= (recorded - later).days <= _SLIP_DAYS else found
+
+
 def stated_dates(
     lines: list[str], fallback: Callable[[int], date], first: int = 0
 ) -> Callable[[int], tuple[date, str] | None]:
@@ -153,7 +172,7 @@ def stated_dates(
             fence = opened.group(1)
             continue
         heading = _HEADING.match(line)
-        bold = None if heading else _BOLD_HEADING.match(line)
+        bold = None if heading else _BOLD_HEADING.match(line) or _DATED_LABEL.match(line)
         if heading or bold:
             level = len(heading.group(1)) if heading else _PSEUDO_LEVEL
             text = heading.group(2) if heading else bold.group("t") if bold else ""
@@ -181,7 +200,7 @@ def stated_dates(
             and _GOES_ON.match(lines[line], own.end())
         )
         found = (
-            _to_date(own, latest)
+            _slipped(_to_date(own, latest), latest)
             if own and not wrapped and not _HALF_DAY.match(lines[line], own.end())
             else None
         )
@@ -191,7 +210,7 @@ def stated_dates(
         # log's `## 2026-04-25`, or its `### Pending (carried into Apr 26)` once that came.
         best: tuple[date, str] | None = None
         for _, text, number in owners[line]:
-            found = find_date(text, latest)
+            found = _slipped(find_date(text, latest), latest)
             if found is not None and found <= latest and (best is None or found >= best[0]):
                 where = "line" if _DATE_FIELD.match(lines[number]) else "heading"
                 best = found, f"{where} `{' '.join(text.split())[:60]}`"

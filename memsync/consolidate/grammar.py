@@ -81,8 +81,8 @@ _NOUN_CONTEXT = frozenset(
 _COPULA = frozenset(_words("is was are were be been being"))
 _SUBJECT_VERBS = frozenset(
     _words(
-        "is was will would should could might may has had were are marks looks seems "
-        "starts ends begins works"
+        "is was will would should could might may has had were are marks looks seems starts ends "
+        "begins works felt feels went goes brought saw produced moved proved became turned"
     )
 )
 # Words that make the day a noun phrase of their own (`the following Monday`, `your Friday`).
@@ -224,7 +224,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     if before and (before[-1].isalnum() or before[-1] in "-_=.@#$\\&·≥≤" or _slash(before, True)):
         return None
     line = text[line_start:line_end]
-    possessive = after[:2] in ("'s", "’s") and not after[2:3].isalnum()
+    possessive = after[:2].lower() in ("'s", "’s") and not after[2:3].isalnum()
     if lookalike.not_a_date(
         line, before, after, match.group(), possessive=possessive
     ) or sections.days_not_its_own(text, line_start, line_end):
@@ -346,7 +346,7 @@ def _recipe(
         word = g("word")
         if lookalike.idiom(before):
             return None
-        possessive = ctx.text[match.end() : match.end() + 2] in ("'s", "’s")
+        possessive = ctx.text[match.end() : match.end() + 2].lower() in ("'s", "’s")
         if possessive and lookalike.recurring_day(_line(ctx), word):
             return None  # `summary of today's brief` in a daily job: every day's
         offset = {"yesterday": -1, "today": 0, "tomorrow": 1}[word.lower()]
@@ -389,7 +389,7 @@ def _mode(kind: str, ctx: Context) -> str:
     prev = ctx.prev
     if ctx.before.endswith(("[", "(")):
         return "noun"  # link text, a parenthesis
-    if ctx.at_start:
+    if ctx.at_start or prev in ("but", "and"):  # `Today felt like…`, `but today moved…`
         return "noun" if (ctx.nxt or "").lower() in _SUBJECT_VERBS else "adverb"
     if prev in _NOUN_CONTEXT:
         return "noun"

@@ -40,13 +40,16 @@ from memsync.consolidate import sections
 
 _MONTH = sections.MONTH
 _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?"
-_CAL = rf"(?:{_MONTH}\s+\d{{1,2}}\b(?:,?\s+20\d\d\b)?|\d{{1,2}}/\d{{1,2}}\b|\d{{4}}-\d\d-\d\d\b)"
+_CAL = (
+    rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+20\d\d\b)?|\d{{1,2}}/\d{{1,2}}\b"
+    r"|\d{4}-\d\d-\d\d\b)"
+)
 _PIN_AFTER = re.compile(
     rf"^\s*[(,]\s*(?:{_WEEKDAY}\s+)?{_CAL}(?:\s+{_WEEKDAY})?\s*\)", re.IGNORECASE
 )
 _PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*$", re.IGNORECASE)
 _PIN_NAMED = re.compile(
-    rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)\s+(?:{_WEEKDAY}\s+)?{_CAL}", re.IGNORECASE
+    rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)?\s+(?:{_WEEKDAY}\s+)?{_CAL}", re.IGNORECASE
 )
 _IDIOM_BEFORE = re.compile(
     r"(?:(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+|\bha(?:s|ve)\s+been)\s+$", re.IGNORECASE
