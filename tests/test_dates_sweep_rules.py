@@ -218,3 +218,9 @@ def test_last_years_date_a_few_days_before_the_commit_is_this_years() -> None:
 )
 def test_subjects_possessives_and_dates_next_to_the_phrase(text: str, converted: str) -> None:
     assert converted in resolve_relative_dates(text, RECORDED)[0]
+
+
+def test_a_count_after_the_label_is_no_date_beside_it() -> None:
+    text = "- Signals today: 5/6 filed (#89-93). 4 approved."
+    converted = "- Signals on 2026-04-23: 5/6 filed (#89-93). 4 approved."
+    assert resolve_relative_dates(text, RECORDED)[0] == converted

@@ -48,8 +48,11 @@ _PIN_AFTER = re.compile(
     rf"^\s*[(,]\s*(?:{_WEEKDAY}\s+)?{_CAL}(?:\s+{_WEEKDAY})?\s*\)", re.IGNORECASE
 )
 _PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*$", re.IGNORECASE)
+# Not `5/6` here: after a label's colon that is a count (`Signals today: 5/6 filed`).
 _PIN_NAMED = re.compile(
-    rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)?\s+(?:{_WEEKDAY}\s+)?{_CAL}", re.IGNORECASE
+    rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)?\s+(?:{_WEEKDAY}\s+)?"
+    rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\d{{4}}-\d\d-\d\d\b)",
+    re.IGNORECASE,
 )
 _IDIOM_BEFORE = re.compile(
     r"(?:(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+|\bha(?:s|ve)\s+been)\s+$", re.IGNORECASE
