@@ -224,3 +224,29 @@ def test_a_count_after_the_label_is_no_date_beside_it() -> None:
     text = "- Signals today: 5/6 filed (#89-93). 4 approved."
     converted = "- Signals on 2026-04-23: 5/6 filed (#89-93). 4 approved."
     assert resolve_relative_dates(text, RECORDED)[0] == converted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| 🌙 Evening | Mon-Fri 20:00 | `0 12 * * 1-5` | HK close + US tonight setup |",
+        "**andrew:** Going well, I will send you some images over later today.",
+    ],
+)
+def test_a_schedule_row_and_a_named_speakers_turn_are_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, RECORDED) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        # A cron expression named in a line of prose is no schedule of the line's days
+        (
+            "- **Brief landed under recurring-cron** (`0 6 * * *`); today counts as day 1.",
+            "; 2026-04-23 counts as day 1.",
+        ),
+        ("**Status:** shipped today", "**Status:** shipped on 2026-04-23"),  # a label
+    ],
+)
+def test_cron_mentions_and_bold_labels_still_convert(text: str, converted: str) -> None:
+    assert converted in resolve_relative_dates(text, RECORDED)[0]

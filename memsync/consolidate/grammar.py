@@ -82,7 +82,7 @@ _COPULA = frozenset(_words("is was are were be been being"))
 _SUBJECT_VERBS = frozenset(
     _words(
         "is was will would should could might may has had were are marks looks seems starts ends "
-        "begins works felt feels went goes brought saw produced moved proved became turned"
+        "begins works counts felt feels went goes brought saw produced moved proved became turned"
     )
 )
 # Words that make the day a noun phrase of their own (`the following Monday`, `your Friday`).

@@ -90,6 +90,7 @@ _PERIODS = re.compile(
     r"|\b(?:today|week|month)\s+[+\-−]\d|[,(:]\s*\d+\s+(?-i:This\s+Week)\b",
     re.IGNORECASE,
 )
+_CRON = re.compile(sections.CRON_EXPRESSION)
 _DAY_OF = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\s+of\s+$", re.IGNORECASE)
 _BUCKETS = re.compile(
     r"[^,)]*,[^)]*\b(?:daily|weekly|monthly|yearly|annual|all[- ]time|lifetime)\b", re.IGNORECASE
@@ -295,8 +296,8 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     clause = lead + words + after[: stop.start() if stop else len(after)]
     if not_english(line) or names_identifier(line, words) or _NUMBER_TAIL.search(before):
         return True  # `2,400 years ago`: `400 years ago` is the tail of a number
-    if _DAY_OF.search(before):
-        return True  # `arrives ~14th of next month`: a day of each month, not a month
+    if _DAY_OF.search(before) or (line.lstrip().startswith("|") and _CRON.search(line)):
+        return True  # `~14th of next month`: each month's; a schedule row `| 0 12 * * 1-5 |`
     if (_LIST_BEFORE.search(before) and _BUCKETS.match(after)) or _PERIODS.search(clause):
         return True  # `stats (today's bookings, weekly, monthly revenue)`: a stat's period
     if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):

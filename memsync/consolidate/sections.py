@@ -15,6 +15,8 @@ import re
 
 from memsync.consolidate.evidence import DATE_FIELD_SOURCE
 
+# A cron schedule (`0 6 * * 1`, `0 12 * * 1-5`): the days beside it are every run's.
+CRON_EXPRESSION = r"[\d*/,-]+\s+[\d*/,-]+\s+\*\s+\*\s+[\d*]"
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 CALENDAR = re.compile(
     rf"\b20\d\d-[01]\d-[0-3]\d(?:\b|(?=T\d))|\b{MONTH}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
@@ -54,7 +56,11 @@ _DAY_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+week)\b",
 # can work on this tomorrow`, `assistant:` then paragraphs) or a snippet a memory tool copied
 # from elsewhere (`- Candidate: User: We talked about that yesterday.`), a question and answer
 # (`- Q: Hows the memory this morning`): quoted words, whose days are the speaker's.
-_TURN = re.compile(r"^>?[ \t]*(?:\*\*)?(?:user|assistant|human|you)(?:\*\*)?[ \t]*:", re.I | re.M)
+_TURN = re.compile(
+    r"^>?[ \t]*(?:(?:\*\*)?(?i:user|assistant|human|you)(?:\*\*)?[ \t]*:"
+    r"|\*\*[a-z][\w.-]{1,20}:\*\*)",
+    re.M,
+)  # `**andrew:** Going well`: a lower-case name in bold is a speaker, not a label
 _SNIPPET = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(?:candidate:|[QA]:\s)", re.IGNORECASE)
 
 

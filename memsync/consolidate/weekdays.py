@@ -13,6 +13,8 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
+from memsync.consolidate.sections import CRON_EXPRESSION
+
 
 class DateMatch(Protocol):
     """What these rules read of an earlier match (memsync.consolidate.grammar.DateMatch)."""
@@ -85,7 +87,7 @@ _CLOCK_AFTER = re.compile(r"^\s+(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\
 _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\]—–|]|\s-\s|\*)")
 # A job's weekly slot: a cron expression in the cell, or the word after the day
 # (`step to Tuesday 10 AM YouTube Content Rating cron`; not `cron ran Saturday 11 PM`).
-_CRON_SLOT = re.compile(r"[\d*/,-]+\s+[\d*/,-]+\s+\*\s+\*\s+[\d*]")
+_CRON_SLOT = re.compile(CRON_EXPRESSION)
 _CRON_AFTER = re.compile(r"[^|.;]{0,60}\bcron\b", re.IGNORECASE)
 _RECURRING = re.compile(
     r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\s*[=:/]|\bevery\b|\beach\b|\bweekly\b"
