@@ -28,8 +28,11 @@ pinning the phrase with its year (`March 25, 2026 (tomorrow)`); on four blind co
 a numbered procedure's step, a name in a list of names (`USA Today`), a mapping's or a
 default's value and a day word alone in a dated table row's cell; on heldout9 and heldout10,
 column names, what is done at every session start or run, a set of days to load (`today +
-yesterday`) and one-word names in a list (`(inbox, today, focus)`). The rules that read a line
-through its headings are in `memsync.consolidate.sections`.
+yesterday`) and one-word names in a list (`(inbox, today, focus)`); on whole swept memory
+folders (tests/test_dates_sweep_rules.py), periods named side by side, a count or a negation
+over a period, a day of each month, a schedule table's row, and a date beside the phrase that
+already says its day. The rules that read a line through its headings are in
+`memsync.consolidate.sections`.
 """
 
 from __future__ import annotations
@@ -293,12 +296,13 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     cuts = [m.end() for m in _SENTENCE_STOP.finditer(before)]
     stop = _SENTENCE_STOP.search(after)
     lead = before[cuts[-1] if cuts else 0 :]
-    clause = lead + words + after[: stop.start() if stop else len(after)]
+    clause = lead + after[: stop.start() if stop else len(after)]
     if not_english(line) or names_identifier(line, words) or _NUMBER_TAIL.search(before):
         return True  # `2,400 years ago`: `400 years ago` is the tail of a number
     if _DAY_OF.search(before) or (line.lstrip().startswith("|") and _CRON.search(line)):
         return True  # `~14th of next month`: each month's; a schedule row `| 0 12 * * 1-5 |`
-    if (_LIST_BEFORE.search(before) and _BUCKETS.match(after)) or _PERIODS.search(clause):
+    named = lead + words + after[: stop.start() if stop else len(after)]
+    if (_LIST_BEFORE.search(before) and _BUCKETS.match(after)) or _PERIODS.search(named):
         return True  # `stats (today's bookings, weekly, monthly revenue)`: a stat's period
     if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):
         return True  # `Share one thing you built today`: addressed to whoever reads it, any day

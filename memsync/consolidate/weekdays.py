@@ -4,7 +4,8 @@ A weekday alone names a day before or after the day it was written, and nothing 
 says which. Only a preposition that points one way (`for Monday`, `until Friday`, `since
 Monday`) or a tense in the clause (`landed Sunday`, `will ship on Friday`) decides it; a
 weekday in a recurring slot (`Mon=jobs`, a cadence, `every Monday`) or used as an adjective
-(`in Monday planning`) is a name, not a date, and is left alone (SPEC section 5).
+(`in Monday planning`) is a name, not a date, and is left alone (SPEC section 5). Imports
+the standard library and `memsync.consolidate.sections` (what a cron schedule looks like).
 """
 
 from __future__ import annotations
