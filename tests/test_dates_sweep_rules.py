@@ -34,12 +34,19 @@ def test_a_line_opening_with_a_weekday_and_a_date_is_dated_by_it(line: str, day:
     assert stated_dates([line], lambda _: RECORDED)(0) == (day, "the date the line starts with")
 
 
+def test_a_wrapped_paragraphs_line_is_not_dated_by_the_date_it_opens_with() -> None:
+    """A wrapped paragraph's next line opens with a date its sentence names."""
+    lines = [
+        "   2026-07-24 and **still uncorrected today, a month later.** Not a legal issue;",
+        "  2026-05-01 morning after today's three commits closed all known",
+    ]
+    stated = stated_dates(lines, lambda _: date(2026, 8, 22))
+    assert stated(0) is None and stated(1) is None
+
+
 @pytest.mark.parametrize(
     "line",
     [
-        # A wrapped paragraph's next line opens with a date its sentence names
-        "   2026-07-24 and **still uncorrected today, a month later.** Not a legal issue;",
-        "  2026-05-01 morning after today's three commits closed all known",
         "- March 9:30 call tomorrow",
         "Monday we shipped the 2026-04-19 builds",  # a weekday, then words: no timestamp
     ],
@@ -52,7 +59,8 @@ def test_a_clock_time_or_a_later_date_is_not_the_lines_date(line: str) -> None:
     "text",
     [
         # An assistant's sign-off: `your on 2026-04-23`
-        "assistant: Alright, I'll let you get on with your Thursday.",
+        "Alright, I'll let you get on with your Thursday.",
+        "We cancelled our Friday.",
         "Their Monday call moved.",
         # The day the line was written, named: `since it's on the morning of 2026-06-07`
         "Let me do a quick round of proactive checks since it's Sunday morning.",
@@ -109,6 +117,7 @@ def test_the_memorys_own_lines_after_a_transcript_still_convert() -> None:
         "- **Timeline**: Invitation expires in 30 days from email date",  # counted from another day
         "- Added DIME learnings step to Tuesday 10 AM YouTube Content Rating cron",
         "| 5 | `memory-lint` | `0 6 * * 1` (Monday 6am) | haiku-4-6 |",  # a cron slot
+        "- memory-lint `0 6 * * 1` (Monday 6am)",  # the same, outside a table
         "   - Credibom: `from:credibom subject:fatura` (arrives ~3rd of next month)",
         "- Dashboard overview with stats (today's bookings, weekly, monthly revenue)",
         "- Q: All good Hows the memory this morning after yesterday ...",
