@@ -259,3 +259,27 @@ def test_a_schedule_row_and_a_named_speakers_turn_are_left_alone(text: str) -> N
 )
 def test_cron_mentions_and_bold_labels_still_convert(text: str, converted: str) -> None:
     assert converted in resolve_relative_dates(text, RECORDED)[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Scans all 4 calendars for current + next week",
+        "- **Smart date parsing**: Handles relative dates (tomorrow, next week), ISO format",
+        "# Open Loops Tracker\n\n## Status Legend\n\n- 🔴 **P0** — Blocks other work, handle today",
+    ],
+)
+def test_what_a_tool_does_and_a_legend_name_no_day(text: str) -> None:
+    assert resolve_relative_dates(text, RECORDED) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        ("- Fixed the scanner today", "- Fixed the scanner on 2026-04-23"),
+        ("- Scanner shipped today; it scans calendars", "- Scanner shipped on 2026-04-23"),
+        ("## Status\n\n- P0 handled today", "- P0 handled on 2026-04-23"),
+    ],
+)
+def test_logs_about_tools_still_convert(text: str, converted: str) -> None:
+    assert converted in resolve_relative_dates(text, RECORDED)[0]

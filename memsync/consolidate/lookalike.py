@@ -94,6 +94,14 @@ _PERIODS = re.compile(
     re.IGNORECASE,
 )
 _CRON = re.compile(sections.CRON_EXPRESSION)
+# A list item that says what a tool does, on any run (`- Scans all 4 calendars for current +
+# next week`, `- **Smart date parsing**: Handles relative dates (tomorrow, next week)`).
+_DOES = re.compile(
+    r"\s*[-*+]\s+(?:(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)\s*:?\s*(?:[-—–]\s*)?)?(?:scans|handles|groups"
+    r"|categori[sz]es|displays|fetches|pulls|lists|tracks|monitors|summari[sz]es|extracts"
+    r"|parses|filters|sorts|generates|computes|calculates|compares|notifies|highlights)\b",
+    re.IGNORECASE,
+)
 _DAY_OF = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\s+of\s+$", re.IGNORECASE)
 _BUCKETS = re.compile(
     r"[^,)]*,[^)]*\b(?:daily|weekly|monthly|yearly|annual|all[- ]time|lifetime)\b", re.IGNORECASE
@@ -299,6 +307,8 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     clause = lead + after[: stop.start() if stop else len(after)]
     if not_english(line) or names_identifier(line, words) or _NUMBER_TAIL.search(before):
         return True  # `2,400 years ago`: `400 years ago` is the tail of a number
+    if _DOES.match(line):
+        return True  # what a tool does on every run, not one day's
     if _DAY_OF.search(before) or (line.lstrip().startswith("|") and _CRON.search(line)):
         return True  # `~14th of next month`: each month's; a schedule row `| 0 12 * * 1-5 |`
     named = lead + words + after[: stop.start() if stop else len(after)]

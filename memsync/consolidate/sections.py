@@ -32,6 +32,7 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$", re.MULTILINE)
 _INSTRUCTIONS = re.compile(
     r"how\s+to\s+(?:apply|use)|how\s+(?:it|this|the\s+\w+)\s+works|\bevery\s+session\b"
     r"|\b(?:protocol|instructions?|checklist|conventions?|guidelines?|template|rules|logic)\b"
+    r"|\blegend\b"
     r"|YYYY",
     re.IGNORECASE,
 )
