@@ -267,6 +267,7 @@ def test_cron_mentions_and_bold_labels_still_convert(text: str, converted: str) 
         "- Scans all 4 calendars for current + next week",
         "- **Smart date parsing**: Handles relative dates (tomorrow, next week), ISO format",
         "# Open Loops Tracker\n\n## Status Legend\n\n- 🔴 **P0** — Blocks other work, handle today",
+        "━━━ TODAY ━━━━━━━━━━━━━━━━━━━━━━━━━━━━",  # a generated brief's banner
     ],
 )
 def test_what_a_tool_does_and_a_legend_name_no_day(text: str) -> None:
@@ -277,6 +278,7 @@ def test_what_a_tool_does_and_a_legend_name_no_day(text: str) -> None:
     ("text", "converted"),
     [
         ("- Fixed the scanner today", "- Fixed the scanner on 2026-04-23"),
+        ("First day done. Let's make tomorrow better.", "Let's make 2026-04-24 better."),
         ("- Scanner shipped today; it scans calendars", "- Scanner shipped on 2026-04-23"),
         ("## Status\n\n- P0 handled today", "- P0 handled on 2026-04-23"),
     ],

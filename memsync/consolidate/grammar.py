@@ -75,7 +75,7 @@ _NOUN_CONTEXT = frozenset(
     _words(
         "on since by until till til before after from to through thru of for at as with "
         "during in into within between than starting beginning ending via per except "
-        "including around about roughly approximately circa like unlike versus vs"
+        "including around about roughly approximately circa like unlike versus vs make"
     )
 )
 _COPULA = frozenset(_words("is was are were be been being"))

@@ -94,6 +94,7 @@ _PERIODS = re.compile(
     re.IGNORECASE,
 )
 _CRON = re.compile(sections.CRON_EXPRESSION)
+_BANNER = re.compile(r"[^\w]*[━═─][^\w]*\w+(?:\s\w+)?[^\w]*$")
 # A list item that says what a tool does, on any run (`- Scans all 4 calendars for current +
 # next week`, `- **Smart date parsing**: Handles relative dates (tomorrow, next week)`).
 _DOES = re.compile(
@@ -307,8 +308,8 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     clause = lead + after[: stop.start() if stop else len(after)]
     if not_english(line) or names_identifier(line, words) or _NUMBER_TAIL.search(before):
         return True  # `2,400 years ago`: `400 years ago` is the tail of a number
-    if _DOES.match(line):
-        return True  # what a tool does on every run, not one day's
+    if _DOES.match(line) or _BANNER.match(line):
+        return True  # what a tool does on every run; a generated brief's `━━━ TODAY ━━━`
     if _DAY_OF.search(before) or (line.lstrip().startswith("|") and _CRON.search(line)):
         return True  # `~14th of next month`: each month's; a schedule row `| 0 12 * * 1-5 |`
     named = lead + words + after[: stop.start() if stop else len(after)]
