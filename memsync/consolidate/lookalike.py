@@ -43,18 +43,16 @@ from memsync.consolidate import sections
 
 _MONTH = sections.MONTH
 _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?"
-_CAL = (
-    rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+20\d\d\b)?|\d{{1,2}}/\d{{1,2}}\b"
-    r"|\d{4}-\d\d-\d\d\b)"
-)
+# A calendar date in words or ISO form, and with a month/day one (`5/6` is a count as often).
+_CAL_NAMED = rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+20\d\d\b)?|\d{{4}}-\d\d-\d\d\b)"
+_CAL = rf"(?:{_CAL_NAMED}|\d{{1,2}}/\d{{1,2}}\b)"
 _PIN_AFTER = re.compile(
     rf"^\s*[(,]\s*(?:{_WEEKDAY}\s+)?{_CAL}(?:\s+{_WEEKDAY})?\s*\)", re.IGNORECASE
 )
 _PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*$", re.IGNORECASE)
 # Not `5/6` here: after a label's colon that is a count (`Signals today: 5/6 filed`).
 _PIN_NAMED = re.compile(
-    rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)?\s+(?:{_WEEKDAY}\s+)?"
-    rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\d{{4}}-\d\d-\d\d\b)",
+    rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)?\s+(?:{_WEEKDAY}\s+)?{_CAL_NAMED}",
     re.IGNORECASE,
 )
 _IDIOM_BEFORE = re.compile(
@@ -93,7 +91,6 @@ _PERIODS = re.compile(
     r"|\b(?:today|week|month)\s+[+\-−]\d|[,(:]\s*\d+\s+(?-i:This\s+Week)\b",
     re.IGNORECASE,
 )
-_CRON = re.compile(sections.CRON_EXPRESSION)
 _BANNER = re.compile(r"[^\w]*[━═─][^\w]*\w+(?:\s\w+)?[^\w]*$")
 # A list item that says what a tool does, on any run (`- Scans all 4 calendars for current +
 # next week`, `- **Smart date parsing**: Handles relative dates (tomorrow, next week)`).
@@ -305,15 +302,17 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     cuts = [m.end() for m in _SENTENCE_STOP.finditer(before)]
     stop = _SENTENCE_STOP.search(after)
     lead = before[cuts[-1] if cuts else 0 :]
-    clause = lead + after[: stop.start() if stop else len(after)]
+    tail = after[: stop.start() if stop else len(after)]
+    clause = lead + tail
     if not_english(line) or names_identifier(line, words) or _NUMBER_TAIL.search(before):
         return True  # `2,400 years ago`: `400 years ago` is the tail of a number
     if _DOES.match(line) or _BANNER.match(line):
         return True  # what a tool does on every run; a generated brief's `━━━ TODAY ━━━`
-    if _DAY_OF.search(before) or (line.lstrip().startswith("|") and _CRON.search(line)):
+    if _DAY_OF.search(before) or (line.lstrip().startswith("|") and sections.CRON.search(line)):
         return True  # `~14th of next month`: each month's; a schedule row `| 0 12 * * 1-5 |`
-    named = lead + words + after[: stop.start() if stop else len(after)]
-    if (_LIST_BEFORE.search(before) and _BUCKETS.match(after)) or _PERIODS.search(named):
+    if (_LIST_BEFORE.search(before) and _BUCKETS.match(after)) or _PERIODS.search(
+        lead + words + tail
+    ):
         return True  # `stats (today's bookings, weekly, monthly revenue)`: a stat's period
     if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):
         return True  # `Share one thing you built today`: addressed to whoever reads it, any day

@@ -16,7 +16,7 @@ import re
 from memsync.consolidate.evidence import DATE_FIELD_SOURCE
 
 # A cron schedule (`0 6 * * 1`, `0 12 * * 1-5`): the days beside it are every run's.
-CRON_EXPRESSION = r"[\d*/,-]+\s+[\d*/,-]+\s+\*\s+\*\s+[\d*]"
+CRON = re.compile(r"[\d*/,-]+\s+[\d*/,-]+\s+\*\s+\*\s+[\d*]")
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 CALENDAR = re.compile(
     rf"\b20\d\d-[01]\d-[0-3]\d(?:\b|(?=T\d))|\b{MONTH}\s+[0-3]?\d(?:st|nd|rd|th)?\b"
@@ -76,17 +76,18 @@ def quoted_turn(text: str, line_start: int) -> bool:
     speaker's `user:` or `assistant:` to the next heading)."""
     if _SNIPPET.match(text, line_start):
         return True
-    turns, headings = _turns(text)
+    turns = _turns(text)
     turn = bisect.bisect_right(turns, line_start) - 1
     if turn < 0:
         return False
+    headings = _sections(text)[0]  # where each heading starts, read once per text
     heading = bisect.bisect_right(headings, line_start) - 1
     return heading < 0 or headings[heading] < turns[turn]
 
 
 @functools.lru_cache(maxsize=4)
-def _turns(text: str) -> tuple[list[int], list[int]]:
-    return [m.start() for m in _TURN.finditer(text)], [m.start() for m in _HEADING.finditer(text)]
+def _turns(text: str) -> list[int]:
+    return [m.start() for m in _TURN.finditer(text)]
 
 
 def in_heading(before: str) -> bool:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from memsync.consolidate.sections import CRON_EXPRESSION
+from memsync.consolidate.sections import CRON
 
 
 class DateMatch(Protocol):
@@ -88,7 +88,6 @@ _CLOCK_AFTER = re.compile(r"^\s+(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\
 _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\]—–|]|\s-\s|\*)")
 # A job's weekly slot: a cron expression in the cell, or the word after the day
 # (`step to Tuesday 10 AM YouTube Content Rating cron`; not `cron ran Saturday 11 PM`).
-_CRON_SLOT = re.compile(CRON_EXPRESSION)
 _CRON_AFTER = re.compile(r"[^|.;]{0,60}\bcron\b", re.IGNORECASE)
 _RECURRING = re.compile(
     r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\s*[=:/]|\bevery\b|\beach\b|\bweekly\b"
@@ -163,7 +162,7 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
     nxt = (ctx.nxt or "").lower()
     clock = bool(_CLOCK_AFTER.match(ctx.after))
     cell = ctx.before.split("|")[-1] + " " + ctx.after.split("|")[0]
-    if clock and (_CRON_SLOT.search(cell) or _CRON_AFTER.match(ctx.after)):
+    if clock and (CRON.search(cell) or _CRON_AFTER.match(ctx.after)):
         return None  # a job's weekly slot
     as_day = clock or _CLAUSE_END.match(ctx.after) is not None or nxt in _AFTER_A_DAY
     if not as_day:
