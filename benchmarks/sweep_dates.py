@@ -39,17 +39,44 @@ REVIEWS = ROOT / "benchmarks" / "results" / "date_sweep_reviews.json"
 _FOLDERS = ("memory", "memories")
 
 
-def _memory_folders(tree: Path) -> list[Path]:
+def _memory_files(names: list[str]) -> list[str]:
+    """The Markdown files under a `memory/` or `memories/` folder, among a tree's file names."""
+    return [
+        name
+        for name in names
+        if name.endswith(".md") and any(p.lower() in _FOLDERS for p in name.split("/")[:-1])
+    ]
+
+
+def _memory_folders(tree: Path, files: list[str]) -> list[Path]:
     found: set[Path] = set()
-    for path in tree.rglob("*.md"):
-        parts = path.relative_to(tree).parts
-        if ".git" in parts:
-            continue
-        for depth, part in enumerate(parts[:-1]):
-            if part.lower() in _FOLDERS:
-                found.add(tree.joinpath(*parts[: depth + 1]))
-                break
+    for name in files:
+        parts = name.split("/")
+        depth = next(i for i, part in enumerate(parts[:-1]) if part.lower() in _FOLDERS)
+        found.add(tree.joinpath(*parts[: depth + 1]))
     return sorted(found)
+
+
+def _checkout(gitdir: Path, tree: Path) -> list[str] | None:
+    """Clone GITDIR into TREE with only its memory files checked out (a mirror may lack the
+    large files elsewhere in the tree, which would fail a full checkout); None if it cannot."""
+    clone = ["git", "clone", "-q", "--no-checkout", "--shared", str(gitdir), str(tree)]
+    if subprocess.run(clone, capture_output=True, check=False).returncode:
+        return None
+    listing = subprocess.run(
+        ["git", "ls-tree", "-r", "-z", "--name-only", "HEAD"],
+        cwd=tree,
+        capture_output=True,
+        check=False,
+    )
+    files = _memory_files(listing.stdout.decode("utf-8", "replace").split("\0"))
+    if listing.returncode or not files:
+        return None if listing.returncode else []
+    checkout = ["git", "checkout", "-q", "HEAD", "--pathspec-from-file=-", "--pathspec-file-nul"]
+    done = subprocess.run(
+        checkout, cwd=tree, input="\0".join(files).encode(), capture_output=True, check=False
+    )
+    return None if done.returncode else files
 
 
 def sweep(gitdir: Path) -> list[dict[str, Any]]:
@@ -57,10 +84,11 @@ def sweep(gitdir: Path) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="memsync-sweep-") as scratch:
         tree = Path(scratch) / "tree"
-        clone = ["git", "clone", "-q", "--shared", str(gitdir), str(tree)]
-        if subprocess.run(clone, capture_output=True, check=False).returncode:
+        files = _checkout(gitdir, tree)
+        if files is None:
+            print(f"skipped {gitdir}: it cannot be cloned and checked out", file=sys.stderr)
             return rows
-        for folder in _memory_folders(tree):
+        for folder in _memory_folders(tree, files):
             plan = make_plan(folder, options=Options(allow_archive="none"))
             texts = {
                 c.path: (folder / c.path).read_text("utf-8", "replace").splitlines()

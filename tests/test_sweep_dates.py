@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from benchmarks.sweep_dates import score, sweep
 from testing.gitrepo import git
 
@@ -38,8 +40,23 @@ def test_a_sweep_rewrites_only_the_memory_folder_and_says_why(tmp_path: Path) ->
     assert rows[0]["text"] == "- Published today."  # the line as it was before the rewrite
 
 
-def test_a_sweep_of_what_is_no_repository_finds_nothing(tmp_path: Path) -> None:
+def test_a_mirror_missing_large_files_outside_memory_is_still_swept(tmp_path: Path) -> None:
+    """A fetched mirror may list its largest files but lack them; a full checkout fails, so the
+    first sweeps skipped such repositories without a word (mediajunkie/dispatch among them)."""
+    bare = _source(tmp_path)
+    readme = git("rev-parse", "HEAD:README.md", cwd=bare).strip()
+    (bare / "objects" / readme[:2] / readme[2:]).unlink()
+    rows = sweep(bare)
+    assert [(r["path"], r["old"], r["value"]) for r in rows] == [
+        ("2026-03-19.md", "today", "2026-03-19")
+    ]
+
+
+def test_a_sweep_of_what_is_no_repository_finds_nothing_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert sweep(tmp_path / "missing") == []
+    assert "skipped" in capsys.readouterr().err
 
 
 def _review(verdict: str, value: str = "2026-03-19", right: str | None = None) -> dict[str, Any]:
