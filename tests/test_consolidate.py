@@ -113,6 +113,29 @@ def test_a_file_name_a_day_ahead_of_its_commit_is_the_writers_day(tmp_path: Path
     assert (change.value, change.source) == ("2026-03-12", "file name `2026-03-12.md`")
 
 
+def test_a_lines_pinned_today_says_the_day_it_was_written(tmp_path: Path) -> None:
+    """mediajunkie/dispatch appends the next morning's notes under the evening's heading; the
+    line's `today (Apr 20)` says so, and its other phrases count from the 20th."""
+    store = tmp_path / "store"
+    store.mkdir()
+    git("init", "-q", cwd=store)
+    folder = store / "dispatch"
+    body = (
+        "## 2026-04-19 (Sunday)\n\n"
+        "- Janus runs today (Apr 20) at 9 AM PT; the cycle depends on this morning's scan.\n"
+        "- Anti-zombie sweep: nothing newly closed today.\n"
+    )
+    write_memory(folder, "log.md", "log", body, description="log")
+    _commit(store, "auto-commit", "2026-04-21T06:00:00+00:00")
+    dates = [(d.line, d.old, d.value, d.source) for d in make_plan(folder).folders[0].dates]
+    pinned_by = "the line's `today` beside its date"
+    assert [d[:3] for d in dates] == [
+        (8, "this morning's", "2026-04-20"),
+        (9, "today", "2026-04-19"),
+    ]
+    assert [d[3] for d in dates] == [pinned_by, "heading `2026-04-19 (Sunday)`"]
+
+
 def test_frontmatter_dates_when_not_in_git(tmp_path: Path) -> None:
     folder = tmp_path / "memory"
     folder.mkdir()

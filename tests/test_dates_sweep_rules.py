@@ -285,3 +285,38 @@ def test_what_a_tool_does_and_a_legend_name_no_day(text: str) -> None:
 )
 def test_logs_about_tools_still_convert(text: str, converted: str) -> None:
     assert converted in resolve_relative_dates(text, RECORDED)[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        # shared corpus (mediajunkie/dispatch): `Apr 15 tomorrow` was written on the 14th
+        (
+            "- mediajunkie cancellation — Apr 15 tomorrow, final check today",
+            "- mediajunkie cancellation — Apr 15 tomorrow, final check on 2026-04-14",
+        ),
+        (
+            "- All-hands (today, Wed Apr 22); prep call tonight",
+            "prep call on the night of 2026-04-22",
+        ),
+        (
+            "- Today is Friday, April 24, 2026. Ship it tonight.",
+            "Ship it on the night of 2026-04-24.",
+        ),
+    ],
+)
+def test_a_pinned_day_word_tells_the_day_its_line_was_written(text: str, converted: str) -> None:
+    new, (rep,) = resolve_relative_dates(text, RECORDED)
+    assert converted in new and rep.written == date.fromisoformat(rep.value[:10])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Launch is today (Apr 30); review tomorrow",  # a week after it was recorded: a plan
+        "- Launch is today (5/24); review tomorrow",  # a slashed date is no calendar date here
+    ],
+)
+def test_a_pin_after_the_line_was_recorded_tells_nothing(text: str) -> None:
+    _, (rep,) = resolve_relative_dates(text, RECORDED)
+    assert (rep.value, rep.written, rep.told_by) == ("2026-04-24", RECORDED, None)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from memsync.consolidate.evidence import pinned_day
 from memsync.consolidate.grammar import DateMatch, find_relative_dates, parse_number
 from memsync.consolidate.weekdays import WEEKDAYS
 
@@ -40,6 +41,7 @@ class Replacement:
     value: str  # canonical ISO value: 2026-03-05, 2026-W11, 2026-03, 2026
     kind: str
     written: date
+    told_by: str | None = None  # the line's own pinned day word that said WRITTEN, if one did
 
 
 def _add_months(day: date, months: int) -> tuple[int, int]:
@@ -131,25 +133,67 @@ def resolve_relative_dates(
     WRITTEN is a date, or a function from a 0-based line number to the date that line was
     written (git blame). Returns the new text and the replacements, in text order.
     """
-    matches = convertible_dates(text)
+    found = find_relative_dates(text)
+    matches = [match for match in found if not match.pinned]
     if not matches:
         return text, []
     line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    told = _told_days(text, found, line_starts, written)
     resolved: list[tuple[DateMatch, int, date, str, date | None]] = []
     for match in matches:
         line = bisect.bisect_right(line_starts, match.start) - 1
-        when = written(line) if callable(written) else written
+        when = told[line][0] if line in told else written(line) if callable(written) else written
         value, first_day = resolve(match, when)
         if match.chained_range and resolved:
             value, first_day = _fix_range(resolved, match, when)
         resolved.append((match, line, when, value, first_day))
     replacements = [
         Replacement(
-            line, m.start, m.end, m.expression, render(m, value, first), value, m.kind, when
+            line,
+            m.start,
+            m.end,
+            m.expression,
+            render(m, value, first),
+            value,
+            m.kind,
+            when,
+            told[line][1] if line in told else None,
         )
         for m, line, when, value, first in resolved
     ]
     return apply_replacements(text, replacements), replacements
+
+
+def _told_days(
+    text: str,
+    found: list[DateMatch],
+    line_starts: list[int],
+    written: date | Callable[[int], date],
+) -> dict[int, tuple[date, str]]:
+    """line -> the day its own pinned day word tells it was written, and where that was said
+    (`next runs today (Apr 20)` under `## 2026-04-19`: the line was added on the 20th, and its
+    `this morning's scan` is the 20th's)."""
+    told: dict[int, tuple[date, str]] = {}
+    for match in found:
+        what, amount, _ = match.recipe
+        if not match.pinned or what != "days":
+            continue
+        line = bisect.bisect_right(line_starts, match.start) - 1
+        if line in told:
+            continue
+        start = line_starts[line]
+        end = text.find("\n", start)
+        recorded = written(line) if callable(written) else written
+        day = pinned_day(
+            text[start : end if end >= 0 else len(text)],
+            match.start - start,
+            match.end - start,
+            amount,
+            recorded,
+        )
+        if day is not None:
+            told[line] = day, f"the line's `{match.expression}` beside its date"
+    return told
 
 
 def convertible_dates(text: str) -> list[DateMatch]:

@@ -186,7 +186,13 @@ def _index_prose_dates(
 
 def _date_change(path: str, rep: Replacement, source: Callable[[int], str]) -> DateChange:
     return DateChange(
-        path, rep.line + 1, rep.old, rep.new, rep.value, rep.written.isoformat(), source(rep.line)
+        path,
+        rep.line + 1,
+        rep.old,
+        rep.new,
+        rep.value,
+        rep.written.isoformat(),
+        rep.told_by or source(rep.line),
     )
 
 

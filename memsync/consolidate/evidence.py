@@ -63,6 +63,9 @@ _DATE_FIELD = re.compile(DATE_FIELD_SOURCE, re.IGNORECASE)
 _WRAPPED = re.compile(r"[ \t]+(?![ \t]|[-*+]\s|\d+[.)]\s|[|#>*_\[])")
 _GOES_ON = re.compile(r"\s+[a-z]")
 _CLOCK_SLACK = timedelta(days=1)
+# `today (Apr 20)`, `Today is Friday, May 1`: at most this many characters between a word and
+# the date that pins it.
+_BESIDE = 16
 _SLIP_DAYS = 14
 # A daily log's name opens with its day: `2026-03-12.md`, `2026-04-20-home-assistant.md`.
 _NAME_DATE = re.compile(r"(?<!\d)(20\d\d)([-_]?)([01]\d)\2([0-3]\d)(?!\d)")
@@ -136,6 +139,21 @@ def named_date(path: str, recorded: date) -> date | None:
     except ValueError:
         return None
     return named if named <= recorded + _CLOCK_SLACK else None
+
+
+def pinned_day(line: str, start: int, end: int, offset: int, recorded: date) -> date | None:
+    """The day a line was written, told by a day word at START:END of it that an explicit date
+    beside it pins (`next runs today (Apr 20)`, `Apr 15 tomorrow`): that date less the word's
+    OFFSET in days. None when no date is beside it or it is over a day after RECORDED."""
+    beside = [
+        (m.start() - end if m.start() >= end else start - m.end(), m) for m in _DATE.finditer(line)
+    ]
+    near = [(gap, m) for gap, m in beside if 0 <= gap <= _BESIDE]
+    if not near:
+        return None
+    found = _to_date(min(near, key=lambda pair: pair[0])[1], recorded)
+    day = None if found is None else found - timedelta(days=offset)
+    return day if day is not None and day <= recorded + _CLOCK_SLACK else None
 
 
 def _slipped(found: date | None, recorded: date) -> date | None:
