@@ -99,6 +99,7 @@ def sweep(gitdir: Path) -> list[dict[str, Any]]:
             for unit in plan.folders:
                 for change in unit.dates:
                     lines = texts[change.path]
+                    after = (folder / change.path).read_text("utf-8", "replace").splitlines()
                     rows.append(
                         {
                             "repo": gitdir.parent.name.replace("+", "/"),
@@ -110,6 +111,10 @@ def sweep(gitdir: Path) -> list[dict[str, Any]]:
                             "written": change.written,
                             "source": change.source,
                             "text": lines[change.line - 1] if change.line <= len(lines) else "",
+                            "new": change.new,
+                            "rewritten": after[change.line - 1]
+                            if change.line <= len(after)
+                            else "",
                         }
                     )
     return rows

@@ -38,6 +38,7 @@ def test_a_sweep_rewrites_only_the_memory_folder_and_says_why(tmp_path: Path) ->
         ("owner/workspace", "2026-03-19.md", 3, "today", "2026-03-19", "file name `2026-03-19.md`")
     ]
     assert rows[0]["text"] == "- Published today."  # the line as it was before the rewrite
+    assert (rows[0]["new"], rows[0]["rewritten"]) == ("on 2026-03-19", "- Published on 2026-03-19.")
 
 
 def test_a_mirror_missing_large_files_outside_memory_is_still_swept(tmp_path: Path) -> None:
