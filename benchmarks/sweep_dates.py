@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from memsync.consolidate.engine import apply_plan, make_plan  # noqa: E402
-from memsync.consolidate.plan import Options  # noqa: E402
+from memsync.consolidate.plan import DateChange, Options  # noqa: E402
 
 REVIEWS = ROOT / "benchmarks" / "results" / "date_sweep_reviews.json"
 _FOLDERS = ("memory", "memories")
@@ -99,7 +99,6 @@ def sweep(gitdir: Path) -> list[dict[str, Any]]:
             for unit in plan.folders:
                 for change in unit.dates:
                     lines = texts[change.path]
-                    after = (folder / change.path).read_text("utf-8", "replace").splitlines()
                     rows.append(
                         {
                             "repo": gitdir.parent.name.replace("+", "/"),
@@ -112,12 +111,20 @@ def sweep(gitdir: Path) -> list[dict[str, Any]]:
                             "source": change.source,
                             "text": lines[change.line - 1] if change.line <= len(lines) else "",
                             "new": change.new,
-                            "rewritten": after[change.line - 1]
-                            if change.line <= len(after)
-                            else "",
+                            "rewritten": _rewritten(lines, change, unit.dates),
                         }
                     )
     return rows
+
+
+def _rewritten(lines: list[str], at: DateChange, changes: tuple[DateChange, ...]) -> str:
+    """The line of AT, from its file's LINES, with its rewrites made in order (the file may
+    have been merged into another by the time the plan was applied)."""
+    text = lines[at.line - 1] if at.line <= len(lines) else ""
+    for change in changes:
+        if (change.path, change.line) == (at.path, at.line):
+            text = text.replace(change.old, change.new, 1)
+    return text
 
 
 def _key(row: dict[str, Any]) -> tuple[str, str, str, int, str]:

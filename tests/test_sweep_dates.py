@@ -20,6 +20,7 @@ def _source(tmp_path: Path) -> Path:
     (work / "memory" / "2026-03-19.md").write_text(
         "# Log\n\n- Published today.\n- Candidate: User: we talked yesterday\n", "utf-8"
     )
+    (work / "memory" / "notes.md").write_text("# Notes\n\n- Call Bo tomorrow.\n", "utf-8")
     (work / "README.md").write_text("Today is not a memory.\n", "utf-8")
     git("init", "-q", cwd=work)
     stamp = "2026-03-20T03:00:00+00:00"
@@ -35,10 +36,14 @@ def _source(tmp_path: Path) -> Path:
 def test_a_sweep_rewrites_only_the_memory_folder_and_says_why(tmp_path: Path) -> None:
     rows = sweep(_source(tmp_path))
     assert [(r["repo"], r["path"], r["line"], r["old"], r["value"], r["source"]) for r in rows] == [
-        ("owner/workspace", "2026-03-19.md", 3, "today", "2026-03-19", "file name `2026-03-19.md`")
+        ("owner/workspace", "2026-03-19.md", 3, "today", "2026-03-19", "file name `2026-03-19.md`"),
+        ("owner/workspace", "notes.md", 3, "tomorrow", "2026-03-21", "git blame"),
     ]
-    assert rows[0]["text"] == "- Published today."  # the line as it was before the rewrite
-    assert (rows[0]["new"], rows[0]["rewritten"]) == ("on 2026-03-19", "- Published on 2026-03-19.")
+    # The line as it was before the rewrite, and after it: each file's own line 3
+    assert [(r["text"], r["new"], r["rewritten"]) for r in rows] == [
+        ("- Published today.", "on 2026-03-19", "- Published on 2026-03-19."),
+        ("- Call Bo tomorrow.", "on 2026-03-21", "- Call Bo on 2026-03-21."),
+    ]
 
 
 def test_a_mirror_missing_large_files_outside_memory_is_still_swept(tmp_path: Path) -> None:
@@ -49,7 +54,8 @@ def test_a_mirror_missing_large_files_outside_memory_is_still_swept(tmp_path: Pa
     (bare / "objects" / readme[:2] / readme[2:]).unlink()
     rows = sweep(bare)
     assert [(r["path"], r["old"], r["value"]) for r in rows] == [
-        ("2026-03-19.md", "today", "2026-03-19")
+        ("2026-03-19.md", "today", "2026-03-19"),
+        ("notes.md", "tomorrow", "2026-03-21"),
     ]
 
 
