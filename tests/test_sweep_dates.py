@@ -20,7 +20,7 @@ def _source(tmp_path: Path) -> Path:
     (work / "memory" / "2026-03-19.md").write_text(
         "# Log\n\n- Published today.\n- Candidate: User: we talked yesterday\n", "utf-8"
     )
-    (work / "memory" / "notes.md").write_text("# Notes\n\n- Call Bo tomorrow.\n", "utf-8")
+    (work / "memory" / "notes.md").write_text("# Notes\n\n- Call Bo today.\n", "utf-8")
     (work / "README.md").write_text("Today is not a memory.\n", "utf-8")
     git("init", "-q", cwd=work)
     stamp = "2026-03-20T03:00:00+00:00"
@@ -37,12 +37,12 @@ def test_a_sweep_rewrites_only_the_memory_folder_and_says_why(tmp_path: Path) ->
     rows = sweep(_source(tmp_path))
     assert [(r["repo"], r["path"], r["line"], r["old"], r["value"], r["source"]) for r in rows] == [
         ("owner/workspace", "2026-03-19.md", 3, "today", "2026-03-19", "file name `2026-03-19.md`"),
-        ("owner/workspace", "notes.md", 3, "tomorrow", "2026-03-21", "git blame"),
+        ("owner/workspace", "notes.md", 3, "today", "2026-03-20", "git blame"),
     ]
-    # The line as it was before the rewrite, and after it: each file's own line 3
+    # The line as it was before the rewrite, and after it: each file's own line 3 and rewrite
     assert [(r["text"], r["new"], r["rewritten"]) for r in rows] == [
         ("- Published today.", "on 2026-03-19", "- Published on 2026-03-19."),
-        ("- Call Bo tomorrow.", "on 2026-03-21", "- Call Bo on 2026-03-21."),
+        ("- Call Bo today.", "on 2026-03-20", "- Call Bo on 2026-03-20."),
     ]
 
 
@@ -55,7 +55,7 @@ def test_a_mirror_missing_large_files_outside_memory_is_still_swept(tmp_path: Pa
     rows = sweep(bare)
     assert [(r["path"], r["old"], r["value"]) for r in rows] == [
         ("2026-03-19.md", "today", "2026-03-19"),
-        ("notes.md", "tomorrow", "2026-03-21"),
+        ("notes.md", "today", "2026-03-20"),
     ]
 
 
