@@ -10,6 +10,7 @@ import pytest
 
 from memsync.consolidate.dates import resolve_relative_dates
 from memsync.consolidate.evidence import stated_dates
+from memsync.consolidate.grammar import find_relative_dates
 
 RECORDED = date(2026, 4, 23)
 
@@ -320,3 +321,50 @@ def test_a_pinned_day_word_tells_the_day_its_line_was_written(text: str, convert
 def test_a_pin_after_the_line_was_recorded_tells_nothing(text: str) -> None:
     _, (rep,) = resolve_relative_dates(text, RECORDED)
     assert (rep.value, rep.written, rep.told_by) == ("2026-04-24", RECORDED, None)
+
+
+def test_a_dreaming_snippet_is_dated_by_the_log_it_cites() -> None:
+    """OpenClaw's dreaming pass copies lines from daily logs and cites them; in the fourth
+    sweep four reviewed wrong dates came from counting such a line from the dreaming file."""
+    lines = [
+        "- Daily Log: Dream script scheduled for 5 AM tomorrow [confidence=0.58 "
+        "evidence=memory/2026-04-16.md:4-6]",
+        "- Fix options: Today's local zips stay. [confidence=0.5 "
+        "evidence=memory/2026-05-16.md:4-6]",
+        "- Ship it tomorrow (see evidence.md)",
+    ]
+    stated = stated_dates(lines, lambda _: RECORDED)
+    assert stated(0) == (date(2026, 4, 16), "the log it cites, `2026-04-16.md`")
+    assert stated(1) is None  # a log dated after the line was recorded cites nothing it wrote
+    assert stated(2) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        ("**Tomorrow priorities (from Rick):**", "**2026-04-24 priorities (from Rick):**"),
+        ("## Tomorrow TODO", "## 2026-04-24 TODO"),
+        ("- split bot check into today/yesterday", "into 2026-04-23/2026-04-22"),
+        ("- today remains SYSTEM", "- 2026-04-23 remains SYSTEM"),
+        # What stays an adverb beside them
+        ("Tomorrow we ship the priorities", "On 2026-04-24 we ship"),
+        ("- Fixed the login today/tonight", "on 2026-04-23/on the night of 2026-04-23"),
+        ("- Boot: yesterday's notes only if today's missing piece", "the 2026-04-23 missing piece"),
+        ("- got 3 new stars today", "3 new stars on 2026-04-23"),
+    ],
+)
+def test_a_day_word_naming_a_lists_day_reads_as_a_bare_date(text: str, converted: str) -> None:
+    assert converted in resolve_relative_dates(text, RECORDED)[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Boot sequence: yesterday's notes only if today's missing.", "today's"),
+        ("#### 5. **airi** ⭐ 1,412 stars today", "today"),
+        ("- `date` → today is `2026-07-10`; backup ran", "today"),
+    ],
+)
+def test_a_contraction_a_trending_label_and_a_pinned_day_are_left(text: str, kept: str) -> None:
+    found = [m for m in find_relative_dates(text) if not m.pinned]
+    assert kept.lower() not in [m.expression.lower() for m in found]

@@ -76,6 +76,9 @@ _DATED_LABEL = re.compile(
     r"[^:\n]{0,80}):\s*$"
 )
 _PSEUDO_LEVEL = 7  # a bold line standing alone: below every Markdown heading
+# `… tomorrow [confidence=0.58 evidence=memory/2026-04-16.md:4-6]`: a snippet an agent's
+# dreaming pass copied from a daily log, citing it; its words are that day's.
+_CITED_LOG = re.compile(r"\bevidence=(?:[\w.-]+/)*(20\d\d-[01]\d-[0-3]\d)\.md\b")
 
 
 def find_date(text: str, near: date) -> date | None:
@@ -207,6 +210,10 @@ def stated_dates(
         if line not in owners:
             return None
         latest = fallback(line)  # a line is not written after the day it was recorded
+        cited = _CITED_LOG.search(lines[line])
+        day = find_date(cited.group(1), latest) if cited is not None else None
+        if cited is not None and day is not None and day <= latest:
+            return day, f"the log it cites, `{cited.group(1)}.md`"
         start = _LINE_START.match(lines[line])
         own = _DATE.match(lines[line], start.end()) if start is not None else None
         if own is None and start is not None:  # `**Status (2026-05-07):** ...`: a dated label

@@ -13,8 +13,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from memsync.consolidate import lookalike, sections
-from memsync.consolidate.weekdays import WEEKDAYS, bare_weekday, chained_to, told_in_past
+from memsync.consolidate import lookalike, phrasing, sections
+from memsync.consolidate.weekdays import WEEKDAYS, bare_weekday, told_in_past
 from memsync.model.mdspans import protected_spans
 
 
@@ -70,21 +70,6 @@ _ANCHOR = re.compile(
     r"|thurs|fri|satur|sun)day"
 )
 _WINDOW = 40  # longer than any expression's words before its first anchor
-# Words after which the date reads as a noun: no "on"/"in" is added in front of it.
-_NOUN_CONTEXT = frozenset(
-    _words(
-        "on since by until till til before after from to through thru of for at as with "
-        "during in into within between than starting beginning ending via per except "
-        "including around about roughly approximately circa like unlike versus vs make"
-    )
-)
-_COPULA = frozenset(_words("is was are were be been being"))
-_SUBJECT_VERBS = frozenset(
-    _words(
-        "is was will would should could might may has had were are marks looks seems starts ends "
-        "begins works counts felt feels went goes brought saw produced moved proved became turned"
-    )
-)
 # Words that make the day a noun phrase of their own (`the following Monday`, `your Friday`).
 _ARTICLE_LIKE = frozenset(
     _words("the a an every each per any that same previous prior following my your our their")
@@ -255,7 +240,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     if kind_and_recipe is None:
         return None
     kind, recipe, part, chained_range = kind_and_recipe
-    mode = _mode(kind, ctx)
+    mode = phrasing.mode(kind, ctx)
     capital = expression[:1].isupper() and at_start
     pin = lookalike.pinned(before, after) or sections.dated_heading(line, before, after)
     return DateMatch(
@@ -347,6 +332,8 @@ def _recipe(
         if lookalike.idiom(before):
             return None
         possessive = ctx.text[match.end() : match.end() + 2].lower() in ("'s", "’s")
+        if possessive and phrasing.is_contracted(ctx.text[match.end() :]):
+            return None
         if possessive and lookalike.recurring_day(_line(ctx), word):
             return None  # `summary of today's brief` in a daily job: every day's
         offset = {"yesterday": -1, "today": 0, "tomorrow": 1}[word.lower()]
@@ -377,24 +364,3 @@ def _line(ctx: Context) -> str:
 
 def _capitalized(word: str | None) -> bool:
     return bool(word) and word is not None and word[0].isupper() and word != "I"
-
-
-def _mode(kind: str, ctx: Context) -> str:
-    """How the replacement must read: a noun (after a preposition) or an adverbial phrase."""
-    chained = chained_to(ctx.found, ctx.text, ctx.start)
-    if chained is not None:
-        connector = ctx.text[chained.end : ctx.start].strip().lower()
-        if connector in ("and", "or"):
-            return chained.mode
-    prev = ctx.prev
-    if ctx.before.endswith(("[", "(")):
-        return "noun"  # link text, a parenthesis
-    if ctx.at_start or prev in ("but", "and"):  # `Today felt like…`, `but today moved…`
-        return "noun" if (ctx.nxt or "").lower() in _SUBJECT_VERBS else "adverb"
-    if prev in _NOUN_CONTEXT:
-        return "noun"
-    if prev in _COPULA:
-        return "noun" if kind in ("day", "week", "weekend") else "adverb"
-    if prev in ("earlier", "later", "early", "late") and kind in ("week", "weekend"):
-        return "noun-in"
-    return "adverb"

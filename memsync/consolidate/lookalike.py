@@ -52,11 +52,13 @@ _PIN_AFTER = re.compile(
 _PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*$", re.IGNORECASE)
 # Not `5/6` here: after a label's colon that is a count (`Signals today: 5/6 filed`).
 _PIN_NAMED = re.compile(
-    rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)?\s+(?:{_WEEKDAY}\s+)?{_CAL_NAMED}",
+    rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)?\s+(?:{_WEEKDAY}\s+)?`?{_CAL_NAMED}",
     re.IGNORECASE,
 )
+# `⭐ 1,412 stars today`: GitHub Trending's label for the last day, copied with its list.
 _IDIOM_BEFORE = re.compile(
-    r"(?:(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+|\bha(?:s|ve)\s+been)\s+$", re.IGNORECASE
+    r"(?:(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+|\bha(?:s|ve)\s+been|\d[\d,.]*k?\s+stars)\s+$",
+    re.IGNORECASE,
 )
 _COUNT_BEFORE = re.compile(
     r"\b(?:\w+est|most|least|first|second|third|only|once|twice|times?|instances?|record)\b"
