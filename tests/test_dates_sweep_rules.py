@@ -368,3 +368,33 @@ def test_a_day_word_naming_a_lists_day_reads_as_a_bare_date(text: str, converted
 def test_a_contraction_a_trending_label_and_a_pinned_day_are_left(text: str, kept: str) -> None:
     found = [m for m in find_relative_dates(text) if not m.pinned]
     assert kept.lower() not in [m.expression.lower() for m in found]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**What exists today:**",  # heldout12; the own corpus had labelled it a date
+        "- Org structure and reporting lines, as they exist today (not aspirational)",
+        "- Pattern: Justin architects, Thomas executes. Still true today.",
+        "Read by CEO-Agent to ground identity questions in what's actually true today.",
+        "## 8. What's Possible Today vs. What Needs Vendor Support",
+        "3. **Tesla Coil** — High-voltage transformer (still used in radio/wireless today)",
+        "In today's world gifting is cheap signaling",
+        "Every platform today makes it easy",
+    ],
+)
+def test_today_meaning_the_present_is_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, RECORDED)[1] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        ("- The deploy was possible today after the fix", "was possible on 2026-04-23"),
+        ("- Still blocked today, retry tomorrow", "Still blocked on 2026-04-23"),
+        ("- The bug that existed yesterday is gone", "existed on 2026-04-22"),
+        ("- What exists today was built yesterday", "was built on 2026-04-22"),
+    ],
+)
+def test_a_day_beside_the_present_still_converts(text: str, converted: str) -> None:
+    assert converted in resolve_relative_dates(text, RECORDED)[0]

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from memsync.consolidate import sections
+from memsync.consolidate import present, sections
 
 _MONTH = sections.MONTH
 _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?"
@@ -79,7 +79,6 @@ _PLACEHOLDER = re.compile(r"\bYYYY-?MM(?:-?DD)?\b|<date>|\{date\}|\bDD/MM\b|\bMM
 _LABEL_ROW = re.compile(r"(?:^|\s)[/−]\s*$")
 _FULL_STOP = re.compile(r"[.!?](?=\s|$)")
 _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
-_ERA = r"..\s+(?:world|age|era|society|climate|landscape|economy|market)\b"
 _SINGLE_OPEN = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Z])(?!.*(?:^|\s)['‘][A-Z])")
 _SINGLE_CLOSE = re.compile(r"^(?:[^'’]*?[a-z])?['’](?=$|[\s.,;:!?)\]—–])", re.IGNORECASE)
 _NUMBER_TAIL = re.compile(r"\d,$")
@@ -167,8 +166,6 @@ _VALUE_BEFORE = re.compile(
     r"(?:^|\s)[=≠]\s*$|(?:^|[\s,(])\w+\s*(?:->|=>)\s*$|\bdefaults?\s+to\s+$", re.IGNORECASE
 )
 _FORMULA = re.compile(r"\btoday[+\-]\w|\[\s*today\s*,", re.IGNORECASE)
-_EVERY_NOUN = re.compile(r"(?:^|[^\w\s])\s*(?:every|all|most|many)\s+[a-z]+\s+$", re.IGNORECASE)
-_PRESENT_AFTER = re.compile(r"\s+(?:is|are|has|have|[a-z]+[^s\W]s)\b")
 _LATIN = re.compile(r"[A-Za-z]")
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -361,10 +358,8 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True
     if possessive and re.match(r"..\s+date\b", after, re.IGNORECASE):
         return True  # `today's date`: the idea of the current date
-    if re.search(r"\bin\s+$", before, re.IGNORECASE) and re.match(_ERA, after, re.IGNORECASE):
-        return True  # `in today's world`: the present era, not a day
-    if words.lower() == "today" and _EVERY_NOUN.search(before) and _PRESENT_AFTER.match(after):
-        return True  # `Every platform today makes it easy`: nowadays, not a day
+    if present.nowadays(before, after, words):
+        return True  # `in today's world`, `Still true today`: the present, not a day
     return bool(_LABEL_ROW.search(before) or re.match(r"\s+[/−](?:\s|$)", after))
 
 

@@ -1,0 +1,41 @@
+"""`today` meaning the present, not a day: nowadays, currently, as things stand.
+
+A writer who says what exists, holds or is possible `today` speaks of the present state of
+things (`What exists today:`, `Pattern: Justin architects, Thomas executes. Still true
+today.`, `## What's Possible Today vs. What Needs Vendor Support`, `still used in
+radio/wireless today`), as does one who speaks of an era (`in today's world`) or of what
+every one of a kind does (`Every platform today makes it easy`). Blind labellers of five
+corpora (heldout8 to heldout12) and the blind reviewers of the sweeps (docs/BENCHMARKS.md,
+tenth pass) read all of these as no day to rewrite; the project's own corpus had labelled
+`What exists today:` a date, the same line heldout12 labels as none, and now follows them.
+Only present forms count: `it was possible today` and `existed yesterday` keep their day.
+Imports the standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ERA = re.compile(r"..\s+(?:world|age|era|society|climate|landscape|economy|market)\b", re.I)
+_EVERY_NOUN = re.compile(r"(?:^|[^\w\s])\s*(?:every|all|most|many)\s+[a-z]+\s+$", re.I)
+_PRESENT_AFTER = re.compile(r"\s+(?:is|are|has|have|[a-z]+[^s\W]s)\b")
+# What is so at present, right before `today`: `what exists today`, `as they exist today`,
+# `Still true today`, `what's actually true today`, `What's Possible Today`, `still used in
+# radio/wireless today`.
+_STATE_BEFORE = re.compile(
+    r"(?:\bexists?"
+    r"|(?:\bstill|\bactually|['’]s|\bis|\bare|\bremains?)\s+(?:true|possible|feasible|viable)"
+    r"|\bstill\s+(?:used|in\s+use)\b[^.;:!?\n]{0,30}?)\s+$",
+    re.IGNORECASE,
+)
+
+
+def nowadays(before: str, after: str, words: str) -> bool:
+    """Whether WORDS (a `today` between BEFORE and AFTER on its line) means the present."""
+    if re.search(r"\bin\s+$", before, re.IGNORECASE) and _ERA.match(after):
+        return True  # `in today's world`: the present era
+    if words.lower() != "today":
+        return False
+    if _EVERY_NOUN.search(before) and _PRESENT_AFTER.match(after):
+        return True  # `Every platform today makes it easy`
+    return _STATE_BEFORE.search(before) is not None
