@@ -378,6 +378,8 @@ def test_a_contraction_a_trending_label_and_a_pinned_day_are_left(text: str, kep
         "- Pattern: Justin architects, Thomas executes. Still true today.",
         "Read by CEO-Agent to ground identity questions in what's actually true today.",
         "## 8. What's Possible Today vs. What Needs Vendor Support",
+        "- Otto wanted each user to auth with their own subscription — not feasible today",
+        "- Deloitte architecture confirms Quantix Dispatch Agent is buildable today.",
         "3. **Tesla Coil** — High-voltage transformer (still used in radio/wireless today)",
         "In today's world gifting is cheap signaling",
         "Every platform today makes it easy",

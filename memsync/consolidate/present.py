@@ -20,11 +20,12 @@ _ERA = re.compile(r"..\s+(?:world|age|era|society|climate|landscape|economy|mark
 _EVERY_NOUN = re.compile(r"(?:^|[^\w\s])\s*(?:every|all|most|many)\s+[a-z]+\s+$", re.I)
 _PRESENT_AFTER = re.compile(r"\s+(?:is|are|has|have|[a-z]+[^s\W]s)\b")
 # What is so at present, right before `today`: `what exists today`, `as they exist today`,
-# `Still true today`, `what's actually true today`, `What's Possible Today`, `still used in
-# radio/wireless today`.
+# `Still true today`, `what's actually true today`, `What's Possible Today`, `not feasible
+# today`, `is buildable today`, `still used in radio/wireless today`.
 _STATE_BEFORE = re.compile(
     r"(?:\bexists?"
-    r"|(?:\bstill|\bactually|['’]s|\bis|\bare|\bremains?)\s+(?:true|possible|feasible|viable)"
+    r"|(?:\bstill|\bactually|['’]s|\bis|\bare|\bremains?|\bnot|\bbe)\s+"
+    r"(?:true|possible|feasible|viable|buildable|achievable|doable)"
     r"|\bstill\s+(?:used|in\s+use)\b[^.;:!?\n]{0,30}?)\s+$",
     re.IGNORECASE,
 )
