@@ -3,7 +3,8 @@
 The grammar is deliberately closed (see docs/CONSOLIDATION.md): a free-text date search
 misfires on ordinary words (`May I`, `a second opinion`, `for now`), so only the listed
 expressions are recognised, and only outside code, URLs, link targets and frontmatter keys.
-`memsync.consolidate.dates` resolves what is found here to ISO dates.
+`memsync.consolidate.dates` resolves what is found here to ISO dates; the look-alike rules are
+in `lookalike` (and `present`, `sections`, `weekdays`), how a match reads in `phrasing`.
 """
 
 from __future__ import annotations
