@@ -400,3 +400,32 @@ def test_today_meaning_the_present_is_left_alone(text: str) -> None:
 )
 def test_a_day_beside_the_present_still_converts(text: str, converted: str) -> None:
     assert converted in resolve_relative_dates(text, RECORDED)[0]
+
+
+def test_a_heading_whose_date_a_day_word_pins_was_written_the_day_before() -> None:
+    """Held-out review h123: `## DP-100 Exam — TOMORROW (Mar 17)` was written on the 16th, so
+    the `today` under it is the 16th, not the exam's day."""
+    lines = ["## DP-100 Exam — TOMORROW (Mar 17)", "- agreed to a review session today"]
+    lines += ["## Tonight's build fixes (2026-04-20 evening)", "- shipped it today"]
+    lines += ["## Exam on Mar 17", "- booked it today"]
+    stated = stated_dates(lines, lambda _: RECORDED)
+    assert stated(1) == (date(2026, 3, 16), "heading `DP-100 Exam — TOMORROW (Mar 17)`")
+    assert stated(3) == (date(2026, 4, 20), "heading `Tonight's build fixes (2026-04-20 evening)`")
+    assert stated(5) == (date(2026, 3, 17), "heading `Exam on Mar 17`")
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        ("## 🎯 Today's Achievements", "## 🎯 The 2026-04-23 Achievements"),
+        ("## 🔮 Tomorrow's Focus", "## 🔮 The 2026-04-24 Focus"),
+        ("- worked throughout today", "- worked throughout 2026-04-23"),
+    ],
+)
+def test_a_capital_after_emoji_and_throughout_read_well(text: str, converted: str) -> None:
+    assert resolve_relative_dates(text, RECORDED)[0] == converted
+
+
+def test_a_capitalised_name_after_an_emoji_is_still_a_name() -> None:
+    text = "- 🌙 **Tonight's Queue** — light overnight work (research, drafts)"
+    assert resolve_relative_dates(text, RECORDED)[1] == []

@@ -75,6 +75,7 @@ _DATED_LABEL = re.compile(
     r"^(?P<t>(?:20\d\d-[01]\d-[0-3]\d|[A-Z][a-z]{2,8}\.? [0-3]?\d(?:st|nd|rd|th)?,? 20\d\d)"
     r"[^:\n]{0,80}):\s*$"
 )
+_DAY_WORD = re.compile(r"\b(?:(today|tonight)|(tomorrow)|(yesterday))\b", re.IGNORECASE)
 _PSEUDO_LEVEL = 7  # a bold line standing alone: below every Markdown heading
 # `… tomorrow [confidence=0.58 evidence=memory/2026-04-16.md:4-6]`: a snippet an agent's
 # dreaming pass copied from a daily log, citing it; its words are that day's.
@@ -159,6 +160,17 @@ def pinned_day(line: str, start: int, end: int, offset: int, recorded: date) -> 
     return day if day is not None and day <= recorded + _CLOCK_SLACK else None
 
 
+def _heading_day(text: str, recorded: date) -> date | None:
+    """The day a heading (TEXT) was written: the date it names, less a day word's offset
+    where the word is pinned by it (`## DP-100 Exam — TOMORROW (Mar 17)` is the 16th's)."""
+    for word in _DAY_WORD.finditer(text):
+        offset = 0 if word.group(1) else 1 if word.group(2) else -1
+        told = pinned_day(text, word.start(), word.end(), offset, recorded)
+        if told is not None:
+            return told
+    return find_date(text, recorded)
+
+
 def _slipped(found: date | None, recorded: date) -> date | None:
     """FOUND, or the same day a year on when that is up to a fortnight before RECORDED: an
     agent's `## 2025-02-06 Memory Log` committed on 2026-02-07 names last year by a slip (a
@@ -235,7 +247,7 @@ def stated_dates(
         # log's `## 2026-04-25`, or its `### Pending (carried into Apr 26)` once that came.
         best: tuple[date, str] | None = None
         for _, text, number in owners[line]:
-            found = _slipped(find_date(text, latest), latest)
+            found = _slipped(_heading_day(text, latest), latest)
             if found is not None and found <= latest and (best is None or found >= best[0]):
                 where = "line" if _DATE_FIELD.match(lines[number]) else "heading"
                 best = found, f"{where} `{' '.join(text.split())[:60]}`"

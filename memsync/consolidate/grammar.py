@@ -242,7 +242,8 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
         return None
     kind, recipe, part, chained_range = kind_and_recipe
     mode = phrasing.mode(kind, ctx)
-    capital = expression[:1].isupper() and at_start
+    # `## 🎯 Today's Achievements`: after marks and emoji alone a capital still opens the line
+    capital = expression[:1].isupper() and (at_start or _MARKS_ONLY.fullmatch(before) is not None)
     pin = lookalike.pinned(before, after) or sections.dated_heading(line, before, after)
     return DateMatch(
         start, end, expression, kind, recipe, part, possessive, mode, chained_range, capital, pin
@@ -250,6 +251,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
 
 
 _REACH = 1000
+_MARKS_ONLY = re.compile(r"[\W_]*")
 _DAY_WORD = re.compile(r"(?:today|tomorrow|yesterday|tonight)", re.IGNORECASE)
 
 

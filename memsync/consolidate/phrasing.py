@@ -31,7 +31,7 @@ def _words(text: str) -> frozenset[str]:
 _NOUN_CONTEXT = _words(
     "on since by until till til before after from to through thru of for at as with "
     "during in into within between than starting beginning ending via per except "
-    "including around about roughly approximately circa like unlike versus vs make"
+    "including around about roughly approximately circa like unlike versus vs make throughout"
 )
 _COPULA = _words("is was are were be been being")
 _SUBJECT_VERBS = _words(
