@@ -149,9 +149,8 @@ def pinned_day(line: str, start: int, end: int, offset: int, recorded: date) -> 
     """The day a line was written, told by a day word at START:END of it that an explicit date
     beside it pins (`next runs today (Apr 20)`, `Apr 15 tomorrow`): that date less the word's
     OFFSET in days. None when no date is beside it or it is over a day after RECORDED."""
-    beside = [
-        (m.start() - end if m.start() >= end else start - m.end(), m) for m in _DATE.finditer(line)
-    ]
+    window = _DATE.finditer(line, max(0, start - _BESIDE - 32), end + _BESIDE + 32)
+    beside = [(m.start() - end if m.start() >= end else start - m.end(), m) for m in window]
     near = [(gap, m) for gap, m in beside if 0 <= gap <= _BESIDE]
     if not near:
         return None
