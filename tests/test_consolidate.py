@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memsync.check.rules import relative_dates
 from memsync.consolidate.engine import apply_plan, make_plan
 from memsync.consolidate.indexfit import entry_line
 from memsync.consolidate.plan import Options
@@ -134,6 +135,23 @@ def test_a_lines_pinned_today_says_the_day_it_was_written(tmp_path: Path) -> Non
         (9, "today", "2026-04-19"),
     ]
     assert [d[3] for d in dates] == [pinned_by, "heading `2026-04-19 (Sunday)`"]
+
+
+def test_a_daily_logs_template_file_keeps_its_day_words(tmp_path: Path) -> None:
+    """`memory/YYYY-MM-DD.md` is the blank a daily log is made from (fourth sweep, held-out
+    review): its `Tonight's Tasks` are every day's. `check` flags none of them either."""
+    store = tmp_path / "store"
+    store.mkdir()
+    git("init", "-q", cwd=store)
+    folder = store / "acme"
+    template = "## Top 3 Tonight's Tasks\n\n1. [Task]\n"
+    write_memory(folder, "YYYY-MM-DD.md", "template", template, description="t")
+    write_memory(folder, "2026-03-19.md", "log", "## Top 3 Tonight's Tasks\n", description="l")
+    _commit(store, "templates", "2026-03-19T12:00:00+00:00")
+    dates = [(d.path, d.old) for d in make_plan(folder).folders[0].dates]
+    assert dates == [("2026-03-19.md", "Tonight's")]
+    assert relative_dates("YYYY-MM-DD.md", template) == []
+    assert [f.line for f in relative_dates("2026-03-19.md", template)] == [1]
 
 
 def test_frontmatter_dates_when_not_in_git(tmp_path: Path) -> None:

@@ -429,3 +429,14 @@ def test_a_capital_after_emoji_and_throughout_read_well(text: str, converted: st
 def test_a_capitalised_name_after_an_emoji_is_still_a_name() -> None:
     text = "- 🌙 **Tonight's Queue** — light overnight work (research, drafts)"
     assert resolve_relative_dates(text, RECORDED)[1] == []
+
+
+def test_a_listings_copied_age_in_a_table_is_left_alone() -> None:
+    """Fourth sweep: LinkedIn scan tables copy each post's `3 days ago` (5 reviews); a cell of
+    a table without a link still converts."""
+    listed = (
+        "| 21 | **Magnum** / sales | 3 days ago | DM | https://www.linkedin.com/feed/update/1 |"
+    )
+    assert resolve_relative_dates(listed, RECORDED)[1] == []
+    own = "| 21 | Shipped | 3 days ago | done |"
+    assert resolve_relative_dates(own, RECORDED)[0] == "| 21 | Shipped | on 2026-04-20 | done |"

@@ -170,6 +170,12 @@ def relative_date_positions(text: str) -> list[tuple[int, int, str]]:
 
 def relative_dates(path: str, text: str, first_line: int = 1) -> list[Finding]:
     """A warning for each relative date expression in TEXT, which starts at FIRST_LINE."""
+    positions = relative_date_positions(text)
+    if positions:
+        from memsync.consolidate.evidence import template_name
+
+        if template_name(path):
+            return []  # `YYYY-MM-DD.md`: a daily log's template, which consolidation leaves
     return [
         finding(
             "relative-date",
@@ -178,7 +184,7 @@ def relative_dates(path: str, text: str, first_line: int = 1) -> list[Finding]:
             f"relative date {expression!r}: write the absolute date",
             column=column + 1,
         )
-        for line, column, expression in relative_date_positions(text)
+        for line, column, expression in positions
     ]
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from memsync.consolidate.dates import Replacement, convertible_dates, resolve_relative_dates
+from memsync.consolidate.evidence import template_name
 from memsync.consolidate.folder import (
     MemoryFile,
     frontmatter_date,
@@ -137,7 +138,7 @@ def _rewrite_dates(
     memory: Memory, mtime: float, repo: Path | None, prefix: str, outside: Path | None
 ) -> tuple[Memory, list[DateChange]]:
     """MEMORY with its relative dates made absolute; blame only when it has one."""
-    if not convertible_dates(memory.text):
+    if template_name(memory.path) or not convertible_dates(memory.text):
         return memory, []
     lines = memory.text.split("\n")
     when, source = written_dates(

@@ -69,6 +69,7 @@ _BESIDE = 16
 _SLIP_DAYS = 14
 # A daily log's name opens with its day: `2026-03-12.md`, `2026-04-20-home-assistant.md`.
 _NAME_DATE = re.compile(r"(?<!\d)(20\d\d)([-_]?)([01]\d)\2([0-3]\d)(?!\d)")
+_NAME_PLACEHOLDER = re.compile(r"YYYY[-_]?MM[-_]?DD", re.IGNORECASE)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # `March 27th, 2026 - Personal Research Sprint:` alone on its line opens what follows.
 _DATED_LABEL = re.compile(
@@ -143,6 +144,12 @@ def named_date(path: str, recorded: date) -> date | None:
     except ValueError:
         return None
     return named if named <= recorded + _CLOCK_SLACK else None
+
+
+def template_name(path: str) -> bool:
+    """Whether a memory's file name (PATH) is a date placeholder, `memory/YYYY-MM-DD.md`: a
+    daily log's blank template, whose `## Top 3 Tonight's Tasks` are every day's."""
+    return _NAME_PLACEHOLDER.search(path.rsplit("/", 1)[-1]) is not None
 
 
 def pinned_day(line: str, start: int, end: int, offset: int, recorded: date) -> date | None:

@@ -321,8 +321,10 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         or (possessive and _SCREEN_LABEL.search(lead))
     ):
         return True  # `a view showing only today`, `today filter`: a view's day, any day
-    if _CELL_BEFORE.search(before) and _CELL_AFTER.match(after) and _header_row(line):
-        return True  # `| Metric | Today | Trend |`: a column's name
+    own_cell = _CELL_BEFORE.search(before) and _CELL_AFTER.match(after)
+    listed_age = words.lower().endswith(" ago") and "://" in line  # a feed's `| 3 days ago |`
+    if own_cell and (_header_row(line) or listed_age):
+        return True  # `| Metric | Today | Trend |`: a column's name; a listing's copied age
     if _WORD_ITEM_BEFORE.search(before) and _WORD_ITEM_AFTER.match(after):
         return True  # `3 suites passing (inbox, today, focus)`: one of a list of names
     if _SPEAKER.search(before):
