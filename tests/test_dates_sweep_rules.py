@@ -440,3 +440,18 @@ def test_a_listings_copied_age_in_a_table_is_left_alone() -> None:
     assert resolve_relative_dates(listed, RECORDED)[1] == []
     own = "| 21 | Shipped | 3 days ago | done |"
     assert resolve_relative_dates(own, RECORDED)[0] == "| 21 | Shipped | on 2026-04-20 | done |"
+
+
+def test_a_recurring_jobs_words_count_only_in_its_own_sentence() -> None:
+    """mediajunkie/dispatch: a log's `recurring-cron path producing (5/25, 5/27 clean).` is one
+    sentence, and the next one's `Today's brief` is that day's; a job's `Last run:` still makes
+    its whole line a description of every run."""
+    log = (
+        "- **Brief reliability** — recurring-cron path producing (5/25, 5/27 clean). "
+        "Today's brief produced from the sandbox via git-over-HTTPS."
+    )
+    assert "The 2026-04-23 brief produced" in resolve_relative_dates(log, RECORDED)[0]
+    job = "- **dispatch-brief-reminder** — Slack summary of today's brief. Last run: 2026-04-21"
+    assert resolve_relative_dates(job, RECORDED)[1] == []
+    own = "- **Daily brief** (cron) — posts today's summary to Slack"
+    assert resolve_relative_dates(own, RECORDED)[1] == []

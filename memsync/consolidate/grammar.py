@@ -337,7 +337,7 @@ def _recipe(
         possessive = ctx.text[match.end() : match.end() + 2].lower() in ("'s", "’s")
         if possessive and phrasing.is_contracted(ctx.text[match.end() :]):
             return None
-        if possessive and lookalike.recurring_day(_line(ctx), word):
+        if possessive and lookalike.recurring_day(_line(ctx), len(before), word):
             return None  # `summary of today's brief` in a daily job: every day's
         offset = {"yesterday": -1, "today": 0, "tomorrow": 1}[word.lower()]
         return "day", ("days", offset, 0), None, False

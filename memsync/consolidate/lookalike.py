@@ -69,10 +69,8 @@ _COUNT_BEFORE = re.compile(
 )
 _OTHER_START = re.compile(r"\s+(?:from|after|of|since)\s+(?!now\b|today\b)", re.IGNORECASE)
 _CLAUSE_STOP = re.compile(r"[.;:!?(—–]|\s-\s")
-_RECURRING_DAY = re.compile(
-    r"\b(?:every|each|cron|recurring|reminder|last\s+run)\b",
-    re.IGNORECASE,
-)
+_RECURRING_DAY = re.compile(r"\b(?:every|each|cron|recurring|reminder)\b", re.IGNORECASE)
+_LAST_RUN = re.compile(r"\blast\s+run\b", re.IGNORECASE)
 _EVERY_RUN = re.compile(r"\b(?:every|each|recurring)\b", re.IGNORECASE)
 _QUESTION_END = re.compile(r"[.!](?=\s|$)|\?")
 _PLACEHOLDER = re.compile(r"\bYYYY-?MM(?:-?DD)?\b|<date>|\{date\}|\bDD/MM\b|\bMM/DD\b|_{3,}")
@@ -287,13 +285,16 @@ def counted_period(before: str, after: str) -> bool:
     return _COUNT_BEFORE.search(clause) is not None or _OTHER_START.match(after) is not None
 
 
-def recurring_day(line: str, word: str = "today") -> bool:
+def recurring_day(line: str, at: int, word: str = "today") -> bool:
     """`Slack summary of today's brief` in a recurring job's description: every day's. For
     `yesterday's` and `tomorrow's` a job's name is not enough (`since yesterday's cron`, `done
-    by yesterday's 8 AM cron` name one run): the line must say the job recurs."""
+    by yesterday's 8 AM cron` name one run): the line must say the job recurs. Only the
+    sentence around AT counts, or a job's `Last run:` on its line: a log's `recurring-cron path
+    producing (5/25, 5/27 clean). Today's brief produced from the sandbox` is one day's."""
+    sentence = line[_sentence_cut(line[:at]) : at + _sentence_end(line[at:])]
     if word.lower() != "today":
-        return _EVERY_RUN.search(line) is not None
-    return _RECURRING_DAY.search(line) is not None
+        return _EVERY_RUN.search(sentence) is not None
+    return _RECURRING_DAY.search(sentence) is not None or _LAST_RUN.search(line) is not None
 
 
 def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bool) -> bool:
