@@ -455,3 +455,19 @@ def test_a_recurring_jobs_words_count_only_in_its_own_sentence() -> None:
     assert resolve_relative_dates(job, RECORDED)[1] == []
     own = "- **Daily brief** (cron) — posts today's summary to Slack"
     assert resolve_relative_dates(own, RECORDED)[1] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        # heldout13 (first run): a passive ahead, and a day something was moved to
+        ("(to be built on Monday when Mac Mini arrives)", "to be built on 2026-04-27"),
+        ("- LinkedIn deferred to Friday to ensure product polish first", "to 2026-04-24"),
+        ("- Standup postponed until Monday", "until 2026-04-27"),
+        # Past beside them stays past
+        ("- The build was moved on Monday", "was moved on 2026-04-20"),
+        ("- We built it on Monday", "built it on 2026-04-20"),
+    ],
+)
+def test_a_weekday_a_passive_or_a_deferral_points_to_is_ahead(text: str, converted: str) -> None:
+    assert converted in resolve_relative_dates(text, RECORDED)[0]

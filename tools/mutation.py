@@ -50,6 +50,20 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
         ],
         ["tests/test_dates.py", "tests/test_mutation_dates.py"],
     ),
+    "dates-sweep": (
+        [
+            "memsync/consolidate/phrasing.py",
+            "memsync/consolidate/present.py",
+            "memsync/consolidate/evidence.py",
+        ],
+        [
+            "tests/test_phrasing.py",
+            "tests/test_dates_sweep_rules.py",
+            "tests/test_dates.py",
+            "tests/test_mutation_dates.py",
+            "tests/test_consolidate.py",
+        ],
+    ),
     "dedupe": (
         ["memsync/consolidate/dedupe.py", "memsync/consolidate/likeness.py"],
         ["tests/test_dedupe.py", "tests/test_paraphrase.py", "tests/test_mutation_dedupe.py"],

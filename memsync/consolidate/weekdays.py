@@ -101,7 +101,11 @@ _HEADING_LINE = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$)")
 FUTURE_CUES = re.compile(
     r"(?<!-)\b(?:will|shall|going\s+to|gonna|scheduled|planned|plans?|due|upcoming|expect(?:ed|s)?"
     r"|should|must|needs?\s+to|ha(?:s|ve)\s+to|is|are|am|starts?|begins?|ends?|pending|queued"
-    r"|tomorrow|next)\b(?!-)|'ll\b",
+    r"|tomorrow|next)\b(?!-)|'ll\b"
+    # `to be built on Monday`: a passive ahead (not `used to be`); `deferred to Friday`: moved
+    # to a day ahead, whatever the verb's tense
+    r"|(?<!used )\bto\s+be\b|\b(?:deferred|postponed|pushed|moved|rescheduled|delayed|bumped"
+    r"|shifted|punted)\s+(?:back\s+)?(?:to|until|till)\b",
     re.IGNORECASE,
 )
 PAST_CUES = re.compile(
@@ -235,8 +239,9 @@ def tense(text: str, start: int, end: int, *, clause: bool) -> int | None:
 
 
 def _is_participle(text: str, sentence_start: int, cue: re.Match[str], direction: int) -> bool:
-    """`is closed`, `gets merged`: an -ed word after a present copula is no past tense."""
-    if direction > 0 or not cue.group().lower().endswith("ed"):
+    """`is closed`, `gets merged`, `to be built`: a participle after a present copula is no
+    past tense."""
+    if direction > 0:
         return False
     before = _WORD_BEFORE.search(text[sentence_start : cue.start()])
     return before is not None and before.group(1).lower() in _PRESENT_AUX

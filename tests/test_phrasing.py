@@ -1,0 +1,66 @@
+"""How a replacement reads in its sentence (memsync/consolidate/phrasing.py), and the day a
+pinned day word tells (evidence.pinned_day): one case per branch, so a mutant of any of them
+fails here (docs/MUTATION.md, `dates-sweep` set)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from memsync.consolidate.dates import resolve_relative_dates
+from memsync.consolidate.evidence import stated_dates
+
+RECORDED = date(2026, 4, 23)  # a Thursday
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        # A second phrase joined by `or` reads as the first one does
+        ("Due by today or tomorrow", "Due by 2026-04-23 or 2026-04-24"),
+        ("Met him yesterday or the day before yesterday", "Met him on 2026-04-22 or on 2026-04-21"),
+        # Link text and a parenthesis take the bare date
+        ("See [today](notes.md) for details", "See [2026-04-23](notes.md) for details"),
+        # After `and`, a subject takes the bare date
+        ("Shipped it and today moved the needle", "Shipped it and 2026-04-23 moved the needle"),
+        # After a copula a day or a week is a noun, a month an adverb
+        ("The deadline is this week", "The deadline is the week of 2026-04-20"),
+        ("The review is this month", "The review is in 2026-04"),
+        # `later`/`early`/`late` before a week or a weekend: in it
+        ("Landing later this week", "Landing later in the week of 2026-04-20"),
+        ("Landing early next week", "Landing early in the week of 2026-04-27"),
+        ("Back late this weekend", "Back late in the weekend of 2026-04-25"),
+        # `in today's` something that is no era is a day
+        ("- Decided in today's meeting", "- Decided in the 2026-04-23 meeting"),
+    ],
+)
+def test_each_phrase_reads_as_its_sentence_needs(text: str, converted: str) -> None:
+    assert resolve_relative_dates(text, RECORDED)[0] == converted
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        # The nearer of two dates beside the word pins it: `(Apr 20)`, not `Mar 30 —`
+        (
+            "- Mar 30 — today (Apr 20) and this morning's scan",
+            "- Mar 30 — today (Apr 20) and the 2026-04-20 morning scan",
+        ),
+        # No calendar day (`Feb 30`): the line keeps its recorded day
+        (
+            "- today (Feb 30) and this morning's scan",
+            "- today (Feb 30) and the 2026-04-23 morning scan",
+        ),
+    ],
+)
+def test_a_pinned_words_nearest_real_date_tells_the_lines_day(text: str, converted: str) -> None:
+    assert resolve_relative_dates(text, RECORDED)[0] == converted
+
+
+def test_a_headings_yesterday_or_tonight_beside_its_date_tells_its_day() -> None:
+    lines = ["## Retro — YESTERDAY (Apr 22)", "- wrote it today"]
+    lines += ["## Launch — TONIGHT (Apr 21)", "- wrote it today"]
+    stated = stated_dates(lines, lambda _: RECORDED)
+    assert stated(1) == (date(2026, 4, 23), "heading `Retro — YESTERDAY (Apr 22)`")
+    assert stated(3) == (date(2026, 4, 21), "heading `Launch — TONIGHT (Apr 21)`")
