@@ -471,3 +471,11 @@ def test_a_recurring_jobs_words_count_only_in_its_own_sentence() -> None:
 )
 def test_a_weekday_a_passive_or_a_deferral_points_to_is_ahead(text: str, converted: str) -> None:
     assert converted in resolve_relative_dates(text, RECORDED)[0]
+
+
+def test_a_listed_posts_title_with_its_score_is_left_alone() -> None:
+    """heldout13: a daily Reddit report copies post titles with their scores."""
+    title = "- **43 messages Friday morning and they all looked the same** (445 pts)"
+    assert resolve_relative_dates(title, RECORDED)[1] == []
+    own = "- Scored 12 points today"
+    assert resolve_relative_dates(own, RECORDED)[0] == "- Scored 12 points on 2026-04-23"

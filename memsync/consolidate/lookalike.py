@@ -91,6 +91,8 @@ _PERIODS = re.compile(
     re.IGNORECASE,
 )
 _BANNER = re.compile(r"[^\w]*[━═─][^\w]*\w+(?:\s\w+)?[^\w]*$")
+# `- **43 messages Friday morning and they all looked the same** (445 pts)`: a listed post
+_LISTED_POST = re.compile(r"\(\s*\d[\d,.]*k?\s*(?:pts|points|upvotes)\b", re.IGNORECASE)
 # A list item that says what a tool does, on any run (`- Scans all 4 calendars for current +
 # next week`, `- **Smart date parsing**: Handles relative dates (tomorrow, next week)`).
 _DOES = re.compile(
@@ -306,8 +308,8 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     clause = lead + tail
     if not_english(line) or names_identifier(line, words) or _NUMBER_TAIL.search(before):
         return True  # `2,400 years ago`: `400 years ago` is the tail of a number
-    if _DOES.match(line) or _BANNER.match(line):
-        return True  # what a tool does on every run; a generated brief's `━━━ TODAY ━━━`
+    if _DOES.match(line) or _BANNER.match(line) or _LISTED_POST.search(line):
+        return True  # what a tool does on every run; `━━━ TODAY ━━━`; a post's copied title
     if _DAY_OF.search(before) or (line.lstrip().startswith("|") and sections.CRON.search(line)):
         return True  # `~14th of next month`: each month's; a schedule row `| 0 12 * * 1-5 |`
     if (_LIST_BEFORE.search(before) and _BUCKETS.match(after)) or _PERIODS.search(
