@@ -479,3 +479,24 @@ def test_a_listed_posts_title_with_its_score_is_left_alone() -> None:
     assert resolve_relative_dates(title, RECORDED)[1] == []
     own = "- Scored 12 points today"
     assert resolve_relative_dates(own, RECORDED)[0] == "- Scored 12 points on 2026-04-23"
+
+
+def test_a_last_updated_field_dates_its_section() -> None:
+    """heldout13's second half: a status file's `**Last Updated:** 2026-03-15 12:15 GMT`,
+    committed the next day, says when its `Next Runs: … Tomorrow 09:00` was written."""
+    lines = ["**Last Updated:** 2026-03-15 12:15 GMT", "", "- QA Agent: Tomorrow 09:00 GMT"]
+    stated = stated_dates(lines, lambda _: date(2026, 3, 16))
+    assert stated(2) == (date(2026, 3, 15), "line `**Last Updated:** 2026-03-15 12:15 GMT`")
+    # A field dated after the line was recorded names no day it was written on
+    assert stated_dates(lines, lambda _: date(2026, 3, 14))(2) is None
+
+
+def test_a_stale_last_updated_field_dates_nothing() -> None:
+    """A field an agent forgot to bump (sweep: `Last Updated: 2026-02-16` over a line committed
+    in April) is no day of writing; the line keeps its recorded day."""
+    lines = ["**Last Updated:** 2026-02-16", "", "- Focus this week: outreach"]
+    assert stated_dates(lines, lambda _: date(2026, 4, 2))(2) is None
+    assert stated_dates(lines, lambda _: date(2026, 2, 18))(2) == (
+        date(2026, 2, 16),
+        "line `**Last Updated:** 2026-02-16`",
+    )

@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from memsync.consolidate.dates import resolve_relative_dates
-from memsync.consolidate.evidence import stated_dates
+from memsync.consolidate.evidence import stated_dates, template_name
 
 RECORDED = date(2026, 4, 23)  # a Thursday
 
@@ -64,3 +64,17 @@ def test_a_headings_yesterday_or_tonight_beside_its_date_tells_its_day() -> None
     stated = stated_dates(lines, lambda _: RECORDED)
     assert stated(1) == (date(2026, 4, 23), "heading `Retro — YESTERDAY (Apr 22)`")
     assert stated(3) == (date(2026, 4, 21), "heading `Launch — TONIGHT (Apr 21)`")
+
+
+def test_only_a_file_name_that_is_a_date_placeholder_is_a_template() -> None:
+    assert template_name("memory/YYYY-MM-DD.md") and template_name("notes_yyyymmdd.md")
+    assert not template_name("templates/YYYY-MM-DD/log.md")  # a folder's name, not the file's
+    assert not template_name("memory/2026-03-19.md")
+
+
+def test_a_snippet_citing_the_log_of_its_own_recorded_day_is_dated_by_it() -> None:
+    line = "- shipped tomorrow [confidence=0.6 evidence=memory/2026-04-23.md:4-6]"
+    assert stated_dates([line], lambda _: RECORDED)(0) == (
+        RECORDED,
+        "the log it cites, `2026-04-23.md`",
+    )

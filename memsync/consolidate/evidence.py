@@ -54,10 +54,12 @@ _LABEL_DATE = re.compile(
 _HALF_DAY = re.compile(r"\s+[AP]M\b(?!\s*[:\]|)—–-])")
 # `**Date:** February 19, 2026` near a document's top: the day its lines were written.
 DATE_FIELD_SOURCE = (
-    r"^\s*(?:[-*]\s+)?(?:\*\*|__)?(?:date|created|written|logged|session\s+date)"
+    r"^\s*(?:[-*]\s+)?(?:\*\*|__)?(?:date|created|written|logged|session\s+date|last\s+updated)"
     r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)"
 )
 _DATE_FIELD = re.compile(DATE_FIELD_SOURCE, re.IGNORECASE)
+_UPDATED_FIELD = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*|__)?last\s+updated", re.IGNORECASE)
+_UPDATED_SLACK = 2
 # `   2026-07-24 and **still uncorrected today**`: a wrapped paragraph's next line, which opens
 # with a date the sentence names, not with the day it was written.
 _WRAPPED = re.compile(r"[ \t]+(?![ \t]|[-*+]\s|\d+[.)]\s|[|#>*_\[])")
@@ -254,6 +256,10 @@ def stated_dates(
         best: tuple[date, str] | None = None
         for _, text, number in owners[line]:
             found = _slipped(_heading_day(text, latest), latest)
+            if found is not None and _UPDATED_FIELD.match(lines[number]):
+                # `**Last Updated:**` goes stale when an edit forgets it: it dates only lines
+                # recorded within a day or two of it (a status file committed the next day).
+                found = found if (latest - found).days <= _UPDATED_SLACK else None
             if found is not None and found <= latest and (best is None or found >= best[0]):
                 where = "line" if _DATE_FIELD.match(lines[number]) else "heading"
                 best = found, f"{where} `{' '.join(text.split())[:60]}`"
