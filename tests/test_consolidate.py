@@ -103,6 +103,27 @@ def test_a_daily_logs_file_name_dates_lines_committed_later(tmp_path: Path) -> N
     }
 
 
+def test_a_days_document_named_with_its_date_is_dated_by_it(tmp_path: Path) -> None:
+    """`morning-brief-2026-03-19.md` committed by the next night's backup (fifth sweep): the
+    brief's day is the name's; a weekly report's name gives its week's Monday, not its day."""
+    store = tmp_path / "store"
+    store.mkdir()
+    git("init", "-q", cwd=store)
+    folder = store / "acme"
+    write_memory(
+        folder, "morning-brief-2026-03-19.md", "b", "Uses today's data.\n", description="b"
+    )
+    write_memory(folder, "session_20260319.md", "s", "Shipped today.\n", description="s")
+    write_memory(folder, "weekly-report-2026-03-16.md", "w", "Closed today.\n", description="w")
+    _commit(store, "nightly backup", "2026-03-20T03:00:00+00:00")
+    dates = {d.path: (d.value, d.source) for d in make_plan(folder).folders[0].dates}
+    assert dates == {
+        "morning-brief-2026-03-19.md": ("2026-03-19", "file name `morning-brief-2026-03-19.md`"),
+        "session_20260319.md": ("2026-03-19", "file name `session_20260319.md`"),
+        "weekly-report-2026-03-16.md": ("2026-03-20", "git blame"),
+    }
+
+
 def test_a_file_name_a_day_ahead_of_its_commit_is_the_writers_day(tmp_path: Path) -> None:
     store = tmp_path / "store"
     store.mkdir()

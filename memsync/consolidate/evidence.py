@@ -71,6 +71,13 @@ _BESIDE = 16
 _SLIP_DAYS = 14
 # A daily log's name opens with its day: `2026-03-12.md`, `2026-04-20-home-assistant.md`.
 _NAME_DATE = re.compile(r"(?<!\d)(20\d\d)([-_]?)([01]\d)\2([0-3]\d)(?!\d)")
+# The kinds of document written on the day a file name gives: `morning-brief-2026-06-06.md`.
+_DAYS_DOCUMENT = re.compile(
+    r"(?:^|[-_ ])(?:brief|briefing|report|summary|log|notes?|digest|standup|recap|journal"
+    r"|session|diary|daily|snapshot|observations|status|minutes|check-?in)[-_ ]?$",
+    re.IGNORECASE,
+)
+_PERIODS_DOCUMENT = re.compile(r"week|month|quarter", re.IGNORECASE)
 _NAME_PLACEHOLDER = re.compile(r"YYYY[-_]?MM[-_]?DD", re.IGNORECASE)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # `March 27th, 2026 - Personal Research Sprint:` alone on its line opens what follows.
@@ -134,12 +141,18 @@ def _to_date(match: re.Match[str], near: date) -> date | None:
 
 
 def named_date(path: str, recorded: date) -> date | None:
-    """The day a daily log's file name (PATH) opens with, unless it states another date or is
-    more than a day after RECORDED (the day its line was otherwise known to be written); a date
-    later in a name (`project_maddie_2026-03-24.md`) is the day of what the file is about."""
-    found = list(_NAME_DATE.finditer(path.rsplit("/", 1)[-1]))
-    if len(found) != 1 or found[0].start() != 0:
+    """The day a daily log's file name (PATH) opens with, or names right after the kind of a
+    day's document (`morning-brief-2026-06-06.md`, `session_20260408.md`), unless it states
+    another date or is more than a day after RECORDED (the day its line was otherwise known to
+    be written); a date after other words (`project_maddie_2026-03-24.md`) is the day of what
+    the file is about, not of its writing."""
+    name = path.rsplit("/", 1)[-1]
+    found = list(_NAME_DATE.finditer(name))
+    if len(found) != 1:
         return None
+    prefix = name[: found[0].start()]
+    if prefix and (not _DAYS_DOCUMENT.search(prefix) or _PERIODS_DOCUMENT.search(prefix)):
+        return None  # `project_maddie_2026-03-24.md`; `weekly-report-<its monday>.md`
     year, _, month, day = found[0].groups()
     try:
         named = date(int(year), int(month), int(day))
