@@ -40,6 +40,14 @@ def _commit(repo: Path, message: str, when: str) -> None:
     git("commit", "-q", "-m", message, cwd=repo, env=env)
 
 
+def _new_store(tmp_path: Path) -> Path:
+    """An empty git repository at TMP_PATH/store, as a store clone is."""
+    store = tmp_path / "store"
+    store.mkdir()
+    git("init", "-q", cwd=store)
+    return store
+
+
 def _consolidate(path: Path, **kwargs: object) -> None:
     apply_plan(make_plan(path, **kwargs))  # type: ignore[arg-type]
 
@@ -49,9 +57,7 @@ def _index_targets(folder: Path) -> list[str]:
 
 
 def test_relative_dates_count_from_git_blame_per_line(tmp_path: Path) -> None:
-    store = tmp_path / "store"
-    store.mkdir()
-    git("init", "-q", cwd=store)
+    store = _new_store(tmp_path)
     folder = store / "acme-api"
     memory = write_memory(
         folder, "deploys.md", "deploys", "We deployed yesterday.\n", description="deploy log"
@@ -81,9 +87,7 @@ def test_relative_dates_count_from_git_blame_per_line(tmp_path: Path) -> None:
 def test_a_daily_logs_file_name_dates_lines_committed_later(tmp_path: Path) -> None:
     """A nightly backup commits the day's log after midnight; a port commits weeks of logs at
     once; the file's name says the day (docs/CONSOLIDATION.md, Evidence)."""
-    store = tmp_path / "store"
-    store.mkdir()
-    git("init", "-q", cwd=store)
+    store = _new_store(tmp_path)
     folder = store / "acme-api"
     write_memory(folder, "2026-03-19.md", "log", "Published today.\n", description="log")
     write_memory(folder, "20260301_notes.md", "notes", "Call Bob tomorrow.\n", description="n")
@@ -106,9 +110,7 @@ def test_a_daily_logs_file_name_dates_lines_committed_later(tmp_path: Path) -> N
 def test_a_days_document_named_with_its_date_is_dated_by_it(tmp_path: Path) -> None:
     """`morning-brief-2026-03-19.md` committed by the next night's backup (fifth sweep): the
     brief's day is the name's; a weekly report's name gives its week's Monday, not its day."""
-    store = tmp_path / "store"
-    store.mkdir()
-    git("init", "-q", cwd=store)
+    store = _new_store(tmp_path)
     folder = store / "acme"
     write_memory(
         folder, "morning-brief-2026-03-19.md", "b", "Uses today's data.\n", description="b"
@@ -125,9 +127,7 @@ def test_a_days_document_named_with_its_date_is_dated_by_it(tmp_path: Path) -> N
 
 
 def test_a_file_name_a_day_ahead_of_its_commit_is_the_writers_day(tmp_path: Path) -> None:
-    store = tmp_path / "store"
-    store.mkdir()
-    git("init", "-q", cwd=store)
+    store = _new_store(tmp_path)
     folder = store / "bee"
     write_memory(folder, "2026-03-12.md", "log", "Pushed to today.\n", description="log")
     _commit(store, "heartbeat", "2026-03-11T07:19:34+07:00")
@@ -138,9 +138,7 @@ def test_a_file_name_a_day_ahead_of_its_commit_is_the_writers_day(tmp_path: Path
 def test_a_lines_pinned_today_says_the_day_it_was_written(tmp_path: Path) -> None:
     """mediajunkie/dispatch appends the next morning's notes under the evening's heading; the
     line's `today (Apr 20)` says so, and its other phrases count from the 20th."""
-    store = tmp_path / "store"
-    store.mkdir()
-    git("init", "-q", cwd=store)
+    store = _new_store(tmp_path)
     folder = store / "dispatch"
     body = (
         "## 2026-04-19 (Sunday)\n\n"
@@ -161,9 +159,7 @@ def test_a_lines_pinned_today_says_the_day_it_was_written(tmp_path: Path) -> Non
 def test_a_daily_logs_template_file_keeps_its_day_words(tmp_path: Path) -> None:
     """`memory/YYYY-MM-DD.md` is the blank a daily log is made from (fourth sweep, held-out
     review): its `Tonight's Tasks` are every day's. `check` flags none of them either."""
-    store = tmp_path / "store"
-    store.mkdir()
-    git("init", "-q", cwd=store)
+    store = _new_store(tmp_path)
     folder = store / "acme"
     template = "## Top 3 Tonight's Tasks\n\n1. [Task]\n"
     write_memory(folder, "YYYY-MM-DD.md", "template", template, description="t")
