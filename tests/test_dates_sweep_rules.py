@@ -500,3 +500,14 @@ def test_a_stale_last_updated_field_dates_nothing() -> None:
         date(2026, 2, 16),
         "line `**Last Updated:** 2026-02-16`",
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Daily job: drop rows where batch.expires_at < today",  # fresh3: a comparison
+        "- Earnings: April 16, 2026 (~today)",  # a date beside it, roughly
+    ],
+)
+def test_a_comparison_and_a_rough_pin_are_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, RECORDED)[1] == []

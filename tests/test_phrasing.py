@@ -33,6 +33,17 @@ RECORDED = date(2026, 4, 23)  # a Thursday
         ("Back late this weekend", "Back late in the weekend of 2026-04-25"),
         # `in today's` something that is no era is a day
         ("- Decided in today's meeting", "- Decided in the 2026-04-23 meeting"),
+        # fresh3: a subject after a clause's opening word, an abbreviation's full stop
+        ("Remember what today felt like", "Remember what 2026-04-23 felt like"),
+        ("- Check if today is a holiday", "- Check if 2026-04-23 is a holiday"),
+        ("Today represents a turning point", "2026-04-23 represents a turning point"),
+        ("- Pipeline: 3 deals vs. today", "- Pipeline: 3 deals vs. 2026-04-23"),
+        ("- Shipped it because tomorrow is busy", "- Shipped it because 2026-04-24 is busy"),
+        # ... and the adverb they still take before anything else
+        (
+            "- Shipped it because today we had time",
+            "- Shipped it because on 2026-04-23 we had time",
+        ),
     ],
 )
 def test_each_phrase_reads_as_its_sentence_needs(text: str, converted: str) -> None:

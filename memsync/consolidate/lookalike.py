@@ -49,7 +49,7 @@ _CAL = rf"(?:{_CAL_NAMED}|\d{{1,2}}/\d{{1,2}}\b)"
 _PIN_AFTER = re.compile(
     rf"^\s*[(,]\s*(?:{_WEEKDAY}\s+)?{_CAL}(?:\s+{_WEEKDAY})?\s*\)", re.IGNORECASE
 )
-_PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*$", re.IGNORECASE)
+_PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*~?\s*$", re.IGNORECASE)  # `April 16 (~today)`
 # Not `5/6` here: after a label's colon that is a count (`Signals today: 5/6 filed`).
 _PIN_NAMED = re.compile(
     rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)?\s+(?:{_WEEKDAY}\s+)?`?{_CAL_NAMED}",
@@ -163,7 +163,8 @@ _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 # `Day = Today`, `day -> today, week -> current Mon..Sun`, `defaults to today's index`: a
 # value a setting or a mapping takes, whatever day it is used.
 _VALUE_BEFORE = re.compile(
-    r"(?:^|\s)[=≠]\s*$|(?:^|[\s,(])\w+\s*(?:->|=>)\s*$|\bdefaults?\s+to\s+$", re.IGNORECASE
+    r"(?:^|\s)(?:[=≠]|[<>]=?)\s*$|(?:^|[\s,(])\w+\s*(?:->|=>)\s*$|\bdefaults?\s+to\s+$",
+    re.IGNORECASE,
 )
 _FORMULA = re.compile(r"\btoday[+\-]\w|\[\s*today\s*,", re.IGNORECASE)
 _LATIN = re.compile(r"[A-Za-z]")
@@ -244,6 +245,8 @@ def sentence_start(before: str) -> bool:
     """Whether the text before a match (on its line) ends where a sentence starts."""
     stripped = re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+|>)\s+(?:\[[ xX]\]\s+)?", "", before)
     stripped = stripped.rstrip().rstrip("*_")
+    if re.search(r"(?:^|\s)(?:vs|e\.g|i\.e|cf|approx)\.$", stripped, re.IGNORECASE):
+        return False  # `Pipeline: 3 vs. today`: an abbreviation's full stop ends no sentence
     return not stripped or stripped[-1] in ".!?:;(\"'“‘—"
 
 

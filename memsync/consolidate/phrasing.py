@@ -37,8 +37,10 @@ _COPULA = _words("is was are were be been being")
 _SUBJECT_VERBS = _words(
     "is was will would should could might may has had were are marks looks seems starts ends "
     "begins works counts felt feels went goes brought saw produced moved proved became turned "
-    "remains remained stays stayed"
+    "remains remained stays stayed represents means shows brings gives"
 )
+# Words after which a clause starts, whose subject the day may be (`but today moved…`).
+_OPENS_CLAUSE = _words("but and what how why because that where when while if though although")
 # What a list or a heading opened by a day word is about (`Tomorrow priorities`, `## Tomorrow
 # TODO`): the day word qualifies the noun, so the date stands bare in front of it.
 _LIST_NOUNS = _words(
@@ -70,7 +72,7 @@ def mode(kind: str, ctx: Context) -> str:
     nxt = (ctx.nxt or "").lower()
     if ctx.at_start and kind == "day" and nxt in _LIST_NOUNS:
         return "noun"  # `**Tomorrow priorities (from Rick):**`
-    if ctx.at_start or prev in ("but", "and"):  # `Today felt like…`, `but today moved…`
+    if ctx.at_start or prev in _OPENS_CLAUSE:  # `Today felt like…`, `what today felt like`
         return "noun" if nxt in _SUBJECT_VERBS else "adverb"
     if prev in _NOUN_CONTEXT:
         return "noun"
