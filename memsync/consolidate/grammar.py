@@ -14,7 +14,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from memsync.consolidate import lookalike, phrasing, sections
+from memsync.consolidate import labels, lookalike, phrasing, sections
 from memsync.consolidate.weekdays import WEEKDAYS, bare_weekday, told_in_past
 from memsync.model.mdspans import protected_spans
 
@@ -234,7 +234,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     inner = any(w[0].isupper() and w.lower() not in WEEKDAYS for w in expression.split()[1:])
     title = ((expression[0].isupper() and not at_start) or inner) and _capitalized(nxt)
     title = title and not sections.in_heading(before)  # a heading capitalises every word
-    if _VAGUE_AFTER.match(after) or title or lookalike.named_label(expression, before, after):
+    if _VAGUE_AFTER.match(after) or title or labels.named_label(expression, before, after):
         return None  # `or so`; a title: "the Today Show", "this Evening Integration"
     ctx = Context(text, start, before, after, prev, nxt, at_start, found)
     kind_and_recipe = _recipe(match, ctx)

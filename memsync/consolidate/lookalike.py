@@ -32,14 +32,15 @@ yesterday`) and one-word names in a list (`(inbox, today, focus)`); on whole swe
 folders (tests/test_dates_sweep_rules.py), periods named side by side, a count or a negation
 over a period, a day of each month, a schedule table's row, and a date beside the phrase that
 already says its day. The rules that read a line through its headings are in
-`memsync.consolidate.sections`.
+`memsync.consolidate.sections`, those for what a view shows or a list holds in
+`memsync.consolidate.labels`, and `today` meaning the present in `memsync.consolidate.present`.
 """
 
 from __future__ import annotations
 
 import re
 
-from memsync.consolidate import present, sections
+from memsync.consolidate import labels, present, sections
 
 _MONTH = sections.MONTH
 _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?"
@@ -80,16 +81,6 @@ _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
 _SINGLE_OPEN = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Z])(?!.*(?:^|\s)['‘][A-Z])")
 _SINGLE_CLOSE = re.compile(r"^(?:[^'’]*?[a-z])?['’](?=$|[\s.,;:!?)\]—–])", re.IGNORECASE)
 _NUMBER_TAIL = re.compile(r"\d,$")
-# Periods a view or a score names side by side: `Today, week, projected monthly`, `Today +
-# 14-day graph`, `today +0.2, this week +0.1`, `18 This Week, 8 Backlog`; with a reading, a
-# day's figure (`Today's pnl=$0, week pnl=$40.25`).
-_PERIODS = re.compile(
-    r"(?:today|yesterday|week|month)\b[^,+;|\d=$]{0,20}?(?:,|\s\+)\s*(?:[a-z]+\s+)?"
-    r"(?<!this )(?<!next )(?<!last )(?<!a )(?<!per )(?<!the )"
-    r"(?:week|month|year|weekly|monthly|yearly|all[- ]time|\d+-day|\d+d)\b(?!\s+(?:of|ago))"
-    r"|\b(?:today|week|month)\s+[+\-−]\d|[,(:]\s*\d+\s+(?-i:This\s+Week)\b",
-    re.IGNORECASE,
-)
 _BANNER = re.compile(r"[^\w]*[━═─][^\w]*\w+(?:\s\w+)?[^\w]*$")
 # `- **43 messages Friday morning and they all looked the same** (445 pts)`: a listed post
 _LISTED_POST = re.compile(r"\(\s*\d[\d,.]*k?\s*(?:pts|points|upvotes)\b", re.IGNORECASE)
@@ -102,9 +93,6 @@ _DOES = re.compile(
     re.IGNORECASE,
 )
 _DAY_OF = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\s+of\s+$", re.IGNORECASE)
-_BUCKETS = re.compile(
-    r"[^,)]*,[^)]*\b(?:daily|weekly|monthly|yearly|annual|all[- ]time|lifetime)\b", re.IGNORECASE
-)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
 _ADDRESSED = re.compile(r"\b(?<!thank )you(?:r|rs|rself|'re|'ll|'ve|'d)?\b", re.IGNORECASE)
 _SPEAKER = re.compile(r"\b(?:interaction|prompt|transcript)\s*:\s|→\s*[A-Z][\w ]{0,20}:\s")
@@ -171,74 +159,9 @@ _LATIN = re.compile(r"[A-Za-z]")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
-_WEEKDAY_WORD = re.compile(
-    r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE
-)
-_LOWER_WORD_BEFORE = re.compile(r"(?:^|\s)[a-z]+ $")
-_NAME_AFTER = re.compile(r"(?:['’]s)?\s+[A-Z][a-z]")
-_LIST_BEFORE = re.compile(r"[,(]\s*$")
-_LIST_AFTER = re.compile(r"^(?:['’]s)?\s*[,)]")
-# Capitalised words after a comma, right before: `CNBC, USA Today, InStyle` (a list of names).
-_NAME_WORD_BEFORE = re.compile(r"[,;]\s+(?:[A-Z][\w&.'’-]*\s+)+$")
-# A one-word item between one-word items of a list: `(inbox, today, focus)`.
-_WORD_ITEM_BEFORE = re.compile(r"[(,:]\s*[a-z][\w-]*,\s*$")
-_WORD_ITEM_AFTER = re.compile(r"\s*,\s*[a-z][\w-]*\s*[,)]")
-# `5 tabs: Today, ⚠️ Stale Deals, Pipeline`: the first of a list of names after a colon.
-_NAMES_AFTER_COLON = re.compile(r"^(?:['’]s)?\s*,\s*\W{0,3}\s*[A-Z]")
-# What a screen shows, a filter picks or a list is grouped into (`a weekly view showing only
-# today and the next seven days`, `grouped into today and tomorrow`, `View today, Quick
-# booking`, `today filter button`): a view's rolling day, whatever day it is looked at.
-_DISPLAY_BEFORE = re.compile(
-    r"\b(?:(?:show(?:s|ing)?|display(?:s|ing)?)(?:\s+only)?|view(?:\s+(?:of|for))?"
-    r"|filter(?:s|ed|ing)?\s+(?:to|by|for|on)"
-    r"|(?:group|bucket|split)(?:s|ed|ing)?(?:\s+\w+ly)?\s+into"
-    r"|(?:sort|order)(?:s|ed|ing)?\s+by\s+[\w ]{1,25}?\s+for)\s+$",
-    re.IGNORECASE,
-)
-# `🏠 Home screen: today's meds, appointments`: what a screen lists (a possessive after it).
-_SCREEN_LABEL = re.compile(
-    r"\b(?:screen|page|tab|dashboard|view|widget|panel)\s*(?:\*\*|__)?\s*:(?:\*\*|__)?\s+$",
-    re.IGNORECASE,
-)
-# `grouped into today and tomorrow`, `for today first, then tomorrow`: the day word before.
-_COORDINATED_DAY = re.compile(
-    r"(?:today|tomorrow|yesterday|tonight)(?:['’]s)?(?:\s+first)?\s*(?:,\s*then|,|and|or|&)\s+$",
-    re.IGNORECASE,
-)
-_DISPLAY_AFTER = re.compile(
-    r"(?:['’]s)?\s*\**\s*"
-    r"(?:filter|view|tab|column|label|button|widget|bucket|panel|toggle|screen|page)s?\b",
-    re.IGNORECASE,
-)
-# A table cell holding only the phrase, and a row of column names (`| Metric | Today |`).
-_CELL_BEFORE = re.compile(r"\|[^\w|]*$")
-_CELL_AFTER = re.compile(r"(?:['’]s)?[^\w|]*\|")
-_COLUMN_NAME = re.compile(r"[A-Z][A-Za-z'’/&-]*(?:\s[A-Za-z][A-Za-z'’/&-]*)?")
 # `[List agents active today]`: a template's placeholder (not `- [ ]`, not a link's text).
 _OPEN_BRACKET = re.compile(r"\[(?![ xX]\])[^\[\]]*$")
 _CLOSE_BRACKET = re.compile(r"^[^\[\]]*\](?!\()")
-
-
-def named_label(expression: str, before: str, after: str) -> bool:
-    """Whether a capitalised phrase mid-sentence names a bucket, view or list item, not a day:
-    `treated as Today tasks`, `Inbox, THIS WEEK, NEXT WEEK`, `(This Week, Next Month)`,
-    `hero sticky, Today's Bookings clickable`."""
-    words = expression.split()
-    if not all(w[:1].isupper() for w in words) or _WEEKDAY_WORD.search(expression):
-        return False  # a weekday is capitalised wherever it stands
-    shouted = expression.isupper()  # `ToS TODAY`: emphasis, not a name
-    if _LIST_BEFORE.search(before) and _LIST_AFTER.match(after):
-        return before.rstrip().endswith(",") or after.lstrip("'’s").lstrip().startswith(",")
-    if before.rstrip().endswith(":") and _NAMES_AFTER_COLON.match(after):
-        return True
-    if shouted:
-        return False
-    if sections.in_heading(before):
-        return False  # a heading capitalises its words: `## Priority Order for Tonight`
-    if _NAME_WORD_BEFORE.search(before):
-        return True  # `CNBC, Huffington Post, USA Today, InStyle`: the end of a name
-    named = _NAME_AFTER.match(after) is not None  # `, Today's Bookings`: a view's name
-    return bool(_LOWER_WORD_BEFORE.search(before) or (before.rstrip().endswith(",") and named))
 
 
 def sentence_start(before: str) -> bool:
@@ -255,14 +178,7 @@ def pinned(before: str, after: str) -> bool:
     phrase is a table cell of its own in a dated row (`| March 18 | Check in | Tomorrow |`)."""
     if _PIN_AFTER.match(after) or _PIN_BEFORE.search(before) or _PIN_NAMED.match(after):
         return True  # `Apr 15 (today)`, `Today is Friday, May 1, 2026`, `Today: 2026-03-24`
-    own_cell = _CELL_BEFORE.search(before) and _CELL_AFTER.match(after)
-    return bool(own_cell and sections.CALENDAR.search(before + after))
-
-
-def _header_row(line: str) -> bool:
-    """Whether LINE is a table row of column names: short capitalised labels, no figures."""
-    cells = [c.strip(" *_") for c in line.strip().strip("|").split("|")]
-    return len(cells) >= 2 and all(_COLUMN_NAME.fullmatch(c) for c in cells)
+    return labels.own_cell(before, after) and sections.CALENDAR.search(before + after) is not None
 
 
 def not_english(line: str) -> bool:
@@ -315,24 +231,12 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # what a tool does on every run; `━━━ TODAY ━━━`; a post's copied title
     if _DAY_OF.search(before) or (line.lstrip().startswith("|") and sections.CRON.search(line)):
         return True  # `~14th of next month`: each month's; a schedule row `| 0 12 * * 1-5 |`
-    if (_LIST_BEFORE.search(before) and _BUCKETS.match(after)) or _PERIODS.search(
-        lead + words + tail
+    if labels.shown_or_listed(
+        line, before, after, words, lead=lead, tail=tail, possessive=possessive
     ):
-        return True  # `stats (today's bookings, weekly, monthly revenue)`: a stat's period
+        return True  # a view's day, a column's name, a stat's period, a name in a list
     if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):
         return True  # `Share one thing you built today`: addressed to whoever reads it, any day
-    if (
-        _displayed(lead)
-        or _DISPLAY_AFTER.match(after)
-        or (possessive and _SCREEN_LABEL.search(lead))
-    ):
-        return True  # `a view showing only today`, `today filter`: a view's day, any day
-    own_cell = _CELL_BEFORE.search(before) and _CELL_AFTER.match(after)
-    listed_age = words.lower().endswith(" ago") and "://" in line  # a feed's `| 3 days ago |`
-    if own_cell and (_header_row(line) or listed_age):
-        return True  # `| Metric | Today | Trend |`: a column's name; a listing's copied age
-    if _WORD_ITEM_BEFORE.search(before) and _WORD_ITEM_AFTER.match(after):
-        return True  # `3 suites passing (inbox, today, focus)`: one of a list of names
     if _SPEAKER.search(before):
         return True  # `interaction: Clayton: Tomorrow after I…`: a transcript quotes speech
     if _FORMULA.search(line) or _VALUE_BEFORE.search(before):
@@ -369,14 +273,6 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     if present.nowadays(before, after, words):
         return True  # `in today's world`, `Still true today`: the present, not a day
     return bool(_LABEL_ROW.search(before) or re.match(r"\s+[/−](?:\s|$)", after))
-
-
-def _displayed(lead: str) -> bool:
-    """Whether the clause before a phrase ends in what a view shows, or in a day word that does."""
-    coordinated = _COORDINATED_DAY.search(lead)
-    if coordinated is not None:
-        return _displayed(lead[: coordinated.start()])
-    return _DISPLAY_BEFORE.search(lead) is not None
 
 
 def _sentence_cut(before: str) -> int:

