@@ -13,6 +13,7 @@ up to a day after the commit: a writer's local day may run ahead of the commit's
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from datetime import date, timedelta
@@ -146,7 +147,12 @@ def named_date(path: str, recorded: date) -> date | None:
     another date or is more than a day after RECORDED (the day its line was otherwise known to
     be written); a date after other words (`project_maddie_2026-03-24.md`) is the day of what
     the file is about, not of its writing."""
-    name = path.rsplit("/", 1)[-1]
+    named = _name_day(path.rsplit("/", 1)[-1])
+    return named if named is not None and named <= recorded + _CLOCK_SLACK else None
+
+
+@functools.lru_cache(maxsize=256)  # asked once per dated line, of the same few names
+def _name_day(name: str) -> date | None:
     found = list(_NAME_DATE.finditer(name))
     if len(found) != 1:
         return None
@@ -155,10 +161,9 @@ def named_date(path: str, recorded: date) -> date | None:
         return None  # `project_maddie_2026-03-24.md`; `weekly-report-<its monday>.md`
     year, _, month, day = found[0].groups()
     try:
-        named = date(int(year), int(month), int(day))
+        return date(int(year), int(month), int(day))
     except ValueError:
         return None
-    return named if named <= recorded + _CLOCK_SLACK else None
 
 
 def template_name(path: str) -> bool:

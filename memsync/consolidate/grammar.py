@@ -335,7 +335,7 @@ def _recipe(
         if lookalike.idiom(before):
             return None
         possessive = ctx.text[match.end() : match.end() + 2].lower() in ("'s", "’s")
-        if possessive and phrasing.is_contracted(ctx.text[match.end() :]):
+        if possessive and phrasing.is_contracted(ctx.text[match.end() : match.end() + 40]):
             return None
         if possessive and lookalike.recurring_day(_line(ctx), len(before), word):
             return None  # `summary of today's brief` in a daily job: every day's

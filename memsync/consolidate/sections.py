@@ -131,7 +131,7 @@ def _sections(text: str) -> tuple[list[int], list[bool], list[bool]]:
         elif _INSTRUCTIONS.search(title) and not _WORK_ON.search(title):
             # A day's rules learned are that day's (`## 2026-03-05` > `### Rules`); a template
             # is every day's, wherever it is kept (`## Morning Report Template`).
-            own = True if _TEMPLATE.search(title) else None if _dated(chain) else True
+            own = None if _dated(chain) and not _TEMPLATE.search(title) else True
         elif _ROUTINE.search(title) and not dated and not _dated(chain):
             own = True  # `## Task Management (Daily)`, unless a dated heading encloses it
         parents.append(_decided(chain))

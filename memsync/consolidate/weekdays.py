@@ -165,8 +165,8 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
         return (-1 if _PAST_AUX.search(_sentence(ctx.before)) else 1), False
     nxt = (ctx.nxt or "").lower()
     clock = bool(_CLOCK_AFTER.match(ctx.after))
-    cell = ctx.before.split("|")[-1] + " " + ctx.after.split("|")[0]
-    if clock and (CRON.search(cell) or _CRON_AFTER.match(ctx.after)):
+    whole_cell = ctx.before.split("|")[-1] + " " + ctx.after.split("|")[0]
+    if clock and (CRON.search(whole_cell) or _CRON_AFTER.match(ctx.after)):
         return None  # a job's weekly slot
     as_day = clock or _CLAUSE_END.match(ctx.after) is not None or nxt in _AFTER_A_DAY
     if not as_day:
