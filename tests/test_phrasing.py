@@ -38,6 +38,9 @@ RECORDED = date(2026, 4, 23)  # a Thursday
         ("- Check if today is a holiday", "- Check if 2026-04-23 is a holiday"),
         ("Today represents a turning point", "2026-04-23 represents a turning point"),
         ("- Pipeline: 3 deals vs. today", "- Pipeline: 3 deals vs. 2026-04-23"),
+        # A sentence opened inside bold after a full stop takes a capital
+        ("- Questions queued. **Tomorrow.**", "- Questions queued. **On 2026-04-24.**"),
+        ("Met **today** at noon", "Met **on 2026-04-23** at noon"),
         ("- Shipped it because tomorrow is busy", "- Shipped it because 2026-04-24 is busy"),
         # ... and the adverb they still take before anything else
         (

@@ -167,7 +167,7 @@ _CLOSE_BRACKET = re.compile(r"^[^\[\]]*\](?!\()")
 def sentence_start(before: str) -> bool:
     """Whether the text before a match (on its line) ends where a sentence starts."""
     stripped = re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+|>)\s+(?:\[[ xX]\]\s+)?", "", before)
-    stripped = stripped.rstrip().rstrip("*_")
+    stripped = stripped.rstrip().rstrip("*_").rstrip()  # `queued. **Tomorrow.**`
     if re.search(r"(?:^|\s)(?:vs|e\.g|i\.e|cf|approx)\.$", stripped, re.IGNORECASE):
         return False  # `Pipeline: 3 vs. today`: an abbreviation's full stop ends no sentence
     return not stripped or stripped[-1] in ".!?:;(\"'“‘—"
