@@ -348,7 +348,15 @@ def test_a_dreaming_snippet_is_dated_by_the_log_it_cites() -> None:
         ("- today remains SYSTEM", "- 2026-04-23 remains SYSTEM"),
         # What stays an adverb beside them
         ("Tomorrow we ship the priorities", "On 2026-04-24 we ship"),
-        ("- Fixed the login today/tonight", "on 2026-04-23/on the night of 2026-04-23"),
+        # A `/` pair says its preposition once
+        ("- Fixed the login today/tonight", "on 2026-04-23/the night of 2026-04-23"),
+        ("- No blockers for Task 2 tomorrow/Friday", "Task 2 on 2026-04-24/2026-04-24"),
+        # A possessive whose noun is left out keeps its `'s`
+        ("Mar 17 ran; today's didn't fire.", "Mar 17 ran; 2026-04-23's didn't fire."),
+        ("Apr 20 was late; today’s is running late", "2026-04-23’s is running late"),
+        ("**Tomorrow's Must-Win:**", "**The 2026-04-24 Must-Win:**"),
+        # A verb that takes the day as its object
+        ("- Ran (yesterday's run, window covers today)", "window covers 2026-04-23)"),
         ("- Boot: yesterday's notes only if today's missing piece", "the 2026-04-23 missing piece"),
         ("- got 3 new stars today", "3 new stars on 2026-04-23"),
     ],
@@ -361,6 +369,7 @@ def test_a_day_word_naming_a_lists_day_reads_as_a_bare_date(text: str, converted
     ("text", "kept"),
     [
         ("Boot sequence: yesterday's notes only if today's missing.", "today's"),
+        ("- Shipped it on Monday/Wednesday", "Monday/Wednesday"),  # two days, not one
         ("#### 5. **airi** ⭐ 1,412 stars today", "today"),
         ("- `date` → today is `2026-07-10`; backup ran", "today"),
     ],

@@ -108,7 +108,9 @@ def render(match: DateMatch, value: str, first_day: date | None) -> str:
         compact = value if kind == "week" else f"{value} weekend"
     else:
         noun = compact = value
-    if match.possessive:
+    if match.possessive and match.mode == "elided":
+        text = compact + match.expression[-2:]  # `2026-04-29's`, in the writer's apostrophe
+    elif match.possessive:
         text = f"the {compact}"
     elif match.mode == "noun":
         text = noun

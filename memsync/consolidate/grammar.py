@@ -109,7 +109,7 @@ class DateMatch:
     recipe: tuple[str, int, int] = ("days", 0, 0)
     part: str | None = None
     possessive: bool = False
-    mode: str = "adverb"  # how it reads in its sentence: adverb | noun | noun-in
+    mode: str = "adverb"  # how it reads in its sentence: adverb | noun | noun-in | elided
     chained_range: bool = False
     capital: bool = False  # starts a sentence: the replacement starts with a capital too
     pinned: bool = False  # an explicit date next to it already says the day: left as it is
@@ -207,7 +207,9 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     start, end = match.span()
     line_start, line_end = _line_bounds(text, start)
     before, after = text[line_start:start], text[end:line_end]
-    if before and (before[-1].isalnum() or before[-1] in "-_=.@#$\\&·≥≤" or _slash(before, True)):
+    if before and (
+        before[-1].isalnum() or before[-1] in "-_=.@#$\\&·≥≤" or _slash(before, True, match.group())
+    ):
         return None
     line = text[line_start:line_end]
     possessive = after[:2].lower() in ("'s", "’s") and not after[2:3].isalnum()
@@ -219,7 +221,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
         end, after = end + 2, after[2:]
     if after and (after[0].isalnum() or after[0] in "-_=@\\·+" or re.match(r"[.:]\w", after)):
         return None
-    if _slash(after, False) or re.match(r"\s*[=<>]\s*\w+_\w", after):
+    if _slash(after, False, match.group()) or re.match(r"\s*[=<>]\s*\w+_\w", after):
         return None  # `today = today_date - start`: a formula's variable
     if before[-1:] in "\"'“‘`" and before[-1:] and after[:1] in "\"'”’`" and after[:1]:
         return None  # a quoted mention of the words, not a use
@@ -241,7 +243,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     if kind_and_recipe is None:
         return None
     kind, recipe, part, chained_range = kind_and_recipe
-    mode = phrasing.mode(kind, ctx)
+    mode = "elided" if possessive and phrasing.elided(after) else phrasing.mode(kind, ctx)
     # `## 🎯 Today's Achievements`: after marks and emoji alone a capital still opens the line
     capital = expression[:1].isupper() and (at_start or _MARKS_ONLY.fullmatch(before) is not None)
     pin = lookalike.pinned(before, after) or sections.dated_heading(line, before, after)
@@ -255,12 +257,19 @@ _MARKS_ONLY = re.compile(r"[\W_]*")
 _DAY_WORD = re.compile(r"(?:today|tomorrow|yesterday|tonight)", re.IGNORECASE)
 
 
-def _slash(side: str, before: bool) -> bool:
-    """A `/` joining the match to something other than another day word (`today/tomorrow`)."""
+def _slash(side: str, before: bool, words: str) -> bool:
+    """A `/` joining the match (WORDS) to something other than another day word
+    (`today/tomorrow`), or a day word to a weekday (`tomorrow/Sunday`)."""
     if not side.endswith("/") if before else not side.startswith("/"):
         return False
     other = re.search(r"(\w+)/$", side) if before else re.match(r"/(\w+)", side)
-    return other is None or not _DAY_WORD.fullmatch(other.group(1))
+    if other is None:
+        return True
+    # `tomorrow/Sunday`: a weekday paired with a day word names its day; `Mon/Wed` a schedule
+    pairs = _DAY_WORD.fullmatch(other.group(1)) or (
+        other.group(1).lower() in WEEKDAYS and _DAY_WORD.fullmatch(words) is not None
+    )
+    return not pairs
 
 
 def _recipe(

@@ -31,7 +31,8 @@ def _words(text: str) -> frozenset[str]:
 _NOUN_CONTEXT = _words(
     "on since by until till til before after from to through thru of for at as with "
     "during in into within between than starting beginning ending via per except "
-    "including around about roughly approximately circa like unlike versus vs make throughout"
+    "including around about roughly approximately circa like unlike versus vs make throughout "
+    "covers covering includes excludes excluding"
 )
 _COPULA = _words("is was are were be been being")
 _SUBJECT_VERBS = _words(
@@ -64,8 +65,8 @@ def mode(kind: str, ctx: Context) -> str:
         connector = ctx.text[chained.end : ctx.start].strip().lower()
         if connector in ("and", "or"):
             return chained.mode
-    if ctx.found and ctx.text[ctx.found[-1].end : ctx.start] == "/":
-        return ctx.found[-1].mode  # `today/tomorrow`: one pair, read alike
+    if ctx.before.endswith("/"):
+        return "noun"  # `on 2026-05-13/2026-05-12`: the pair's preposition is said once
     prev = ctx.prev
     if ctx.before.endswith(("[", "(")):
         return "noun"  # link text, a parenthesis
@@ -81,6 +82,19 @@ def mode(kind: str, ctx: Context) -> str:
     if prev in ("earlier", "later", "early", "late") and kind in ("week", "weekend"):
         return "noun-in"
     return "adverb"
+
+
+# `today's didn't fire`, `today's is running late`: a possessive whose noun is left out.
+_ELIDED = re.compile(
+    r"\s+(?:is|isn't|was|wasn't|are|were|did|didn't|does|doesn't|has|hasn't|had|will|won't"
+    r"|would|should|can|could|may|might|went|got|ran|failed|fired|landed)(?![\w'’-])"
+)
+
+
+def elided(after: str) -> bool:
+    """Whether a day word's `'s` (AFTER starts right after it) owns a noun left out, as in
+    `Apr 28 brief at 05:11Z; today's is late`: it then keeps its `'s` (`2026-04-29's`)."""
+    return _ELIDED.match(after) is not None
 
 
 def is_contracted(after: str) -> bool:
