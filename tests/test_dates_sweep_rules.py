@@ -359,6 +359,8 @@ def test_a_dreaming_snippet_is_dated_by_the_log_it_cites() -> None:
         ("- Ran (yesterday's run, window covers today)", "window covers 2026-04-23)"),
         ("- Boot: yesterday's notes only if today's missing piece", "the 2026-04-23 missing piece"),
         ("- got 3 new stars today", "3 new stars on 2026-04-23"),
+        ("- Read the USA Today piece today", "USA Today piece on 2026-04-23"),
+        ('- "Quoted" and shipped today', '- "Quoted" and shipped on 2026-04-23'),
     ],
 )
 def test_a_day_word_naming_a_lists_day_reads_as_a_bare_date(text: str, converted: str) -> None:
@@ -370,6 +372,11 @@ def test_a_day_word_naming_a_lists_day_reads_as_a_bare_date(text: str, converted
     [
         ("Boot sequence: yesterday's notes only if today's missing.", "today's"),
         ("- Shipped it on Monday/Wednesday", "Monday/Wednesday"),  # two days, not one
+        ('  - Psychology Today (Nov 2024), "Splitting the Hard Problem"', "Psychology Today"),
+        ("- Medical News Today: Brain regions where serotonin", "News Today:"),
+        # A quotation that opens the line and goes on below it
+        ('> "Hey [Name] — we had JB on this week talking', "on this week"),
+        ('"Shipped real work today. Template code → production.', "work today."),
         ("#### 5. **airi** ⭐ 1,412 stars today", "today"),
         ("- `date` → today is `2026-07-10`; backup ran", "today"),
     ],

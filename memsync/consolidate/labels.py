@@ -3,8 +3,9 @@ bucket, a stat's period, an item in a list of names.
 
 A dashboard's `today filter`, a screen `showing only today and the next seven days`, a table's
 `| Metric | Today | Trend |`, `stats (today's bookings, weekly, monthly revenue)`, `(inbox,
-today, focus)`, `CNBC, USA Today, InStyle`, `treated as Today tasks`: the day word is the name
-of what a view or a list holds, the same whatever day it is read. Found on the blind corpora
+today, focus)`, `CNBC, USA Today, InStyle`, `treated as Today tasks`, `Psychology Today (Nov
+2024)`: the day word is the name of what a view or a list holds, or of a publication, the
+same whatever day it is read. Found on the blind corpora
 (heldout5 to heldout10) and the sweeps (docs/BENCHMARKS.md); split out of
 `memsync.consolidate.lookalike`, which asks these rules first. Imports the standard library
 and `memsync.consolidate.sections` (whether text is a heading).
@@ -25,6 +26,10 @@ _LIST_BEFORE = re.compile(r"[,(]\s*$")
 _LIST_AFTER = re.compile(r"^(?:['’]s)?\s*[,)]")
 # Capitalised words after a comma, right before: `CNBC, USA Today, InStyle` (a list of names).
 _NAME_WORD_BEFORE = re.compile(r"[,;]\s+(?:[A-Z][\w&.'’-]*\s+)+$")
+# A publication named `… Today` (`Psychology Today (Nov 2024)`, `Medical News Today: …`).
+_MASTHEAD_BEFORE = re.compile(
+    r"\b(?:Psychology|Physics|Chemistry|Christianity|Medical\s+News|USA|Russia|India)\s+$"
+)
 # A one-word item between one-word items of a list: `(inbox, today, focus)`.
 _WORD_ITEM_BEFORE = re.compile(r"[(,:]\s*[a-z][\w-]*,\s*$")
 _WORD_ITEM_AFTER = re.compile(r"\s*,\s*[a-z][\w-]*\s*[,)]")
@@ -108,6 +113,8 @@ def named_label(expression: str, before: str, after: str) -> bool:
     words = expression.split()
     if not all(w[:1].isupper() for w in words) or _WEEKDAY_WORD.search(expression):
         return False  # a weekday is capitalised wherever it stands
+    if expression == "Today" and _MASTHEAD_BEFORE.search(before):
+        return True  # `Psychology Today (Nov 2024)`: a magazine
     shouted = expression.isupper()  # `ToS TODAY`: emphasis, not a name
     if _LIST_BEFORE.search(before) and _LIST_AFTER.match(after):
         return before.rstrip().endswith(",") or after.lstrip("'’s").lstrip().startswith(",")

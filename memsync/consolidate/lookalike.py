@@ -285,11 +285,20 @@ def _sentence_end(after: str) -> int:
     return stop.start() if stop else len(after)
 
 
+_QUOTE_OPENS_LINE = re.compile(r'^\s*(?:>\s*)*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?["“]')
+
+
 def inside_double_quotes(before: str, after: str) -> bool:
-    """Whether the match sits between a pair of double quotes on its line, or of single quotes
-    around a title (`'Hurry Up Tomorrow'`; an apostrophe inside a word is not a quote)."""
+    """Whether the match sits between a pair of double quotes on its line, after a double quote
+    that opens the line and is not closed on it (a quotation going on below), or between
+    single quotes around a title (`'Hurry Up Tomorrow'`; an apostrophe in a word is none)."""
     straight = before.count('"') % 2 == 1 and '"' in after
     curly = before.count("“") > before.count("”") and "”" in after
+    if _QUOTE_OPENS_LINE.match(before) and (
+        (before.count('"') % 2 == 1 and '"' not in after)
+        or (before.count("“") > before.count("”") and "”" not in after)
+    ):
+        return True  # `> "Hey [Name] — … on this week`: a message quoted over several lines
     opened = _SINGLE_OPEN.search(before)
     if opened is None or _SINGLE_CLOSE.search(before[opened.end() :]):
         return straight or curly
