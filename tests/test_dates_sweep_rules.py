@@ -361,6 +361,8 @@ def test_a_dreaming_snippet_is_dated_by_the_log_it_cites() -> None:
         ("- got 3 new stars today", "3 new stars on 2026-04-23"),
         ("- Read the USA Today piece today", "USA Today piece on 2026-04-23"),
         ('- "Quoted" and shipped today', '- "Quoted" and shipped on 2026-04-23'),
+        ("- Bob wanted the report yesterday", "report on 2026-04-22"),
+        ("- We need it tomorrow", "need it on 2026-04-24"),
     ],
 )
 def test_a_day_word_naming_a_lists_day_reads_as_a_bare_date(text: str, converted: str) -> None:
@@ -374,6 +376,7 @@ def test_a_day_word_naming_a_lists_day_reads_as_a_bare_date(text: str, converted
         ("- Shipped it on Monday/Wednesday", "Monday/Wednesday"),  # two days, not one
         ('  - Psychology Today (Nov 2024), "Splitting the Hard Problem"', "Psychology Today"),
         ("- Medical News Today: Brain regions where serotonin", "News Today:"),
+        ("- Execs want AI yesterday. This guide shows what works.", "want AI yesterday."),
         # A quotation that opens the line and goes on below it
         ('> "Hey [Name] — we had JB on this week talking', "on this week"),
         ('"Shipped real work today. Template code → production.', "work today."),

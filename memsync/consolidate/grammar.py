@@ -341,7 +341,7 @@ def _recipe(
         return "part-of-day", ("days", offset, 0), part, False
     if group == "word":
         word = g("word")
-        if lookalike.idiom(before):
+        if lookalike.idiom(before, word):
             return None
         possessive = ctx.text[match.end() : match.end() + 2].lower() in ("'s", "’s")
         if possessive and phrasing.is_contracted(ctx.text[match.end() : match.end() + 40]):

@@ -61,6 +61,8 @@ _IDIOM_BEFORE = re.compile(
     r"(?:(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+|\bha(?:s|ve)\s+been|\d[\d,.]*k?\s+stars)\s+$",
     re.IGNORECASE,
 )
+# Only a present want can be for yesterday: `wanted it yesterday` may say when.
+_WANT_BEFORE = re.compile(r"\b(?:wants?|needs?)\s+(?:[\w.-]+\s+){0,3}$", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(
     r"\b(?:\w+est|most|least|first|second|third|only|once|twice|times?|instances?|record)\b"
     r"|\d[\d,.]*[kmb]?\+?\s+(?!days?\b|weeks?\b|months?\b)[a-z]|\d%|\$\d|\d\s*$"
@@ -193,8 +195,11 @@ def names_identifier(line: str, word: str) -> bool:
     return any(lowered in span.group().lower() for span in _CODE_SPAN.finditer(line))
 
 
-def idiom(before: str) -> bool:
-    """`None pay tomorrow`, `"tomorrow" has been tomorrow for days`: not a day."""
+def idiom(before: str, word: str) -> bool:
+    """`None pay tomorrow`, `"tomorrow" has been tomorrow for days`, `Execs want AI
+    yesterday` (they want it at once): not a day."""
+    if word.lower() == "yesterday" and _WANT_BEFORE.search(before):
+        return True
     return _IDIOM_BEFORE.search(before) is not None
 
 
