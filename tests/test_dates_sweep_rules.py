@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from memsync.consolidate.dates import resolve_relative_dates
+from memsync.consolidate.dates import convertible_dates, resolve_relative_dates
 from memsync.consolidate.evidence import stated_dates
 from memsync.consolidate.grammar import find_relative_dates
 
@@ -530,3 +530,32 @@ def test_a_stale_last_updated_field_dates_nothing() -> None:
 )
 def test_a_comparison_and_a_rough_pin_are_left_alone(text: str) -> None:
     assert resolve_relative_dates(text, RECORDED)[1] == []
+
+
+def test_a_heading_dated_by_its_rewrite_dates_its_section_in_the_same_run() -> None:
+    """Found on DorcusTitanus's memory (a helper's run over 43 real folders): the checklist's
+    heading was rewritten and its item left, which a second run then rewrote (SPEC section 5:
+    a second run changes nothing), and `check` flagged the item after the first run."""
+    text = (
+        "## QLC+ Setup Checklist (before Saturday 10am)\n"
+        "- [ ] Install on M5 Pro\n"
+        "- [ ] Test single-fixture response before Saturday\n"
+    )
+    friday = date(2026, 5, 22)
+    new_text, replacements = resolve_relative_dates(text, friday)
+    assert new_text == (
+        "## QLC+ Setup Checklist (before 2026-05-23 10am)\n"
+        "- [ ] Install on M5 Pro\n"
+        "- [ ] Test single-fixture response before 2026-05-23\n"
+    )
+    assert [(r.line, text[r.start : r.end]) for r in replacements] == [
+        (0, "Saturday"),
+        (2, "Saturday"),
+    ]
+    assert resolve_relative_dates(new_text, friday) == (new_text, [])
+    flagged = [(m.start, m.end) for m in convertible_dates(text)]
+    assert flagged == [(r.start, r.end) for r in replacements]
+    # Under a checklist's heading that no rewrite dates, the item is any day's
+    undated = "## QLC+ Setup Checklist\n- [ ] Test single-fixture response before Saturday\n"
+    assert resolve_relative_dates(undated, friday) == (undated, [])
+    assert convertible_dates(undated) == []

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
+from typing import TypeVar
 
+from memsync.consolidate import sections
 from memsync.consolidate.evidence import pinned_day
 from memsync.consolidate.grammar import DateMatch, find_relative_dates, parse_number
 from memsync.consolidate.weekdays import WEEKDAYS
@@ -135,6 +137,37 @@ def resolve_relative_dates(
     WRITTEN is a date, or a function from a 0-based line number to the date that line was
     written (git blame). Returns the new text and the replacements, in text order.
     """
+    new_text, replacements = _resolve_once(text, written)
+    if not sections.dates_a_section(text, [rep.start for rep in replacements]):
+        return new_text, replacements
+    # A heading's rewrite dated its section (`## Checklist (before 2026-05-23 10am)`), whose
+    # lines are then its own days, not a checklist's any day: what a second run would rewrite
+    # is rewritten now, so that run finds nothing (SPEC section 5).
+    _, more = _resolve_once(new_text, written)
+    if not more:
+        return new_text, replacements
+    merged = sorted(replacements + _shifted_back(more, replacements), key=lambda rep: rep.start)
+    return apply_replacements(text, merged), merged
+
+
+_Span = TypeVar("_Span", Replacement, DateMatch)
+
+
+def _shifted_back(later: list[_Span], earlier: list[Replacement]) -> list[_Span]:
+    """LATER (found in a text EARLIER rewrote) placed at their offsets in the original text."""
+    placed = []
+    for span in later:
+        grown = 0
+        for rep in earlier:
+            if rep.start + grown < span.start:
+                grown += len(rep.new) - (rep.end - rep.start)
+        placed.append(replace(span, start=span.start - grown, end=span.end - grown))
+    return placed
+
+
+def _resolve_once(
+    text: str, written: date | Callable[[int], date]
+) -> tuple[str, list[Replacement]]:
     found = find_relative_dates(text)
     matches = [match for match in found if not match.pinned]
     if not matches:
@@ -200,8 +233,15 @@ def _told_days(
 
 def convertible_dates(text: str) -> list[DateMatch]:
     """The relative dates in TEXT consolidation rewrites (and `check` flags): the grammar's
-    matches but those an explicit date next to them already pins (`tomorrow (Apr 27)`)."""
-    return [match for match in find_relative_dates(text) if not match.pinned]
+    matches but those an explicit date next to them already pins (`tomorrow (Apr 27)`), and
+    those a heading's rewrite makes a dated section's (see resolve_relative_dates)."""
+    first = [match for match in find_relative_dates(text) if not match.pinned]
+    if not sections.dates_a_section(text, [match.start for match in first]):
+        return first
+    # The day a phrase is counted from does not decide whether it is rewritten: any will do.
+    rewritten, replacements = _resolve_once(text, date(2000, 1, 1))
+    later = [match for match in find_relative_dates(rewritten) if not match.pinned]
+    return sorted(first + _shifted_back(later, replacements), key=lambda match: match.start)
 
 
 def apply_replacements(text: str, replacements: list[Replacement]) -> str:

@@ -141,6 +141,19 @@ def _sections(text: str) -> tuple[list[int], list[bool], list[bool]]:
     return starts, verdicts, parents
 
 
+def dates_a_section(text: str, starts: list[int]) -> bool:
+    """Whether rewriting the phrases at STARTS in TEXT dates a heading that was undated: its
+    section is then read as a day's (`## Checklist (before Saturday)` -> `(before 2026-05-23)`)."""
+    for start in starts:
+        line_start = text.rfind("\n", 0, start) + 1
+        heading = _HEADING.match(text, line_start)
+        if heading is not None and heading.start(2) <= start:
+            title = heading.group(2)
+            if not (CALENDAR.search(title) or _DAY_WORDS.search(title)):
+                return True
+    return False
+
+
 def _dated(chain: list[tuple[int, bool | None]]) -> bool:
     return any(v is False for _, v in chain)
 
