@@ -139,6 +139,39 @@ def test_detect_renames_exact_and_similar() -> None:
     assert detect_renames(base, side) == {"a.md": "x.md", "b.md": "y.md"}
 
 
+def client_mem(name: str, description: str, body: str) -> bytes:
+    """A memory as Claude Code 2.1.330 writes it: `type` nested under `metadata:`."""
+    head = f"---\nname: {name}\ndescription: {description}\nmetadata:\n  type: project\n---\n\n"
+    return (head + body + "\n").encode()
+
+
+DEPLOY = client_mem("deploy", "release train", "Deploys go out on Fridays via the release train.")
+PNPM = client_mem("pnpm", "package manager", "This repo uses pnpm, never npm or yarn.")
+PORTS = client_mem("ports", "dev ports", "The API listens on 8080, the web app on 3000.")
+
+
+def test_unrelated_memories_of_one_type_are_no_rename() -> None:
+    """Two short memories of one type share most lines (`---`, `metadata:`, `  type: project`):
+    a helper's sync run found B's edit of deploy.md merged into A's new pnpm.md, deploy.md gone
+    (SPEC 4: deleted on one side, changed on the other, the changed version stays)."""
+    assert detect_renames({"p/deploy.md": DEPLOY}, {"p/pnpm.md": PNPM}) == {}
+    edited = DEPLOY.replace(b"train.", b"train, never after 3pm.")
+    result = both_ways({"p/deploy.md": DEPLOY}, {"p/pnpm.md": PNPM}, {"p/deploy.md": edited})
+    assert result.files == {"p/pnpm.md": PNPM, "p/deploy.md": edited}
+    # Both sides delete one memory and each adds its own: two memories, not one
+    result = both_ways({"p/old.md": DEPLOY}, {"p/pnpm.md": PNPM}, {"p/ports.md": PORTS})
+    assert result.files == {"p/pnpm.md": PNPM, "p/ports.md": PORTS}
+
+
+def test_a_renamed_memory_is_still_found_by_what_it_says() -> None:
+    renamed = DEPLOY.replace(b"name: deploy", b"name: release-train")
+    assert detect_renames({"p/deploy.md": DEPLOY}, {"p/release-train.md": renamed}) == {
+        "p/deploy.md": "p/release-train.md"
+    }
+    bare = b"---\nmetadata:\n  type: project\n---\n"  # says nothing: no evidence either way
+    assert detect_renames({"p/a.md": bare}, {"p/b.md": bare + b"\n"}) == {}
+
+
 NAMES = st.sampled_from(["p/a.md", "p/b.md", "p/c.md", "p/team/d.md", "p/x.txt"])
 CONTENT = st.sampled_from([mem("a", "A\n"), mem("b", "B\n"), mem("a", "A\nA2\n"), b"line\n"])
 TREE = st.dictionaries(NAMES, CONTENT, max_size=4)

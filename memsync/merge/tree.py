@@ -7,6 +7,7 @@ Pure: no git, no files.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -46,10 +47,13 @@ def detect_renames(base: Mapping[str, bytes], side: Mapping[str, bytes]) -> dict
     if len(left_old) * len(left_new) > 2500:
         return renames  # similarity search is quadratic: exact renames only on big changes
     scored = []
+    new_lines = {new: _said(side[new]) for new in left_new}
     for old in left_old:
-        old_lines = base[old].splitlines()
+        old_lines = _said(base[old])
         for new in left_new:
-            matcher = SequenceMatcher(None, old_lines, side[new].splitlines(), autojunk=False)
+            if not old_lines or not new_lines[new]:
+                continue  # nothing said beyond the frontmatter's shape: no evidence of a rename
+            matcher = SequenceMatcher(None, old_lines, new_lines[new], autojunk=False)
             if matcher.quick_ratio() >= 0.5 and (ratio := matcher.ratio()) >= 0.5:
                 scored.append((-ratio, old, new))
     used: set[str] = set()
@@ -58,6 +62,18 @@ def detect_renames(base: Mapping[str, bytes], side: Mapping[str, bytes]) -> dict
             renames[old] = new
             used.add(new)
     return renames
+
+
+# Lines every memory of a type shares: `---`, `metadata:`, `  type: project`, a stamp.
+_SHAPE = re.compile(rb"-{3}|\.{3}|(?:metadata|type|modified|originSessionId|name)\s*:.*")
+
+
+def _said(data: bytes) -> list[bytes]:
+    """The lines of DATA that say something: not blank, not frontmatter every memory of its type
+    shares. Two short memories of one type agree on most of their lines (`---`, `metadata:`,
+    `  type: project`), so comparing whole files calls unrelated memories a rename."""
+    stripped = (line.strip() for line in data.splitlines())
+    return [line for line in stripped if line and not _SHAPE.fullmatch(line)]
 
 
 def merge_trees(
