@@ -147,3 +147,18 @@ def test_log_times_never_take_a_name_for_a_time(clone: Path, name: str) -> None:
     expected = {"a.md": 1_600_000_000, name: 1_700_000_100}
     assert gitcmd.path_times(clone, second) == expected
     assert gitcmd.change_times(clone, None, second) == expected
+
+
+def test_change_times_are_when_the_edit_was_made(clone: Path) -> None:
+    """A merge orders two sides' changes by when each was made (the author date), not by when
+    it was synced: a laptop back online with a 09:00 edit must not beat a 10:00 one."""
+    edit = gitcmd.write_commit(
+        clone,
+        parents=[],
+        changes={"d.md": b"B"},
+        message="1\n",
+        author=ME,
+        when=1_700_009_000,  # synced last
+        authored=1_700_000_000,  # written first
+    )
+    assert gitcmd.change_times(clone, None, edit) == {"d.md": 1_700_000_000}

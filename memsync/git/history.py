@@ -151,9 +151,11 @@ def tree_changes(repo: Path, old: str | None, new: str) -> TreeChanges:
 
 
 def change_times(repo: Path, base: str | None, tip: str) -> dict[str, int]:
-    """Per path, the commit time of the newest commit in BASE..TIP touching it (one `git log`)."""
+    """Per path, when its newest change in BASE..TIP was made (one `git log`): the latest
+    author date, which memsync's commits set to the time of the edit (SPEC section 4), not
+    the committer date, the sync's, which would let a laptop back online win with old edits."""
     span = tip if base is None else f"{base}..{tip}"
-    args = ["log", "-z", "--no-renames", "--name-only", "--format=%x01%ct", span]
+    args = ["log", "-z", "--no-renames", "--name-only", "--format=%x01%at", span]
     times: dict[str, int] = {}
     for when, path in _timed_names(run_git(args, cwd=repo).stdout):
         if when > times.get(path, -1):
