@@ -14,7 +14,7 @@ import pytest
 
 from memsync.config import load_config
 from memsync.git import remote as gitremote
-from memsync.sync import quickpull
+from memsync.sync import quickpull, store
 from memsync.sync.binding import resolve_bindings
 from memsync.sync.lock import this_host
 from memsync.sync.quickpull import quick_pull
@@ -214,6 +214,41 @@ def test_an_unreachable_remote_goes_to_the_engine_which_reports_it(
     assert path == "ENGINE"
     assert "memsync: team: remote unreachable" in stderr
     assert "(kept locally)" in stderr
+
+
+def test_a_remote_unreachable_for_days_is_told_though_failed_fetches_touch_fetch_head(
+    settled: tuple[Machine, Path, Path], remotes: tuple[Path, Path]
+) -> None:
+    """git truncates FETCH_HEAD before it connects, so a failed fetch made it look as new as
+    a good one and the days-offline note never came (found by an adversarial sync review)."""
+    machine, project, _ = settled
+    clone = _bindings(machine, project)[1].clone_dir
+    stamp = clone / gitremote.ANSWERED
+    assert stamp.is_file(), "the last fetch the remote answered is stamped"
+    three_days_ago = stamp.stat().st_mtime - 3 * 86_400
+    os.utime(stamp, (three_days_ago, three_days_ago))
+    remotes[1].rename(remotes[1].with_name("moved.git"))
+    out, _, path = _hook(machine, project)
+    assert path == "ENGINE"
+    assert (clone / "FETCH_HEAD").stat().st_mtime > three_days_ago + 2 * 86_400
+    message = str(out.get("systemMessage"))
+    assert "memsync: team: the remote has been unreachable for 3 day(s)" in message
+    assert stamp.stat().st_mtime == three_days_ago, "a failed fetch does not stamp"
+
+
+def test_a_clone_from_before_the_stamp_trusts_only_a_fetch_head_a_fetch_filled(
+    settled: tuple[Machine, Path, Path],
+) -> None:
+    machine, project, _ = settled
+    binding = _bindings(machine, project)[1]
+    (binding.clone_dir / gitremote.ANSWERED).unlink()
+    fetch_head = binding.clone_dir / "FETCH_HEAD"
+    assert fetch_head.stat().st_size > 0
+    assert store.last_fetch(binding) == fetch_head.stat().st_mtime
+    fetch_head.write_bytes(b"")  # what a failed fetch leaves
+    assert store.last_fetch(binding) is None
+    fetch_head.unlink()
+    assert store.last_fetch(binding) is None
 
 
 def test_a_clone_mid_merge_goes_to_the_engine_which_refuses_it(

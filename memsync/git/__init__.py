@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         update_ref,
     )
     from memsync.git.remote import (
+        ANSWERED,
         create_bare_remote,
         default_branch_of,
         fetch,
@@ -82,6 +83,7 @@ if TYPE_CHECKING:
 # Each name is imported from its module on first use (PEP 562): a session start that only
 # fetches and reads refs does not pay for the history, object and work-tree parsers.
 _WHERE: dict[str, str] = {
+    "ANSWERED": "remote",
     "BlameLine": "history",
     "DEFAULT_TIMEOUT": "run",
     "GitResult": "run",
@@ -151,6 +153,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "ANSWERED",
     "DEFAULT_TIMEOUT",
     "ZERO_SHA",
     "BlameLine",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Collection
 from pathlib import Path
 
@@ -92,7 +93,19 @@ def _collect(repo: Path, proc: Background, timeout: float | None) -> GitResult:
             hint="Local state is intact; the next run finishes the work.",
         )
     code, err = ended
+    if code == 0:
+        _answered(repo)
     return GitResult(("git", *_FETCH, "origin"), code, b"", err.decode("utf-8", "replace"))
+
+
+# Stamped on each fetch the remote answered: git truncates FETCH_HEAD before it connects, so
+# a failed fetch leaves FETCH_HEAD as new as a good one and says nothing about the last answer.
+ANSWERED = "memsync-fetched"
+
+
+def _answered(repo: Path) -> None:
+    with contextlib.suppress(OSError):  # only the "unreachable since" note reads it
+        (repo / ANSWERED).touch()
 
 
 def wait_fetch(repo: Path, timeout: float | None) -> bool | None:
@@ -144,6 +157,7 @@ def fetch(repo: Path, timeout: float | None) -> None:
         timeout=timeout,
         network=True,
     )
+    _answered(repo)
 
 
 def maintain(repo: Path) -> None:

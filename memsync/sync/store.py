@@ -171,11 +171,16 @@ def read_folder(binding: Binding, commit: str | None) -> dict[str, bytes]:
 
 
 def last_fetch(binding: Binding) -> float | None:
-    """When the remote last answered a fetch (git rewrites FETCH_HEAD on each), or None."""
+    """When the remote last answered a fetch, or None when that is not known."""
     try:
-        return (binding.clone_dir / "FETCH_HEAD").stat().st_mtime
+        return (binding.clone_dir / git.ANSWERED).stat().st_mtime
+    except OSError:
+        pass
+    try:  # a clone made before the stamp: FETCH_HEAD, unless a failed fetch emptied it
+        head = (binding.clone_dir / "FETCH_HEAD").stat()
     except OSError:
         return None
+    return head.st_mtime if head.st_size else None
 
 
 def by_write_day(
