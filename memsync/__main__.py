@@ -27,6 +27,19 @@ def defer_import(name: str) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Run memsync; `pull --hook`/`push --hook` and a piped `check` skip the CLI framework."""
     args = sys.argv[1:] if argv is None else argv
+    try:
+        _main(args)
+    except KeyboardInterrupt:
+        # Ctrl-C can land anywhere, an import or a wait on a thread included, before any
+        # command's own handler: a hook still never fails the session, and no traceback.
+        hook = "--hook" in args
+        sys.stderr.write(
+            "memsync: interrupted" + ("; the next run finishes the work\n" if hook else "\n")
+        )
+        raise SystemExit(0 if hook else 130) from None
+
+
+def _main(args: list[str]) -> None:
     if args == ["--version"]:
         from memsync import __version__
 

@@ -159,6 +159,66 @@ def test_ctrl_c_exits_130_without_a_traceback(machines: list[Machine], tmp_path:
 
 
 @POSIX_ONLY
+def test_ctrl_c_in_a_hook_exits_0_without_a_traceback(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """A hook never fails the session, Ctrl-C included: an adversarial review saw a
+    KeyboardInterrupt traceback and status -2 from `push --hook` (raised in a thread join)."""
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
+    write_memory(memory_dir(alice, project), "deploy.md", "deploy", "Deploys go out on Fridays.")
+    slow = tmp_path / "slowbin"
+    slow.mkdir()
+    started = tmp_path / "git-started"
+    (slow / "git").write_text(f"#!/bin/sh\n: > '{started}'\nexec sleep 60\n")
+    (slow / "git").chmod(0o755)
+    env = {**os.environ, **alice.env, "PATH": f"{slow}{os.pathsep}{os.environ['PATH']}"}
+    memsync = str(Path(sys.executable).parent / "memsync")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WITH_DEFAULT_SIGINT, memsync, "push", "--hook"],
+        cwd=project,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(f'{{"cwd": "{project}", "hook_event_name": "SessionEnd"}}')
+    proc.stdin.close()
+    deadline = time.monotonic() + 30
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists(), "memsync never ran git"
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 0
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    assert "memsync: interrupted; the next run finishes the work" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("args", "code"), [(("push", "--hook"), 0), (("push",), 130)])
+def test_ctrl_c_while_memsync_imports_is_no_traceback(
+    machines: list[Machine], tmp_path: Path, args: tuple[str, ...], code: int
+) -> None:
+    alice = machines[0]
+    interrupt = (
+        "import builtins\n"
+        "real = builtins.__import__\n"
+        "def imports(name, *a, **k):\n"
+        "    if name in ('memsync.sync.hookmode', 'memsync.cli.app'):\n"
+        "        raise KeyboardInterrupt\n"
+        "    return real(name, *a, **k)\n"
+        "builtins.__import__ = imports\n"
+    )
+    done = run(alice, *args, cwd=alice.home, extra=inject(tmp_path, interrupt))
+    assert done.returncode == code
+    assert done.stderr.startswith("memsync: interrupted")
+    assert "Traceback" not in done.stderr
+
+
+@POSIX_ONLY
 def test_disk_full_is_a_clear_error(machines: list[Machine], tmp_path: Path) -> None:
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full")
