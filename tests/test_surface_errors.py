@@ -121,17 +121,23 @@ _WITH_DEFAULT_SIGINT = (
 )
 
 
-@POSIX_ONLY
-def test_ctrl_c_exits_130_without_a_traceback(machines: list[Machine], tmp_path: Path) -> None:
-    alice = machines[0]
-    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
-    # A git that never answers: the push is interrupted while it waits.
+def _git_that_never_answers(machine: Machine, tmp_path: Path) -> tuple[dict[str, str], Path]:
+    """An environment whose git never answers, and the file it creates once it has started."""
     slow = tmp_path / "slowbin"
     slow.mkdir()
     started = tmp_path / "git-started"
     (slow / "git").write_text(f"#!/bin/sh\n: > '{started}'\nexec sleep 60\n")
     (slow / "git").chmod(0o755)
-    env = {**os.environ, **alice.env, "PATH": f"{slow}{os.pathsep}{os.environ['PATH']}"}
+    env = {**os.environ, **machine.env, "PATH": f"{slow}{os.pathsep}{os.environ['PATH']}"}
+    return env, started
+
+
+@POSIX_ONLY
+def test_ctrl_c_exits_130_without_a_traceback(machines: list[Machine], tmp_path: Path) -> None:
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
+    # The push is interrupted while it waits for git.
+    env, started = _git_that_never_answers(alice, tmp_path)
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -167,12 +173,7 @@ def test_ctrl_c_in_a_hook_exits_0_without_a_traceback(
     alice = machines[0]
     project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
     write_memory(memory_dir(alice, project), "deploy.md", "deploy", "Deploys go out on Fridays.")
-    slow = tmp_path / "slowbin"
-    slow.mkdir()
-    started = tmp_path / "git-started"
-    (slow / "git").write_text(f"#!/bin/sh\n: > '{started}'\nexec sleep 60\n")
-    (slow / "git").chmod(0o755)
-    env = {**os.environ, **alice.env, "PATH": f"{slow}{os.pathsep}{os.environ['PATH']}"}
+    env, started = _git_that_never_answers(alice, tmp_path)
     memsync = str(Path(sys.executable).parent / "memsync")
     proc = subprocess.Popen(
         [sys.executable, "-c", _WITH_DEFAULT_SIGINT, memsync, "push", "--hook"],
