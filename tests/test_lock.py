@@ -61,6 +61,25 @@ def test_a_lock_of_a_dead_process_is_taken_over(tmp_path: Path) -> None:
     assert not path.exists()
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process start times: Linux")
+def test_a_lock_whose_pid_now_names_a_younger_process_is_taken_over(tmp_path: Path) -> None:
+    """After a power loss the recorded pid is often another, later process's: the lock would
+    wedge every run until deleted by hand (found by an adversarial sync review)."""
+    path = tmp_path / "store.lock"
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        holder = {"pid": alive.pid, "host": socket.gethostname(), "command": "push"}
+        path.write_text(json.dumps({**holder, "since": time.time() - 3600}))  # before it began
+        with store_lock(path, timeout=0.5, command="pull", store="team"):
+            assert read_holder(path).pid == os.getpid()  # type: ignore[union-attr]
+        path.write_text(json.dumps({**holder, "since": time.time()}))  # taken once it ran
+        with pytest.raises(LockHeldError), store_lock(path, timeout=0.2, command="pull", store="x"):
+            pass
+    finally:
+        alive.kill()
+        alive.wait()
+
+
 def test_a_half_written_lock_file_is_stale_after_a_moment(tmp_path: Path) -> None:
     path = tmp_path / "store.lock"
     path.write_text("")

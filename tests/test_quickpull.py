@@ -8,6 +8,7 @@ import random
 import shutil
 import socket
 import string
+import time
 from pathlib import Path
 
 import pytest
@@ -198,7 +199,12 @@ def test_a_held_lock_goes_to_the_engine(settled: tuple[Machine, Path, Path]) -> 
     machine, project, _ = settled
     lock = _bindings(machine, project)[1].lock_path
     # This very process, alive on this host: a holder the lock never takes over.
-    holder = {"pid": os.getpid(), "host": socket.gethostname(), "command": "push", "since": 1.0}
+    holder = {
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+        "command": "push",
+        "since": time.time(),
+    }
     lock.write_text(json.dumps(holder))
     assert _why(machine, project) == "team: the store is locked by another memsync"
     assert lock.exists(), "a lock the quick path did not take is left alone"

@@ -14,6 +14,8 @@ from memsync.errors import LockHeldError
 
 # A holder on another host cannot be probed; after this long its lock is presumed dead.
 FOREIGN_STALE_SECONDS = 6 * 3600
+# A holder starts before it takes the lock; this much later is still it (clocks adjust).
+_START_SLACK = 60.0
 
 
 def this_host() -> str:
@@ -82,8 +84,24 @@ def _is_stale(path: Path, holder: LockHolder | None) -> bool:
         except OSError:
             return True
     if holder.host == this_host():
-        return not pid_alive(holder.pid)
+        return not pid_alive(holder.pid) or _started_after(holder.pid, holder.since)
     return time.time() - holder.since > FOREIGN_STALE_SECONDS
+
+
+def _started_after(pid: int, since: float) -> bool:
+    """Whether process PID started after SINCE, so it cannot be the one that took the lock then:
+    after a power loss the recorded pid is often some other process's (Linux only)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+        boot = next(
+            float(line.split()[1])
+            for line in Path("/proc/stat").read_text(encoding="ascii").splitlines()
+            if line.startswith("btime ")
+        )
+        ticks = int(stat.rsplit(")", 1)[1].split()[19])  # field 22, `starttime`
+    except (OSError, ValueError, IndexError, StopIteration):
+        return False  # not Linux, or the process just ended: pid_alive decides
+    return boot + ticks / os.sysconf("SC_CLK_TCK") > since + _START_SLACK
 
 
 @contextlib.contextmanager
