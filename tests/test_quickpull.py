@@ -358,9 +358,10 @@ def test_a_missing_team_folder_goes_to_the_engine(settled: tuple[Machine, Path, 
     shutil.rmtree(live / "team")
     assert _why(machine, project) == "team: the live directory is missing"
     _, _, path = _hook(machine, project)
-    assert path == "ENGINE"  # which takes the folder's removal as the memories' deletion
+    assert path == "ENGINE"  # which writes the folder again: its removal deletes no memory
     team = _bindings(machine, project)[1].clone_dir
-    assert "style.md" not in git("ls-tree", "-r", "--name-only", "main", cwd=team)
+    assert "style.md" in git("ls-tree", "-r", "--name-only", "main", cwd=team)
+    assert (live / "team" / "style.md").is_file()
 
 
 def test_anything_unexpected_goes_to_the_engine(

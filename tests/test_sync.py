@@ -124,6 +124,38 @@ def test_offline_push_keeps_work_and_the_next_run_sends_it(
     assert "acme-api/offline.md" in remote_files(private)
 
 
+def test_a_memory_folder_gone_as_a_whole_is_restored_not_deleted_everywhere(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    """A reset or a restore without ~/.claude removes the folder, not the memories: pushing
+    that as 21 deletions emptied the remote and then every machine (an adversarial review)."""
+    private, _ = remotes
+    laptop, desktop, _ = machines
+    p1 = setup_machine(laptop, private, None, "src/api")
+    p2 = setup_machine(desktop, private, None, "elsewhere/api")
+    live = memory_dir(laptop, p1)
+    for n in range(3):
+        write_memory(live, f"m{n}.md", f"m{n}", f"Fact {n}.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+    before = {p.name: p.read_bytes() for p in live.iterdir() if p.is_file()}
+    shutil.rmtree(live)
+    result = laptop.memsync("push", cwd=p1)
+    assert "the memory folder was missing; restored it from the store" in result.stdout
+    assert {p.name: p.read_bytes() for p in live.iterdir() if p.is_file()} == before
+    assert {f"acme-api/m{n}.md" for n in range(3)} <= set(remote_files(private))
+    desktop.memsync("pull", cwd=p2)
+    assert sorted(p.name for p in memory_dir(desktop, p2).glob("m*.md")) == [
+        "m0.md",
+        "m1.md",
+        "m2.md",
+    ]
+    # Deleting memories one by one still deletes them everywhere
+    (live / "m0.md").unlink()
+    laptop.memsync("push", cwd=p1)
+    assert "acme-api/m0.md" not in remote_files(private)
+
+
 def test_hook_mode_reads_cwd_from_stdin_and_summarizes(
     machines: list[Machine], remotes: tuple[Path, Path]
 ) -> None:

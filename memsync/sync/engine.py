@@ -71,6 +71,15 @@ def _scan_live(run: _Run) -> None:
 
     if not run.binding.live_dir.is_dir():
         run.live = {}
+        if run.manifest.files:
+            # The whole folder gone (a reset, a restore without ~/.claude) says nothing about
+            # any one memory: read as deleting them all it would empty every machine. The
+            # folder is written again from the store instead.
+            run.manifest = replace(run.manifest, files={}, clean=False)
+            note = (
+                f"the memory folder was missing; restored it from the store: {run.binding.live_dir}"
+            )
+            run.note(notes=(*run.report.notes, note))
         return
     scan = scan_directory(
         run.binding.live_dir, run.binding.scope, repository_root=not run.binding.prefix
