@@ -265,11 +265,56 @@ def test_user_and_feedback_archived_only_when_allowed(tmp_path: Path) -> None:
     folder = tmp_path / "memory"
     _many(folder, {"user": 120, "feedback": 100})
     plan = make_plan(folder)
-    assert plan.folders[0].archives == ()
-    assert "would not make it fit, so none was moved" in plan.folders[0].problems[0]
+    (fp,) = plan.folders
+    assert fp.archives == () and fp.index is not None and fp.index.fits
+    # No room for 20 lines and none may move: the 20 oldest feedback memories get no line
+    # (an index over the limits would hide them anyway, and fail `check`)
+    left_out = set(fp.index.left_out)
+    assert len(left_out) == 20 and all(p.startswith("feedback-") for p in left_out)
+    times = {p: os.stat(folder / p).st_mtime for p in os.listdir(folder) if "feedback" in p}
+    assert max(times[p] for p in left_out) <= min(t for p, t in times.items() if p not in left_out)
+    assert fp.problems == (
+        "20 files got no line in MEMORY.md, which has no room left within Claude Code's limits: "
+        + ", ".join(fp.index.left_out[:5])
+        + " and 15 more; they stay in the folder (`--allow-archive all` may archive older user "
+        "and feedback memories)",
+    )
     plan = make_plan(folder, options=Options(allow_archive="all"))
     archived = plan.folders[0].archives
     assert len(archived) == 20 and {a.type for a in archived} == {"feedback"}
+
+
+def test_files_without_frontmatter_only_take_the_room_that_is_left(tmp_path: Path) -> None:
+    """A review over 43 real folders: 198 daily logs with no frontmatter had 30 of 31
+    `reference` memories archived to make room for them, and 80 notes pushed a 151-line index
+    to 231 lines (over Claude Code's limit, failing `check`)."""
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    for day in range(1, 199):
+        log = folder / f"2026-{1 + day // 28:02d}-{1 + day % 28:02d}.md"
+        log.write_text(f"# Day {day}\n\nWorked on the backlog, item {day}.\n", encoding="utf-8")
+    types = _many(folder, {"reference": 3})
+    plan = make_plan(folder)
+    (fp,) = plan.folders
+    assert fp.archives == () and fp.index is not None and fp.index.fits
+    assert set(types) <= set(fp.index.added)
+    assert len(fp.index.added) + len(fp.index.left_out) == 201 and len(fp.index.left_out) >= 1
+    assert all(not p.startswith("reference") for p in fp.index.left_out)
+    apply_plan(plan)
+    assert measure_index((folder / "MEMORY.md").read_text(encoding="utf-8")).fits
+    assert sorted(p.name for p in folder.glob("reference-*.md")) == sorted(types)
+    # An index within the limits stays within them: only the notes that fit get a line
+    other = tmp_path / "other"
+    other.mkdir()
+    lesson = "- Lesson {}: keep the deploy script idempotent and check the logs after each run."
+    prose = ["# Long-term notes", *(lesson.format(i) for i in range(150))]
+    (other / "MEMORY.md").write_text("\n".join(prose) + "\n", encoding="utf-8")
+    for i in range(80):
+        (other / f"note-{i:02d}.md").write_text(f"Note {i} about the build.\n", encoding="utf-8")
+    (fp,) = make_plan(other).folders
+    assert fp.index is not None and fp.index.after.lines == 200 and fp.index.fits
+    assert len(fp.index.left_out) == 31 and fp.problems[0].startswith("31 files got no line")
+    assert "--allow-archive" not in fp.problems[0]  # no memory with a type was left out
 
 
 def test_duplicates_merged_and_index_follows(tmp_path: Path) -> None:

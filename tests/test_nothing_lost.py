@@ -181,8 +181,16 @@ def test_archiving_only_when_it_makes_the_index_fit(tmp_path: Path) -> None:
     for i in range(10):
         write_memory(folder, f"proj-{i:03d}.md", f"proj {i}", f"Project fact {i}.\n")
     plan = make_plan(folder)
-    # Moving all 10 project memories still leaves 205 lines: nothing moves, and it says why.
+    # Moving all 10 project memories still leaves 205 lines: nothing moves; the new index takes
+    # the 200 lines that fit (user memories first) and names the 15 it has no room for.
     assert plan.folders[0].archives == ()
-    assert "would not make it fit, so none was moved" in plan.folders[0].problems[0]
+    assert plan.folders[0].problems[0].startswith("15 files got no line in MEMORY.md")
     plan = make_plan(folder, options=Options(allow_archive="all"))
     assert len(plan.folders[0].archives) == 15  # exactly as many as make it fit
+    # An index already over the limits that archiving cannot fix: nothing moves, it says why
+    targets = sorted(p.name for p in folder.glob("*.md"))
+    lines = [f"- [{name}]({name}) — {name}" for name in targets]
+    (folder / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (fp,) = make_plan(folder).folders
+    assert fp.archives == () and fp.index is not None and fp.index.after.lines == 215
+    assert "would not make it fit, so none was moved" in fp.problems[0]

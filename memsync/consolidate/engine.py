@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,9 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     problems = []
     if not rebuild.fits:
         problems.append(_over_limit(rebuild.after, options.allow_archive))
+    if rebuild.left_out:
+        typed = any(files[p].type for p in rebuild.left_out)
+        problems.append(_left_out(rebuild.left_out, typed and options.allow_archive != "all"))
     new_index = _render_new_index(existing, rebuild)
     writes: dict[str, bytes] = {}
     moves: list[tuple[str, str]] = []
@@ -282,6 +285,16 @@ def _over_limit(size: IndexSize, allow_archive: str) -> str:
         f"{INDEX_NAME} is over Claude Code's limits ({size.lines} lines, {size.chars:,} "
         f"characters) and archiving the memories it may move would not make it fit, so none "
         f"was moved{more}"
+    )
+
+
+def _left_out(paths: Sequence[str], may_archive_more: bool) -> str:
+    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    more = " (`--allow-archive all` may archive older user and feedback memories)"
+    return (
+        f"{len(paths)} {'file' if len(paths) == 1 else 'files'} got no line in {INDEX_NAME}, "
+        f"which has no room left within Claude Code's limits: {shown}; they stay in the folder"
+        f"{more if may_archive_more else ''}"
     )
 
 

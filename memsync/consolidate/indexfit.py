@@ -1,7 +1,8 @@
 """Rebuilding MEMORY.md: one line per memory, headings and prose kept, within Claude's limits.
 
 `rebuild_index` is pure: dangling and duplicate lines out, missing memories in, long lines
-shortened, and (when allowed) the least recently updated memories archived until it fits.
+shortened, and (when allowed) the least recently updated memories archived until it fits;
+new lines that cannot fit are left out, files without frontmatter before any memory.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ class IndexRebuild:
     rewritten: tuple[str, ...]
     shortened: tuple[str, ...]
     archived: tuple[str, ...]
+    # Memories with no line that the index had no room for (they stay where they are).
+    left_out: tuple[str, ...]
     before: IndexSize
     after: IndexSize
     # (old line, new line) of every line rewritten in place, so a report shows both.
@@ -135,25 +138,28 @@ def rebuild_index(
             if len(line.text) > MAX_INDEX_LINE_CHARS:
                 shortened.append(memory.path)
         lines.append(IndexLine(new, parse_entry(new)))
-    added = sorted(path for path in known if path not in seen)
-    tail = len(lines)
-    while tail and not lines[tail - 1].text.strip():
-        tail -= 1
-    new_entries = []
-    for path in added:
-        memory = known[path]
-        text = entry_line(memory.title or Path(path).stem, path, memory.hook)
-        new_entries.append(IndexLine(text, parse_entry(text)))
-    lines[tail:tail] = new_entries
+    missing = [path for path in sorted(known) if path not in seen]
     base = existing or parse_index_text("")
     before = measure_index(existing.text()) if existing else measure_index("")
-    index = base.with_lines(lines)
-    if not lines:
-        index = Index(lines=(), final_newline=True)
-    index, archived = _fit(index, known, allow_archive)
+    typed = [path for path in missing if known[path].type]
+    # A memory with a type may have older `project`/`reference` ones archived to make room
+    # (SPEC section 5). When even that cannot make the index fit, only the new lines that fit
+    # are added and nothing moves: an index within the limits never leaves them.
+    index, archived = _fit(_with_entries(base, lines, typed, known), known, allow_archive)
+    if not measure_index(index.text()).fits:
+        without = _with_entries(base, lines, [], known)
+        fitting = measure_index(without.text()).fits
+        typed = _most_that_fit(without, typed, known) if fitting else []
+        index, archived = _with_entries(base, lines, typed, known), []
+    # A file without frontmatter (an agent's daily log) takes only the room that is left:
+    # it never costs a memory with a type its line.
+    untyped = _most_that_fit(index, [p for p in missing if not known[p].type], known)
+    index = _with_entries(index, list(index.lines), untyped, known)
+    added = sorted([*typed, *untyped])
     return IndexRebuild(
         text=index.text(),
         added=tuple(added),
+        left_out=tuple(path for path in missing if path not in set(added)),
         dangling=tuple(dangling),
         duplicates=tuple(duplicates),
         dangling_lines=tuple(dangling_lines),
@@ -165,6 +171,53 @@ def rebuild_index(
         after=measure_index(index.text()),
         rewrites=tuple(rewrites),
     )
+
+
+def _entry(memory: IndexMemory) -> IndexLine:
+    text = entry_line(memory.title or Path(memory.path).stem, memory.path, memory.hook)
+    return IndexLine(text, parse_entry(text))
+
+
+def _with_entries(
+    base: Index, lines: Sequence[IndexLine], paths: Sequence[str], known: dict[str, IndexMemory]
+) -> Index:
+    """BASE with LINES and an entry for each of PATHS at the end, before trailing blank lines."""
+    lines = list(lines)
+    tail = len(lines)
+    while tail and not lines[tail - 1].text.strip():
+        tail -= 1
+    lines[tail:tail] = [_entry(known[path]) for path in paths]
+    return base.with_lines(lines) if lines else Index(lines=(), final_newline=True)
+
+
+def _most_that_fit(
+    index: Index, candidates: Sequence[str], known: dict[str, IndexMemory]
+) -> list[str]:
+    """Which of CANDIDATES (no line in INDEX yet) fit in the room INDEX leaves, the most
+    important first: by type (`user`, `feedback`, `project`, `reference`, none), newest first."""
+    size = measure_index(index.text())
+    if not size.fits or not candidates:
+        return []
+    rank = {kind: i for i, kind in enumerate(("user", "feedback", "project", "reference"))}
+    order = sorted(candidates, key=lambda p: (rank.get(known[p].type or "", 4), _newest(known[p])))
+    lines, chars = size.lines, size.chars
+    chosen: list[str] = []
+    for path in order:
+        cost = len(_entry(known[path]).text) + 1
+        if lines + 1 <= size.line_limit and chars + cost <= size.char_limit:
+            chosen.append(path)
+            lines, chars = lines + 1, chars + cost
+    chosen.sort()
+    # The running count is exact but for trimming at the ends; check the real size once.
+    while (
+        chosen and not measure_index(_with_entries(index, index.lines, chosen, known).text()).fits
+    ):
+        chosen.pop()
+    return chosen
+
+
+def _newest(memory: IndexMemory) -> tuple[float, ...]:
+    return tuple(-part for part in memory.updated)
 
 
 def _fit(

@@ -147,6 +147,7 @@ def _index_markdown(folder: FolderPlan) -> list[str]:
         ("duplicate lines removed", rebuild.duplicates),
         ("lines rewritten from frontmatter", rebuild.rewritten),
         ("long lines shortened", rebuild.shortened),
+        ("no room for a line (left in the folder)", rebuild.left_out),
     ]
     for label, paths in rows:
         if paths:
@@ -192,6 +193,7 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                 "rewritten": list(r.rewritten),
                 "rewrites": [{"before": old, "after": new} for old, new in r.rewrites],
                 "shortened": list(r.shortened),
+                "left_out": list(r.left_out),
                 "before": {"lines": r.before.lines, "chars": r.before.chars},
                 "after": {"lines": r.after.lines, "chars": r.after.chars},
                 "fits": r.fits,
