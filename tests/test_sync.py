@@ -156,6 +156,60 @@ def test_a_memory_folder_gone_as_a_whole_is_restored_not_deleted_everywhere(
     assert "acme-api/m0.md" not in remote_files(private)
 
 
+def test_a_synced_memory_that_turns_unreadable_is_held_back_not_deleted_everywhere(
+    machines: list[Machine], remotes: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Saved as Latin-1, grown past the size limit or replaced by a symlink, a synced memory
+    was committed as deleted and vanished from every machine (an adversarial review)."""
+    private, _ = remotes
+    laptop, desktop, _ = machines
+    p1 = setup_machine(laptop, private, None, "src/api")
+    p2 = setup_machine(desktop, private, None, "elsewhere/api")
+    live = memory_dir(laptop, p1)
+    for name in ("latin", "big", "link"):
+        write_memory(live, f"{name}.md", name, f"The {name} fact.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+    synced = {
+        name: git_bytes("show", f"main:acme-api/{name}.md", cwd=private)
+        for name in ("latin", "big", "link")
+    }
+    latin = (live / "latin.md").read_bytes().replace(b"The latin fact.", b"caf\xe9 au lait")
+    (live / "latin.md").write_bytes(latin)
+    with (live / "big.md").open("ab") as big:
+        big.write(b"x" * 300_000)
+    (live / "link.md").unlink()
+    (tmp_path / "elsewhere.md").write_text("outside\n")
+    (live / "link.md").symlink_to(tmp_path / "elsewhere.md")
+    result = laptop.memsync("push", cwd=p1)
+    assert "skipped latin.md: not valid UTF-8" in result.stderr
+    assert "skipped big.md: over 250,000 bytes" in result.stderr
+    for name, data in synced.items():
+        assert git_bytes("show", f"main:acme-api/{name}.md", cwd=private) == data
+    assert (live / "latin.md").read_bytes() == latin and (live / "link.md").is_symlink()
+    desktop.memsync("pull", cwd=p2)
+    for name, data in synced.items():
+        assert (memory_dir(desktop, p2) / f"{name}.md").read_bytes() == data
+
+
+def test_a_case_twin_of_a_synced_memory_deletes_it_nowhere(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    private, _ = remotes
+    laptop, desktop, _ = machines
+    p1 = setup_machine(laptop, private, None, "src/api")
+    p2 = setup_machine(desktop, private, None, "elsewhere/api")
+    write_memory(memory_dir(laptop, p1), "deploy.md", "deploy", "Deploys on Fridays.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+    write_memory(memory_dir(laptop, p1), "Deploy.md", "Deploy", "Another deploy note.\n")
+    result = laptop.memsync("push", cwd=p1)
+    assert "differs only by case" in result.stderr
+    assert "acme-api/deploy.md" in remote_files(private)
+    desktop.memsync("pull", cwd=p2)
+    assert (memory_dir(desktop, p2) / "deploy.md").read_text().endswith("Deploys on Fridays.\n")
+
+
 def test_hook_mode_reads_cwd_from_stdin_and_summarizes(
     machines: list[Machine], remotes: tuple[Path, Path]
 ) -> None:

@@ -49,6 +49,9 @@ class _Run:
     # Local edits handed to the merge: the store holds them now, even those it already had.
     merged_local: frozenset[str] = frozenset()
     held: dict[str, tuple[str, ...]] = field(default_factory=dict)  # see sync/holdback
+    # Live files the scan would not read (not UTF-8, too large, a symlink, a case twin…):
+    # there, not deleted, so a synced one keeps its last good version in the store.
+    unreadable: frozenset[str] = frozenset()
     report: StoreReport = field(default_factory=lambda: StoreReport("", ""))
 
     def note(self, **changes: object) -> None:
@@ -86,6 +89,7 @@ def _scan_live(run: _Run) -> None:
     )
     run.live = {p: d for p, d in scan.files.items() if store.is_memory_file(run.binding, p)}
     if scan.skipped:
+        run.unreadable = frozenset(skipped.path for skipped in scan.skipped)
         run.note(skipped=run.report.skipped + scan.skipped)
 
 
@@ -94,6 +98,9 @@ def _commit_local(run: _Run) -> str | None:
     binding = run.binding
     heads = store.heads(binding)
     changes, base, current = edits_to_commit(binding, run.manifest, run.live, heads.local)
+    # A synced memory saved as Latin-1, grown past the size limit or replaced by a symlink is
+    # an edit held back, not a deletion: committed as one, every machine would lose it.
+    changes = {p: d for p, d in changes.items() if d is not None or p not in run.unreadable}
     if not changes:
         return heads.local
     allowed: dict[str, bytes | None] = {}
@@ -202,6 +209,8 @@ def _materialize(run: _Run, head: str | None) -> None:
     skipped += scan.skipped
     # Pending: edits not merged (blocked); one the store had would freeze its live file.
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
+    # A store file this machine will not take (`a.md` beside `A.md`) leaves its live file be.
+    pending |= {skipped.path for skipped in scan.skipped} & set(run.live)
     pending |= never_synced(run.live, run.manifest, scan.files)
     times = WriteTimes(binding.clone_dir, head, binding.prefix)
     target = with_held_lines(scan.files, run.live, run.held)  # held-back memories' lines
