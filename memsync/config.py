@@ -23,6 +23,9 @@ from memsync.configschema import (
 )
 from memsync.dirs import config_path, data_dir
 from memsync.errors import UsageError
+from memsync.fsutil.reads import read_regular
+
+_CONFIG_LIMIT = 1 << 20  # a config of a megabyte is no config
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
@@ -67,7 +70,8 @@ def load_config(path: Path | None = None) -> Config:
     """
     path = path or config_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        # Not read_text: a FIFO in its place would hang every session start (hooks included).
+        text = read_regular(path, follow=True, limit=_CONFIG_LIMIT).decode("utf-8")
     except FileNotFoundError:
         return Config()
     except (OSError, UnicodeDecodeError) as exc:
@@ -80,7 +84,7 @@ def load_config(path: Path | None = None) -> Config:
     key = [sha256_hex(text.encode("utf-8")), _schema_id()]
     cache = data_dir() / "cache" / "config.json"
     try:
-        cached = json.loads(cache.read_text(encoding="utf-8"))
+        cached = json.loads(read_regular(cache, limit=_CONFIG_LIMIT))
         if cached.get("key") == key:
             config = _rebuild(cached["config"])
             if isinstance(config, Config):

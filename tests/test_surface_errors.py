@@ -220,6 +220,31 @@ def test_ctrl_c_while_memsync_imports_is_no_traceback(
 
 
 @POSIX_ONLY
+def test_a_fifo_in_place_of_the_config_or_settings_hangs_nothing(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """Opening a FIFO for reading waits for a writer: hooks hung past their limits, and so did
+    every command (an adversarial bad-input review)."""
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
+    config = Path(alice.env["MEMSYNC_CONFIG"])
+    config.unlink()
+    os.mkfifo(config)
+    hook = run(alice, "pull", "--hook", cwd=project)  # run() times out after 120 s
+    assert hook.returncode == 0
+    assert f"cannot read the config file {config}" in hook.stdout + hook.stderr
+    assert "not a regular file" in hook.stdout + hook.stderr
+    plain = run(alice, "status", cwd=project)
+    assert plain.returncode == 2 and "not a regular file" in plain.stderr
+    settings = alice.claude_dir / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(settings)
+    config.unlink()
+    hooks = run(alice, "hooks", "status", cwd=project)
+    assert hooks.returncode != 0 and f"cannot read {settings}" in hooks.stderr
+
+
+@POSIX_ONLY
 def test_disk_full_is_a_clear_error(machines: list[Machine], tmp_path: Path) -> None:
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full")

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memsync.config import data_dir
+from memsync.fsutil.reads import read_regular
 from memsync.git.remote import drop_fetches, start_fetch
 
 _RECORDS = "early-fetch"
@@ -34,7 +35,7 @@ def start_remembered(cwd: str | None = None) -> None:
     """Start the fetches the last session in CWD (default: here) made; never raises."""
     try:
         cwd = cwd or os.getcwd()
-        lines = _record(cwd).read_text(encoding="utf-8").splitlines()
+        lines = read_regular(_record(cwd)).decode("utf-8").splitlines()
     except (OSError, UnicodeError, ValueError):
         return
     if not lines or lines[0] != cwd:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,8 +19,6 @@ from memsync.sync.filetimes import WriteTimes
 from memsync.sync.identity import check_folder
 from memsync.sync.lock import store_lock
 from memsync.sync.manifest import (
-    Manifest,
-    binding_manifest,
     hashes,
     local_changes,
     never_synced,
@@ -29,71 +27,13 @@ from memsync.sync.manifest import (
 from memsync.sync.migrate import edits_to_commit
 from memsync.sync.outgoing import commit_message
 from memsync.sync.report import StoreReport
+from memsync.sync.storerun import StoreRun, scan_live, start_run
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
 
 
-@dataclass
-class _Run:
-    """One store's sync in progress: what it binds, its limits and what it has found."""
-
-    binding: Binding
-    settings: Settings
-    deadline: Deadline
-    manifest: Manifest
-    manifest_file: Path
-    message: str | None = None
-    review_branch: str | None = None
-    live: dict[str, bytes] = field(default_factory=dict)
-    # Local edits handed to the merge: the store holds them now, even those it already had.
-    merged_local: frozenset[str] = frozenset()
-    held: dict[str, tuple[str, ...]] = field(default_factory=dict)  # see sync/holdback
-    # Live files the scan would not read (not UTF-8, too large, a symlink, a case twin…):
-    # there, not deleted, so a synced one keeps its last good version in the store.
-    unreadable: frozenset[str] = frozenset()
-    report: StoreReport = field(default_factory=lambda: StoreReport("", ""))
-
-    def note(self, **changes: object) -> None:
-        self.report = replace(self.report, **changes)  # type: ignore[arg-type]
-
-    def network_time(self) -> float:
-        """Seconds one network operation may take: the setting, within the deadline."""
-        return self.deadline.remaining(self.settings.network_timeout)
-
-
-def _start(binding: Binding, settings: Settings, deadline: Deadline) -> _Run:
-    manifest, path = binding_manifest(binding)
-    run = _Run(binding, settings, deadline, manifest, path)
-    run.report = StoreReport(binding.scope, binding.store.name, live_dir=str(binding.live_dir))
-    return run
-
-
-def _scan_live(run: _Run) -> None:
-    from memsync.fsutil.scan import scan_directory
-
-    if not run.binding.live_dir.is_dir():
-        run.live = {}
-        if run.manifest.files:
-            # The whole folder gone (a reset, a restore without ~/.claude) says nothing about
-            # any one memory: read as deleting them all it would empty every machine. The
-            # folder is written again from the store instead.
-            run.manifest = replace(run.manifest, files={}, clean=False)
-            note = (
-                f"the memory folder was missing; restored it from the store: {run.binding.live_dir}"
-            )
-            run.note(notes=(*run.report.notes, note))
-        return
-    scan = scan_directory(
-        run.binding.live_dir, run.binding.scope, repository_root=not run.binding.prefix
-    )
-    run.live = {p: d for p, d in scan.files.items() if store.is_memory_file(run.binding, p)}
-    if scan.skipped:
-        run.unreadable = frozenset(skipped.path for skipped in scan.skipped)
-        run.note(skipped=run.report.skipped + scan.skipped)
-
-
-def _commit_local(run: _Run) -> str | None:
+def _commit_local(run: StoreRun) -> str | None:
     """Commit local edits on top of the local branch; returns the new head (or the old)."""
     binding = run.binding
     heads = store.heads(binding)
@@ -147,13 +87,13 @@ def _commit_local(run: _Run) -> str | None:
     return new
 
 
-def _fetch(run: _Run) -> None:
+def _fetch(run: StoreRun) -> None:
     from memsync.sync.rewritten import fetch_following_rewrites as fetch
 
     run.note(notes=run.report.notes + fetch(run.binding, run.network_time()))
 
 
-def _integrate_remote(run: _Run) -> str | None:
+def _integrate_remote(run: StoreRun) -> str | None:
     """Bring origin's branch into the local one: fast-forward or an in-process merge."""
     binding = run.binding
     heads = store.heads(binding)
@@ -179,7 +119,7 @@ def _integrate_remote(run: _Run) -> str | None:
     return new
 
 
-def _materialize(run: _Run, head: str | None) -> None:
+def _materialize(run: StoreRun, head: str | None) -> None:
     """Write the store's files into the live directory, never over an edit made meanwhile."""
     binding = run.binding
     if _unchanged(run, head):
@@ -231,7 +171,7 @@ def _materialize(run: _Run, head: str | None) -> None:
     )
 
 
-def _unchanged(run: _Run, head: str | None) -> bool:
+def _unchanged(run: StoreRun, head: str | None) -> bool:
     """The last run left the live directory clean at HEAD and nothing was edited since."""
     manifest = run.manifest
     return (
@@ -247,8 +187,8 @@ def _regular(entry: git.TreeEntry) -> bool:
     return entry.kind == "blob" and entry.mode in ("100644", "100755")
 
 
-def _pull_body(run: _Run) -> None:
-    _scan_live(run)
+def _pull_body(run: StoreRun) -> None:
+    scan_live(run)
     head = _commit_local(run)
     try:
         _fetch(run)
@@ -259,15 +199,15 @@ def _pull_body(run: _Run) -> None:
     _note_ahead(run)
 
 
-def _note_ahead(run: _Run) -> None:
+def _note_ahead(run: StoreRun) -> None:
     from memsync.sync.outgoing import unsent_commits  # only reads refs when level
 
     run.note(ahead=unsent_commits(run.binding))
 
 
-def _push_body(run: _Run) -> None:
+def _push_body(run: StoreRun) -> None:
     binding = run.binding
-    _scan_live(run)
+    scan_live(run)
     head = _commit_local(run)
     attempts = 0
     try:
@@ -317,7 +257,7 @@ def _push_body(run: _Run) -> None:
 def _run_store(
     binding: Binding, settings: Settings, deadline: Deadline, command: str, options: RunOptions
 ) -> StoreReport:
-    run = _start(binding, settings, deadline)
+    run = start_run(binding, settings, deadline)
     run.message = options.message
     run.review_branch = options.review_branch if binding.scope == "team" else None
     body = _pull_body if command == "pull" else _push_body
@@ -341,7 +281,7 @@ def _run_store(
     return run.report
 
 
-def _adopt_branch(run: _Run) -> None:
+def _adopt_branch(run: StoreRun) -> None:
     # Unreachable now: the branch is settled by the first run that reaches the remote.
     with contextlib.suppress(RemoteUnavailableError):
         store.adopt_remote_branch(run.binding, run.network_time())

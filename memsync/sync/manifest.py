@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memsync.fsutil.atomic import atomic_write_text
+from memsync.fsutil.reads import read_regular
 from memsync.git import blob_sha
 from memsync.model.digest import sha256_hex
 
@@ -76,7 +77,7 @@ def load_manifest(path: Path, live_dir: Path, store: str, subdir: str, store_url
     """
     fresh = Manifest(live_dir=str(live_dir), store=store, subdir=subdir, store_url=store_url)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path, limit=1 << 30))  # never a FIFO's wait
         files = {str(k): str(v) for k, v in data["files"].items()}
         recorded_url = str(data.get("store_url") or "")
     except (OSError, ValueError, KeyError, TypeError, AttributeError):

@@ -20,6 +20,7 @@ from typing import Any
 
 from memsync.errors import UserMessageError
 from memsync.fsutil.atomic import atomic_write
+from memsync.fsutil.reads import read_regular
 from memsync.model.paths import claude_config_dir
 
 # Claude Code runs hooks through a shell; these are the events and commands memsync owns.
@@ -279,12 +280,18 @@ def status_of(text: str, path: Path, command_prefix: str) -> dict[str, HookState
 def read_settings(settings_path: Path) -> tuple[str, bool]:
     """The file's text and whether it exists (a missing file reads as "")."""
     try:
-        return settings_path.read_text(encoding="utf-8"), True
+        # Not read_text: a FIFO in its place would hang `hooks install` for good.
+        return read_regular(settings_path, follow=True, limit=1 << 24).decode("utf-8"), True
     except FileNotFoundError:
         return "", False
     except UnicodeDecodeError as exc:
         raise UserMessageError(
             f"{settings_path}: not UTF-8 text; memsync left it untouched."
+        ) from exc
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise UserMessageError(
+            f"cannot read {settings_path}: {reason}; memsync left it untouched."
         ) from exc
 
 

@@ -1,0 +1,78 @@
+"""One store's run: what it binds, its limits, what it has found, and its read of the live folder.
+
+Split out of `memsync.sync.engine`, which drives the run. May import the model, the fs and
+git boundaries and the other `memsync.sync` modules it names; never the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from memsync.config import Settings
+from memsync.sync import store
+from memsync.sync.binding import Binding
+from memsync.sync.deadline import Deadline
+from memsync.sync.manifest import Manifest, binding_manifest
+from memsync.sync.report import StoreReport
+
+
+@dataclass
+class StoreRun:
+    """One store's sync in progress: what it binds, its limits and what it has found."""
+
+    binding: Binding
+    settings: Settings
+    deadline: Deadline
+    manifest: Manifest
+    manifest_file: Path
+    message: str | None = None
+    review_branch: str | None = None
+    live: dict[str, bytes] = field(default_factory=dict)
+    # Local edits handed to the merge: the store holds them now, even those it already had.
+    merged_local: frozenset[str] = frozenset()
+    held: dict[str, tuple[str, ...]] = field(default_factory=dict)  # see sync/holdback
+    # Live files the scan would not read (not UTF-8, too large, a symlink, a case twin…):
+    # there, not deleted, so a synced one keeps its last good version in the store.
+    unreadable: frozenset[str] = frozenset()
+    report: StoreReport = field(default_factory=lambda: StoreReport("", ""))
+
+    def note(self, **changes: object) -> None:
+        self.report = replace(self.report, **changes)  # type: ignore[arg-type]
+
+    def network_time(self) -> float:
+        """Seconds one network operation may take: the setting, within the deadline."""
+        return self.deadline.remaining(self.settings.network_timeout)
+
+
+def start_run(binding: Binding, settings: Settings, deadline: Deadline) -> StoreRun:
+    """A run of BINDING's store with its manifest loaded and an empty report."""
+    manifest, path = binding_manifest(binding)
+    run = StoreRun(binding, settings, deadline, manifest, path)
+    run.report = StoreReport(binding.scope, binding.store.name, live_dir=str(binding.live_dir))
+    return run
+
+
+def scan_live(run: StoreRun) -> None:
+    """Read the live folder into RUN: its memory files, and those the scan skipped."""
+    from memsync.fsutil.scan import scan_directory
+
+    if not run.binding.live_dir.is_dir():
+        run.live = {}
+        if run.manifest.files:
+            # The whole folder gone (a reset, a restore without ~/.claude) says nothing about
+            # any one memory: read as deleting them all it would empty every machine. The
+            # folder is written again from the store instead.
+            run.manifest = replace(run.manifest, files={}, clean=False)
+            note = (
+                f"the memory folder was missing; restored it from the store: {run.binding.live_dir}"
+            )
+            run.note(notes=(*run.report.notes, note))
+        return
+    scan = scan_directory(
+        run.binding.live_dir, run.binding.scope, repository_root=not run.binding.prefix
+    )
+    run.live = {p: d for p, d in scan.files.items() if store.is_memory_file(run.binding, p)}
+    if scan.skipped:
+        run.unreadable = frozenset(skipped.path for skipped in scan.skipped)
+        run.note(skipped=run.report.skipped + scan.skipped)
