@@ -8,6 +8,7 @@ May import memsync.errors and memsync.model only.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 
@@ -121,6 +122,7 @@ class ConfigValueError(ValueError):
         self.problem = problem
 
 
+_MOST = 86_400
 _TYPE_NAMES = {str: "a string", int: "a whole number", float: "a number", bool: "true or false"}
 
 
@@ -179,8 +181,11 @@ def _decode(hint: Any, value: Any, key: str) -> Any:
     elif is_dataclass(hint) and isinstance(hint, type):
         return _decode_dataclass(hint, value, key)
     elif hint is float:
+        # YAML's `.inf` and `.nan` are floats; no setting means either.
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
+            if math.isfinite(value):
+                return float(value)
+            raise ConfigValueError(key, f"must be a finite number, not {_shown(value)}")
     elif hint is int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
@@ -266,6 +271,9 @@ def config_from_data(data: Any) -> Config:
     for name in ("pull_timeout", "push_timeout", "lock_timeout", "network_timeout", "push_retries"):
         if getattr(settings, name) <= 0:
             raise ConfigValueError(f"settings.{name}", "must be above 0")
+        if getattr(settings, name) > _MOST:
+            # A thread's wait overflows near 2**63 ns; no sync should wait a day anyway.
+            raise ConfigValueError(f"settings.{name}", f"must be at most {_MOST:,} (a day)")
     return Config(stores=stores, projects=projects, settings=settings)
 
 

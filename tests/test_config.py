@@ -118,6 +118,13 @@ def test_hand_edits_are_read(tmp_path: Path) -> None:
         ("settings:\n  push_retries: 2.5\n", "`settings.push_retries` must be a whole number"),
         ("settings:\n  push_retries: yes\n", "must be a whole number, not True (a boolean)"),
         ("settings:\n  lock_timeout: -1\n", "`settings.lock_timeout` must be above 0"),
+        # YAML's infinities and NaN: a watchdog that overflows, a hook that gives up at once
+        ("settings:\n  pull_timeout: .inf\n", "`settings.pull_timeout` must be a finite number"),
+        ("settings:\n  network_timeout: .nan\n", "must be a finite number, not nan"),
+        (
+            "settings:\n  push_timeout: 1000000000\n",
+            "`settings.push_timeout` must be at most 86,400",
+        ),
         ("setings:\n  pull_timeout: 3\n", "`setings` is not a known key"),
         ("- a\n- b\n", "`(top level)` must be a mapping, not a list"),
         (
