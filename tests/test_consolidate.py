@@ -317,6 +317,27 @@ def test_files_without_frontmatter_only_take_the_room_that_is_left(tmp_path: Pat
     assert "--allow-archive" not in fp.problems[0]  # no memory with a type was left out
 
 
+def test_names_sync_would_skip_are_skipped_here_too(tmp_path: Path) -> None:
+    """An adversarial review: `new\\nline.md` split its new index line in two, and `bad\\xff.md`
+    was merged away as a duplicate, though check and sync call both unsafe."""
+    folder = tmp_path / "memory"
+    write_memory(folder, "good.md", "good", "A fact.\n")
+    write_memory(folder, "new\nline.md", "odd", "A fact.\n")
+    (folder / os.fsdecode(b"bad\xff.md")).write_bytes((folder / "good.md").read_bytes())
+    plan = make_plan(folder)
+    (fp,) = plan.folders
+    assert fp.index is not None and fp.index.added == ("good.md",)
+    assert set(fp.skipped) == {
+        "new\nline.md: control character in name",  # the report puts it on one line
+        "bad\\xff.md: name is not valid UTF-8",
+    }
+    assert fp.merges == ()
+    apply_plan(plan)
+    assert (folder / "MEMORY.md").read_text(encoding="utf-8").splitlines() == [
+        "- [good](good.md) — good"
+    ]
+
+
 def test_duplicates_merged_and_index_follows(tmp_path: Path) -> None:
     folder = tmp_path / "memory"
     body = (
@@ -442,6 +463,11 @@ def test_cli_needs_yes_without_a_terminal(
     assert _snapshot(folder) == before
     code, out, _ = _cli(capsys, str(folder), "--dry-run")
     assert code == 0 and "dry run" in out and _snapshot(folder) == before
+    # A report in the memory folder would replace MEMORY.md (an adversarial review did so)
+    for inside in (folder / "MEMORY.md", folder / "sub" / "report.md"):
+        code, _, err = _cli(capsys, str(folder), "--yes", "--report", str(inside))
+        assert code == 2 and f"--report {inside} is inside the memory folder {folder}" in err
+        assert _snapshot(folder) == before
     report = tmp_path / "report.json"
     code, _, err = _cli(capsys, str(folder), "--yes", "--format", "json", "--report", str(report))
     assert code == 0, err

@@ -138,6 +138,13 @@ def consolidate(
     options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.value, target.history)
     with render.working("Planning the consolidation…"):
         plan = make_plan(target.path, all_projects=all_projects, options=options, dry_run=dry_run)
+    inside = _folder_holding(report, [folder.root for folder in plan.folders])
+    if report is not None and inside is not None:
+        raise UsageError(
+            f"--report {report} is inside the memory folder {inside}",
+            hint="Write the report elsewhere: in a memory folder it would replace a memory "
+            "(MEMORY.md included) or be synced as one.",
+        )
 
     def text() -> Iterator[str]:
         # In pieces: a 100,000-memory plan is a 16 MB report, redacted piece by piece.
@@ -169,6 +176,14 @@ def consolidate(
             render.line("memsync: consolidation applied.", stderr=True)
     if report is not None:
         _write_report(report, text())
+
+
+def _folder_holding(path: Path | None, folders: list[Path]) -> Path | None:
+    """The one of FOLDERS that PATH lies in, if any."""
+    if path is None:
+        return None
+    where = path.resolve()
+    return next((f for f in folders if where.is_relative_to(f.resolve())), None)
 
 
 def _write_report(path: Path, text: Iterable[str]) -> None:

@@ -111,7 +111,13 @@ def memory_folders(path: Path, *, all_projects: bool) -> list[Path]:
 def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], list[str]]:
     """(memory files as (relative path, full path, mtime), other .md files links may point
     to, skipped files) under ROOT; one directory read and one stat per file."""
-    from memsync.model.safety import REPOSITORY_FILES, is_client_owned, is_memory_file
+    from memsync.model.safety import (
+        REPOSITORY_FILES,
+        is_client_owned,
+        is_memory_file,
+        printable_path,
+        unsafe_path_reason,
+    )
 
     is_repo_root = (root / ".git").exists()
     scope: Scope = "team" if root.name == TEAM_DIR else "private"
@@ -135,7 +141,10 @@ def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], li
                 continue
             if not is_memory_file(rel, scope):
                 continue
-            if name == INDEX_NAME or (is_repo_root and not prefix and name in REPOSITORY_FILES):
+            unsafe = unsafe_path_reason(rel)
+            if unsafe is not None:  # `new\nline.md` would break an index line: sync skips it too
+                skipped.append(f"{printable_path(rel)}: {unsafe}")
+            elif name == INDEX_NAME or (is_repo_root and not prefix and name in REPOSITORY_FILES):
                 others.append(rel)
             elif entry.is_symlink():
                 skipped.append(f"{rel}: a symlink")
