@@ -635,3 +635,34 @@ def test_check_calls_duplicates_exactly_what_consolidate_merges(tmp_path: Path) 
     groups = find_duplicates([Candidate(f"{n}.md", None, body) for n, body in bodies.items()])
     exact = {frozenset(g.members) for g in groups if g.kind == "exact"}
     assert exact == {frozenset({"a.md", "b.md", "c.md"})}
+
+
+def test_check_flags_exactly_the_relative_dates_consolidate_converts(tmp_path: Path) -> None:
+    """A review over 43 real folders: check flagged 272 phrases consolidate never converts, in
+    `archive/` (never consolidated) and in index entry lines (rebuilt from descriptions)."""
+    from memsync.consolidate.engine import make_plan
+
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "x.md").write_text(
+        '---\nname: x\ndescription: "Fix: merged today"\nmetadata:\n  type: project\n---\n\n'
+        "Shipped yesterday.\n",
+        encoding="utf-8",
+    )
+    write_memory(folder / "archive", "old.md", "old", "Shipped yesterday.\n")
+    (folder / "MEMORY.md").write_text(
+        "- [x](x.md) — Bob produced today\n\nPlanned tomorrow.\n", encoding="utf-8"
+    )
+    report = run_check(folder, cwd=tmp_path)
+    flagged = {(f.path, f.line) for f in report.findings if f.rule == "relative-date"}
+    plan = make_plan(folder)
+    converted = {(f"memory/{d.path}", d.line) for d in plan.folders[0].dates}
+    assert (
+        flagged
+        == converted
+        == {
+            ("memory/x.md", 3),  # a quoted description is no quotation: the memory's words
+            ("memory/x.md", 8),
+            ("memory/MEMORY.md", 3),
+        }
+    )

@@ -106,9 +106,18 @@ def test_unclosed_fence_protects_the_rest() -> None:
     assert new == "Fixed on 2026-03-04.\n```\nyesterday\n"
 
 
-def test_frontmatter_keys_and_quoted_descriptions_untouched() -> None:
+def test_frontmatter_keys_untouched_and_a_quoted_description_is_no_quotation() -> None:
     text = "---\ntoday: 1\ndescription: 'moved yesterday'\n---\nbody\n"
-    assert resolve_relative_dates(text, THURSDAY)[0] == text
+    assert resolve_relative_dates(text, THURSDAY)[0] == text.replace("yesterday", "on 2026-03-04")
+    # YAML quotes a value holding `: ` (and Claude Code's writer does): the quotes are syntax,
+    # and MEMORY.md shows the description without them, so its dates are the memory's own
+    text = '---\nname: x\ndescription: "Fix: shipped yesterday"\n---\nHe said "see you today"\n'
+    new = resolve_relative_dates(text, THURSDAY)[0]
+    assert new == text.replace("yesterday", "on 2026-03-04")
+    # Escapes, a comment or a block scalar: left as written
+    for value in ('"a \\"q\\" yesterday"', '"yesterday" # note', ">-\n  moved yesterday"):
+        text = f"---\ndescription: {value}\n---\nbody\n"
+        assert resolve_relative_dates(text, THURSDAY)[0] == text
 
 
 def test_list_item_with_indented_continuation_is_prose() -> None:

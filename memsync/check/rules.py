@@ -77,15 +77,17 @@ def _not_utf8(path: str, data: bytes, error: str) -> Finding:
     return finding("not-utf8", path, 1, error)  # pragma: no cover - only called on bad bytes
 
 
-def check_memory(memory: Memory, scope: str) -> list[Finding]:
-    """Frontmatter, type, scope, secret, conflict-marker and date rules for one memory."""
+def check_memory(memory: Memory, scope: str, *, archived: bool = False) -> list[Finding]:
+    """Frontmatter, type, scope, secret, conflict-marker and date rules for one memory; an
+    ARCHIVED one (in the folder's `archive/`) is not consolidated, so its dates are not asked."""
     path = memory.path
     if memory.decode_error:
         return [_not_utf8(path, memory.raw, memory.decode_error)]
     found = frontmatter_findings(memory, scope)
     found.extend(conflict_markers(path, memory.text))
     found.extend(secret_findings(path, memory.text))
-    found.extend(relative_dates(path, memory.text))
+    if not archived:
+        found.extend(relative_dates(path, memory.text))
     found.extend(recall_size(memory))
     return found
 
@@ -198,10 +200,13 @@ def check_index(path: str, data: bytes) -> list[Finding]:
         return [_not_utf8(path, data, error)]
     found = conflict_markers(path, text)
     found.extend(secret_findings(path, text))
-    found.extend(relative_dates(path, text))
+    lines = parse_index_text(text).lines
+    # Entry lines are rebuilt from their memories' descriptions, whose dates are asked there:
+    # consolidate converts only the headings and prose, and so only they are flagged here.
+    found.extend(relative_dates(path, "\n".join("" if ln.entry else ln.text for ln in lines)))
     found.extend(_index_size(path, text))
     first_line: dict[str, int] = {}
-    for number, line in enumerate(parse_index_text(text).lines, 1):
+    for number, line in enumerate(lines, 1):
         visible = line.text.rstrip("\r")
         if len(visible) > MAX_INDEX_LINE_CHARS:
             message = f"index line has {len(visible)} characters (limit {MAX_INDEX_LINE_CHARS})"
@@ -292,7 +297,8 @@ def check_files(
             rules = functools.partial(check_index, shown, data)
         else:
             memory = memories[path] = parse_memory(data, shown)
-            rules = functools.partial(check_memory, memory, scope)
+            archived = path.split("/", 1)[0] == ARCHIVE_DIR
+            rules = functools.partial(check_memory, memory, scope, archived=archived)
         found.extend(cache.findings(shown, scope, data, rules) if cache else rules())
     known = set(files) | {item.path for item in skipped}
     linked = set()

@@ -225,7 +225,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
         return None  # `today = today_date - start`: a formula's variable
     if before[-1:] in "\"'“‘`" and before[-1:] and after[:1] in "\"'”’`" and after[:1]:
         return None  # a quoted mention of the words, not a use
-    if lookalike.inside_double_quotes(before, after):
+    if lookalike.inside_double_quotes(before, after) and not _yaml_quoted(text, line_start, line):
         return None  # a quotation (a UI string, what someone said) stays verbatim
     prev_match = _WORD_BEFORE.search(before)
     prev = prev_match.group(1).lower() if prev_match else None
@@ -250,6 +250,20 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     return DateMatch(
         start, end, expression, kind, recipe, part, possessive, mode, chained_range, capital, pin
     )
+
+
+# `description: "Shipped today: the fix"`: YAML quotes a scalar holding `: `; the quotes are
+# syntax, not a quotation, and the index line made from it shows no quote marks at all.
+_YAML_QUOTED = re.compile(r"""[ \t]*[\w.-]+:[ \t]*(?:"[^"\\]*"|'[^']*')[ \t]*""")
+
+
+def _yaml_quoted(text: str, line_start: int, line: str) -> bool:
+    """Whether LINE (starting at LINE_START in TEXT) is a frontmatter field whose value is one
+    quoted scalar."""
+    if not text.startswith("---") or _YAML_QUOTED.fullmatch(line) is None:
+        return False
+    end = text.find("\n---", 3)
+    return line_start > 0 and (end < 0 or line_start <= end)
 
 
 _REACH = 1000

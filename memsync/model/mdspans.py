@@ -1,6 +1,7 @@
 """Regions of a Markdown memory that text rewriting must never touch.
 
-Frontmatter (except the value of a one-line `description:`), fenced and indented code,
+Frontmatter (except the value of a one-line `description:`, inside its quotes if it has
+any), fenced and indented code,
 inline code spans, URLs, autolinks, link targets, reference definitions and HTML.
 """
 
@@ -24,7 +25,10 @@ _INLINE = re.compile(
 )
 _BACKTICKS = re.compile(r"`+")
 _DESCRIPTION = re.compile(
-    r"^description:[ \t]+(?![\"'|>\[{&*!%@`])([^\n]*?)(?:[ \t]+#[^\n]*)?$", re.MULTILINE
+    r"^description:[ \t]+(?:(?![\"'|>\[{&*!%@`])([^\n]*?)(?:[ \t]+#[^\n]*)?"
+    # or one quoted scalar with no escapes, as YAML writers quote a value holding `: `
+    r"|\"([^\"\\\n]*)\"[ \t]*|'([^'\n]*)'[ \t]*)$",
+    re.MULTILINE,
 )
 
 
@@ -49,7 +53,8 @@ def _frontmatter_spans(text: str, spans: list[tuple[int, int]]) -> int:
     fm_start = text.find("\n") + 1
     cursor = 0
     for match in _DESCRIPTION.finditer(frontmatter):
-        value_start, value_end = match.span(1)
+        value = next(group for group in (1, 2, 3) if match.group(group) is not None)
+        value_start, value_end = match.span(value)
         spans.append((cursor, fm_start + value_start))
         cursor = fm_start + value_end
         break
