@@ -338,6 +338,23 @@ def test_names_sync_would_skip_are_skipped_here_too(tmp_path: Path) -> None:
     ]
 
 
+def test_an_index_line_keeps_its_title_and_follows_the_description(tmp_path: Path) -> None:
+    """Claude Code slugifies `name`: a review over 43 real folders saw 521 index lines
+    rewritten, `[꼬마 사용자](user_kkoma.md)` into `[user-kkoma](…)`, the title kept only in the
+    report. The title a person wrote stays; the hook follows the description."""
+    folder = tmp_path / "memory"
+    write_memory(folder, "user_kkoma.md", "user-kkoma", "Likes tea.\n", description="tea")
+    write_memory(folder, "b.md", "b-name", "B.\n", description="about b")
+    index = "- [꼬마 사용자](user_kkoma.md) — coffee\n- [](b.md)\n"
+    (folder / "MEMORY.md").write_text(index, encoding="utf-8")
+    (fp,) = make_plan(folder).folders
+    assert fp.index is not None
+    assert fp.index.rewrites == (
+        ("- [꼬마 사용자](user_kkoma.md) — coffee", "- [꼬마 사용자](user_kkoma.md) — tea"),
+        ("- [](b.md)", "- [b-name](b.md) — about b"),  # no title of its own: the name's
+    )
+
+
 def test_duplicates_merged_and_index_follows(tmp_path: Path) -> None:
     folder = tmp_path / "memory"
     body = (

@@ -108,7 +108,7 @@ def rebuild_index(
     dangling: list[str] = []
     duplicates: list[str] = []
     rewritten: list[str] = []
-    rewrites: list[tuple[str, str]] = []
+    rewrites: list[tuple[str, str, str]] = []  # path, old line, new line
     shortened: list[str] = []
     dangling_lines: list[str] = []
     duplicate_lines: list[str] = []
@@ -131,10 +131,11 @@ def rebuild_index(
             duplicate_lines.append(line.text)
             continue
         seen.add(entry.target)
-        new = entry_line(memory.title or entry.title, memory.path, memory.hook or entry.hook)
+        # The line's own title: Claude Code slugifies `name` (`user-kkoma`), people write titles
+        new = entry_line(entry.title or memory.title or "", memory.path, memory.hook or entry.hook)
         if new != line.text:
             rewritten.append(memory.path)
-            rewrites.append((line.text, new))
+            rewrites.append((memory.path, line.text, new))
             if len(line.text) > MAX_INDEX_LINE_CHARS:
                 shortened.append(memory.path)
         lines.append(IndexLine(new, parse_entry(new)))
@@ -164,12 +165,13 @@ def rebuild_index(
         duplicates=tuple(duplicates),
         dangling_lines=tuple(dangling_lines),
         duplicate_lines=tuple(duplicate_lines),
-        rewritten=tuple(rewritten),
-        shortened=tuple(shortened),
+        # A memory archived leaves the index: its line is removed, not rewritten.
+        rewritten=tuple(path for path in rewritten if path not in archived),
+        shortened=tuple(path for path in shortened if path not in archived),
         archived=tuple(archived),
         before=before,
         after=measure_index(index.text()),
-        rewrites=tuple(rewrites),
+        rewrites=tuple((old, new) for path, old, new in rewrites if path not in archived),
     )
 
 
