@@ -362,6 +362,8 @@ def test_a_dreaming_snippet_is_dated_by_the_log_it_cites() -> None:
         ("- Read the USA Today piece today", "USA Today piece on 2026-04-23"),
         ('- "Quoted" and shipped today', '- "Quoted" and shipped on 2026-04-23'),
         ("- Bob wanted the report yesterday", "report on 2026-04-22"),
+        ("- Told him how it went today", "went on 2026-04-23"),
+        ("- Ask how Vader is working today", "working on 2026-04-23"),
         ("- We need it tomorrow", "need it on 2026-04-24"),
     ],
 )
@@ -377,6 +379,9 @@ def test_a_day_word_naming_a_lists_day_reads_as_a_bare_date(text: str, converted
         ('  - Psychology Today (Nov 2024), "Splitting the Hard Problem"', "Psychology Today"),
         ("- Medical News Today: Brain regions where serotonin", "News Today:"),
         ("- Execs want AI yesterday. This guide shows what works.", "want AI yesterday."),
+        # How something works at present (heldout10, the sweep's one quoted description)
+        ("How my memory actually works today:", "works today:"),
+        ('description: "How per-client converters are produced today (fork)"', "produced today"),
         # A quotation that opens the line and goes on below it
         ('> "Hey [Name] — we had JB on this week talking', "on this week"),
         ('"Shipped real work today. Template code → production.', "work today."),

@@ -3,8 +3,9 @@
 A writer who says what exists, holds or is possible `today` speaks of the present state of
 things (`What exists today:`, `Pattern: Justin architects, Thomas executes. Still true
 today.`, `## What's Possible Today vs. What Needs Vendor Support`, `still used in
-radio/wireless today`), as does one who speaks of an era (`in today's world`) or of what
-every one of a kind does (`Every platform today makes it easy`). Blind labellers of five
+radio/wireless today`) or says how something works (`How my memory actually works
+today:`), as does one who speaks of an era (`in today's world`) or of what every one of a
+kind does (`Every platform today makes it easy`). Blind labellers of five
 corpora (heldout8 to heldout12) and the blind reviewers of the sweeps (docs/BENCHMARKS.md,
 tenth pass) read all of these as no day to rewrite; the project's own corpus had labelled
 `What exists today:` a date, the same line heldout12 labels as none, and now follows them.
@@ -31,6 +32,15 @@ _STATE_BEFORE = re.compile(
 )
 
 
+# How something works at present: `How my memory actually works today`, `How per-client
+# converters are produced today` (a present tense after `how`; not `how it went today`).
+_HOW_IT_WORKS = re.compile(
+    r"\bhow\s+(?!to\b)(?:[\w'’-]+\s+){1,6}?(?:actually\s+|really\s+|currently\s+)?"
+    r"(?:works?|moves?|runs?|behaves?|functions?|operates?|(?:is|are)\s+[a-z]+(?:ed|en|lt|de))\s+$",
+    re.IGNORECASE,
+)
+
+
 def nowadays(before: str, after: str, words: str) -> bool:
     """Whether WORDS (a `today` between BEFORE and AFTER on its line) means the present."""
     if re.search(r"\bin\s+$", before, re.IGNORECASE) and _ERA.match(after):
@@ -39,4 +49,6 @@ def nowadays(before: str, after: str, words: str) -> bool:
         return False
     if _EVERY_NOUN.search(before) and _PRESENT_AFTER.match(after):
         return True  # `Every platform today makes it easy`
+    if _HOW_IT_WORKS.search(before):
+        return True
     return _STATE_BEFORE.search(before) is not None
