@@ -363,6 +363,10 @@ def test_a_dreaming_snippet_is_dated_by_the_log_it_cites() -> None:
         ('- "Quoted" and shipped today', '- "Quoted" and shipped on 2026-04-23'),
         ("- Bob wanted the report yesterday", "report on 2026-04-22"),
         ("- Told him how it went today", "went on 2026-04-23"),
+        # A heading names a thing; an arrow's end is a bare date (a review over 43 folders)
+        ("## Tomorrow Command Sheet", "## 2026-04-24 Command Sheet"),
+        ("## Today We Shipped", "## On 2026-04-23 We Shipped"),
+        ("- Counter reset (yesterday → today)", "(2026-04-22 → 2026-04-23)"),
         ("- Ask how Vader is working today", "working on 2026-04-23"),
         ("- We need it tomorrow", "need it on 2026-04-24"),
     ],
@@ -379,6 +383,8 @@ def test_a_day_word_naming_a_lists_day_reads_as_a_bare_date(text: str, converted
         ('  - Psychology Today (Nov 2024), "Splitting the Hard Problem"', "Psychology Today"),
         ("- Medical News Today: Brain regions where serotonin", "News Today:"),
         ("- Execs want AI yesterday. This guide shows what works.", "want AI yesterday."),
+        ("- 15x growth in 4 months since launch", "growth in 4 months"),  # a period
+        ("- Returns: 286x in 21 months vs 76x in 15 years", "286x in 21 months"),
         # How something works at present (heldout10, the sweep's one quoted description)
         ("How my memory actually works today:", "works today:"),
         ('description: "How per-client converters are produced today (fork)"', "produced today"),

@@ -65,7 +65,7 @@ _IDIOM_BEFORE = re.compile(
 _WANT_BEFORE = re.compile(r"\b(?:wants?|needs?)\s+(?:[\w.-]+\s+){0,3}$", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(
     r"\b(?:\w+est|most|least|first|second|third|only|once|twice|times?|instances?|record)\b"
-    r"|\d[\d,.]*[kmb]?\+?\s+(?!days?\b|weeks?\b|months?\b)[a-z]|\d%|\$\d|\d\s*$"
+    r"|\d[\d,.]*[kmbx]?\+?\s+(?!days?\b|weeks?\b|months?\b)[a-z]|\d%|\$\d|\d[\d,.]*x?\s*$"
     r"|\b(?:no|not|none|never|nothing|zero)\b"
     r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|dozens?)\s+[a-z]+s\b",
     re.IGNORECASE,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from memsync.consolidate import weekdays
+from memsync.consolidate import sections, weekdays
 
 
 class Context(weekdays.Context, Protocol):
@@ -65,14 +65,16 @@ def mode(kind: str, ctx: Context) -> str:
         connector = ctx.text[chained.end : ctx.start].strip().lower()
         if connector in ("and", "or"):
             return chained.mode
-    if ctx.before.endswith("/"):
-        return "noun"  # `on 2026-05-13/2026-05-12`: the pair's preposition is said once
+    if ctx.before.endswith("/") or ctx.before.rstrip().endswith(("→", "->")):
+        return "noun"  # `on 2026-05-13/2026-05-12`, `(2026-03-29 → 2026-03-30)`
     prev = ctx.prev
     if ctx.before.endswith(("[", "(")):
         return "noun"  # link text, a parenthesis
     nxt = (ctx.nxt or "").lower()
     if ctx.at_start and kind == "day" and nxt in _LIST_NOUNS:
         return "noun"  # `**Tomorrow priorities (from Rick):**`
+    if ctx.at_start and kind == "day" and _titled(ctx):
+        return "noun"  # `## Tomorrow Command Sheet`: a heading names a thing
     if ctx.at_start or prev in _OPENS_CLAUSE:  # `Today felt like…`, `what today felt like`
         return "noun" if nxt in _SUBJECT_VERBS else "adverb"
     if prev in _NOUN_CONTEXT:
@@ -95,6 +97,14 @@ def elided(after: str) -> bool:
     """Whether a day word's `'s` (AFTER starts right after it) owns a noun left out, as in
     `Apr 28 brief at 05:11Z; today's is late`: it then keeps its `'s` (`2026-04-29's`)."""
     return _ELIDED.match(after) is not None
+
+
+def _titled(ctx: Context) -> bool:
+    """Whether a heading goes on, after the day word, with a capitalised word that is no
+    pronoun (`## Tomorrow Command Sheet`, not `## Today We Shipped`)."""
+    nxt = ctx.nxt or ""
+    pronoun = nxt.lower() in ("i", "we", "you", "they", "he", "she", "it")
+    return nxt[:1].isupper() and not pronoun and sections.in_heading(ctx.before)
 
 
 def is_contracted(after: str) -> bool:
