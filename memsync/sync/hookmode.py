@@ -210,9 +210,12 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
             )
         if unsafe:
             names = _names([skipped.path for skipped in unsafe])
+            # A file this machine will not read may sit in the memory folder or come from the
+            # store: say where to look, not only the store.
             lines.append(
-                f"memsync: {scope}: skipped {len(unsafe)} unsafe file(s): {names}; "
-                "fix or remove them in the store (`memsync status` names the reason)"
+                f"memsync: {scope}: skipped {len(unsafe)} unsafe file(s): {names} "
+                f"({unsafe[0].reason}); fix or remove them where they are, the memory folder or "
+                "the store (`memsync status` names each reason)"
             )
         lines.extend(
             f"memsync: {scope}: merge: {decision} (`memsync log` has both versions)"
