@@ -8,6 +8,7 @@ are clear errors.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -290,6 +291,43 @@ def test_a_read_only_memory_directory_is_a_clear_error(
     assert "Traceback" not in done.stderr
     assert "the file system is read-only at " + claude in done.stderr
     assert "Remount it writable" in done.stderr
+
+
+def test_an_os_error_in_a_hook_names_the_path_and_the_fix(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """The hook said `push failed: PermissionError(13, 'Permission denied')` where the command
+    line names the path and the fix (an adversarial bad-input review)."""
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
+    live = memory_dir(alice, project)
+    write_memory(live, "deploy.md", "deploy", "Deploys go out on Fridays.")
+    manifests = alice.home / ".memsync" / "manifests"
+    code = (  # the manifest cannot be written: an OS error far from any memory
+        "import builtins, errno, os\n"
+        "real = builtins.open\n"
+        "def open_(file, mode='r', *a, **k):\n"
+        "    name = os.fspath(file) if isinstance(file, (str, os.PathLike)) else ''\n"
+        f"    if 'w' in mode and name.startswith({str(manifests)!r}):\n"
+        "        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), name)\n"
+        "    return real(file, mode, *a, **k)\n"
+        "builtins.open = open_\n"
+    )
+    env = {**os.environ, **alice.env, **inject(tmp_path, code)}
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "memsync"), "push", "--hook"],
+        cwd=project,
+        env=env,
+        input=json.dumps({"cwd": str(project), "hook_event_name": "SessionEnd"}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    message = json.loads(done.stdout)["systemMessage"]
+    assert f"memsync: push: permission denied at {manifests}" in message
+    assert "Check the owner and permissions of that path." in message
 
 
 def test_merge_file_with_a_missing_input_names_it(tmp_path: Path) -> None:

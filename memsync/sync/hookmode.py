@@ -325,6 +325,15 @@ def run_hook(
         _emit(output.with_person(f"memsync: {error.message}{hint}"))
         return
     except Exception as error:  # a hook must never block or break a session
+        from memsync.errors import os_error
+
+        # Disk full, read-only, denied: the same words the command line gives, naming the file.
+        known = os_error(error) if isinstance(error, OSError) else None
+        if known is not None:
+            hint = f" ({known.hint})" if known.hint else ""
+            _stderr(f"memsync: {known.message}")
+            _emit(output.with_person(f"memsync: {command}: {known.message}{hint}"))
+            return
         _stderr(f"memsync: {command} failed: {error!r}")
         _emit(output.with_person(f"memsync: {command} failed: {error!r}; run `memsync {command}`"))
         return
