@@ -279,3 +279,26 @@ def test_init_imports_existing_memories_and_never_overwrites_them(
     laptop.memsync("pull", cwd=p1)
     mine = {p.name: p.read_bytes() for p in memory_dir(laptop, p1).glob("*.md")}
     assert mine == {p.name: p.read_bytes() for p in live.glob("*.md")}
+
+
+def test_something_else_where_the_store_clone_goes_is_named_with_the_fix(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    """A file where the clone should be made every run exit 70 (NotADirectoryError on the
+    rename of the fresh clone): an adversarial bad-input review."""
+    from testing.hookprobe import bindings_of
+
+    private, _ = remotes
+    laptop = machines[0]
+    project = setup_machine(laptop, private, None, "src/api")
+    clone = bindings_of(laptop, project)[0].clone_dir
+    shutil.rmtree(clone)
+    clone.write_text("not a clone\n")
+    result = laptop.memsync("pull", cwd=project, check=False)
+    assert result.returncode == 4 and "Traceback" not in result.stderr
+    assert f"the private store clone {clone} is not a git clone memsync made" in result.stderr
+    assert f"mv {clone} {clone}.bak" in result.stderr
+    clone.rename(clone.with_name(clone.name + ".bak"))
+    write_memory(memory_dir(laptop, project), "after.md", "after", "Back in business.\n")
+    laptop.memsync("push", cwd=project)
+    assert "acme-api/after.md" in remote_files(private)

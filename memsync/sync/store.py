@@ -34,6 +34,12 @@ def ensure_clone(binding: Binding) -> bool:
         if current != binding.store.url:
             git.set_remote_url(repo, binding.store.url)
         return False
+    if repo.is_symlink() or (repo.exists() and not (repo.is_dir() and not any(repo.iterdir()))):
+        raise UnsafeStateError(
+            f"the {binding.label} store clone {repo} is not a git clone memsync made "
+            "(a file, or a folder without HEAD)",
+            hint=f"Move it away (`mv {repo} {repo}.bak`): the next run clones the store again.",
+        )
     # Build next to the final place and rename, so a crash never leaves half a clone.
     tmp = repo.with_name(f"{repo.name}.tmp-{time.time_ns()}")
     git.init_bare(tmp, binding.store.url)
