@@ -302,3 +302,41 @@ def test_something_else_where_the_store_clone_goes_is_named_with_the_fix(
     write_memory(memory_dir(laptop, project), "after.md", "after", "Back in business.\n")
     laptop.memsync("push", cwd=project)
     assert "acme-api/after.md" in remote_files(private)
+
+
+def test_a_push_into_a_remote_made_anew_is_no_unpushed_edit_after_a_later_rewrite(
+    machines: list[Machine], remotes: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The private remote recreated empty, B pushes into it, an admin later rewrites the
+    history, A replaces a line: B took its pushed commit for an unpushed edit, re-applied it
+    and brought the replaced line back (an adversarial sync review)."""
+    from testing.gitrepo import git
+
+    private, _ = remotes
+    laptop, desktop, _ = machines
+    p1 = setup_machine(laptop, private, None, "src/api")
+    p2 = setup_machine(desktop, private, None, "elsewhere/api")
+    write_memory(memory_dir(laptop, p1), "a1.md", "a1", "a1 fact\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+    shutil.rmtree(private)
+    git("init", "-q", "--bare", "-b", "main", str(private), cwd=tmp_path)
+    write_memory(memory_dir(desktop, p2), "b1.md", "b1", "b1 fact\n")
+    desktop.memsync("push", cwd=p2)
+    laptop.memsync("pull", cwd=p1)
+    admin = tmp_path / "admin"
+    git("clone", "-q", str(private), str(admin), cwd=tmp_path)
+    git("checkout", "-q", "--orphan", "purged", cwd=admin)
+    git("rm", "-q", "-f", "acme-api/a1.md", cwd=admin)
+    git("commit", "-q", "-m", "purge a1", cwd=admin)
+    git("push", "-q", "--force", "origin", "purged:main", cwd=admin)
+    laptop.memsync("pull", cwd=p1)
+    b1 = memory_dir(laptop, p1) / "b1.md"
+    b1.write_text(b1.read_text().replace("b1 fact\n", "b1 fact, corrected on A\n"))
+    laptop.memsync("push", cwd=p1)
+    result = desktop.memsync("pull", cwd=p2)
+    assert "no unpushed local edits to re-apply" in result.stdout
+    remote = git_bytes("show", "main:acme-api/b1.md", cwd=private)
+    assert remote.endswith(b"b1 fact, corrected on A\n") and b"b1 fact\n" not in remote
+    assert (memory_dir(desktop, p2) / "b1.md").read_bytes() == remote
+    assert "acme-api/a1.md" not in remote_files(private)

@@ -240,6 +240,10 @@ def _push_body(run: StoreRun) -> None:
                 pause = backoff(attempts, time.monotonic() - began)
                 time.sleep(min(run.deadline.remaining(), pause))
                 continue
+            if not run.review_branch:
+                from memsync.sync.rewritten import record_pushed
+
+                record_pushed(binding, heads.branch, local)
             sent = sent_files(binding, heads.remote, local)
             run.note(pushed=True, review_branch=run.review_branch, sent=sent)
             break

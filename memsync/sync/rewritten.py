@@ -65,6 +65,17 @@ def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...
     return said
 
 
+def record_pushed(binding: Binding, branch: str, pushed: str) -> None:
+    """Remember PUSHED as what origin's BRANCH holds: the remote has it now. Without this,
+    a push into a remote recreated empty left the record on the old history, and a later
+    rewrite took every pushed commit since for an unpushed edit and re-applied it."""
+    repo = binding.clone_dir
+    record = FETCHED_PREFIX + branch
+    (recorded,) = git.resolve_refs(repo, record)
+    if recorded != pushed:
+        git.update_ref(repo, record, pushed, recorded or git.ZERO_SHA, "memsync: pushed")
+
+
 def is_rewritten(repo: Path, before: str | None, after: str | None) -> bool:
     """Whether origin moved from BEFORE to AFTER other than by adding commits."""
     if before is None or after is None or before == after:
