@@ -140,8 +140,12 @@ def test_detect_renames_exact_and_similar() -> None:
 
 
 def client_mem(name: str, description: str, body: str) -> bytes:
-    """A memory as Claude Code 2.1.330 writes it: `type` nested under `metadata:`."""
-    head = f"---\nname: {name}\ndescription: {description}\nmetadata:\n  type: project\n---\n\n"
+    """A memory as Claude Code 2.1.330 writes it: `type` nested under `metadata:`, stamped."""
+    head = (
+        f"---\nname: {name}\ndescription: {description}\nmetadata:\n  node_type: memory\n"
+        "  type: project\n  originSessionId: 4d1f0c2e-8a8b-4a51-9d7e-1c2b3a4d5e6f\n"
+        "  modified: 2026-11-26T09:00:00.000Z\n---\n\n"
+    )
     return (head + body + "\n").encode()
 
 
@@ -155,6 +159,9 @@ def test_unrelated_memories_of_one_type_are_no_rename() -> None:
     a helper's sync run found B's edit of deploy.md merged into A's new pnpm.md, deploy.md gone
     (SPEC 4: deleted on one side, changed on the other, the changed version stays)."""
     assert detect_renames({"p/deploy.md": DEPLOY}, {"p/pnpm.md": PNPM}) == {}
+    # The review of that fix: the client's `node_type` stamp, and empty descriptions
+    blank = [client_mem(n, '""', b) for n, b in (("deploy", "Fridays."), ("pnpm", "Use pnpm."))]
+    assert detect_renames({"p/deploy.md": blank[0]}, {"p/pnpm.md": blank[1]}) == {}
     edited = DEPLOY.replace(b"train.", b"train, never after 3pm.")
     result = both_ways({"p/deploy.md": DEPLOY}, {"p/pnpm.md": PNPM}, {"p/deploy.md": edited})
     assert result.files == {"p/pnpm.md": PNPM, "p/deploy.md": edited}

@@ -64,8 +64,12 @@ def detect_renames(base: Mapping[str, bytes], side: Mapping[str, bytes]) -> dict
     return renames
 
 
-# Lines every memory of a type shares: `---`, `metadata:`, `  type: project`, a stamp.
-_SHAPE = re.compile(rb"-{3}|\.{3}|(?:metadata|type|modified|originSessionId|name)\s*:.*")
+# Lines every memory of a type shares: `---`, `metadata:`, `  type: project`, the client's
+# stamps (`node_type: memory`, `modified:`, `originSessionId:`), an empty description.
+_SHAPE = re.compile(
+    rb"-{3}|\.{3}|(?:metadata|type|node_type|modified|originSessionId|name)\s*:.*"
+    rb"|description\s*:\s*(?:\"\"|'')?"
+)
 
 
 def _said(data: bytes) -> list[bytes]:
