@@ -340,3 +340,25 @@ def test_a_push_into_a_remote_made_anew_is_no_unpushed_edit_after_a_later_rewrit
     assert remote.endswith(b"b1 fact, corrected on A\n") and b"b1 fact\n" not in remote
     assert (memory_dir(desktop, p2) / "b1.md").read_bytes() == remote
     assert "acme-api/a1.md" not in remote_files(private)
+
+
+def test_a_synced_subfolder_replaced_by_a_symlink_deletes_nothing(
+    machines: list[Machine], remotes: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The scan skips the folder, not each file in it: its memories were pushed as deleted
+    (found by a review of the held-back-file fix)."""
+    private, _ = remotes
+    laptop, desktop, _ = machines
+    p1 = setup_machine(laptop, private, None, "src/api")
+    p2 = setup_machine(desktop, private, None, "elsewhere/api")
+    live = memory_dir(laptop, p1)
+    write_memory(live / "notes", "a.md", "a", "Fact a.\n")
+    write_memory(live / "notes", "b.md", "b", "Fact b.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+    shutil.move(str(live / "notes"), str(tmp_path / "notes"))  # moved to a synced drive
+    (live / "notes").symlink_to(tmp_path / "notes")
+    laptop.memsync("push", cwd=p1)
+    assert {"acme-api/notes/a.md", "acme-api/notes/b.md"} <= set(remote_files(private))
+    desktop.memsync("pull", cwd=p2)
+    assert (memory_dir(desktop, p2) / "notes" / "b.md").read_text().endswith("Fact b.\n")
