@@ -26,6 +26,8 @@ from memsync.errors import UsageError
 from memsync.fsutil.reads import read_regular
 
 _CONFIG_LIMIT = 1 << 20  # a config of a megabyte is no config
+# Raise when validation tightens (2: finite numbers, timeouts at most a day).
+_RULES_VERSION = 2
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
@@ -115,8 +117,11 @@ _BY_NAME = {cls.__name__: cls for cls in _SCHEMA}
 
 
 def _schema_id() -> str:
-    """The schema's classes and fields: a cache written by another version is not read."""
-    return ";".join(f"{c.__name__}:{','.join(f.name for f in fields(c))}" for c in _SCHEMA)
+    """The schema's classes and fields and the version of its rules: a cache written by
+    another version is not read (a config validated before the rules tightened, a
+    `network_timeout` of a million seconds, would otherwise still load)."""
+    shape = ";".join(f"{c.__name__}:{','.join(f.name for f in fields(c))}" for c in _SCHEMA)
+    return f"{shape};rules:{_RULES_VERSION}"
 
 
 def _flatten(value: Any) -> Any:

@@ -268,6 +268,10 @@ def test_a_damaged_cache_is_ignored_and_rewritten(cached: Cached, damage: object
 
 def test_a_cache_of_another_file_or_schema_is_not_read(cached: Cached) -> None:
     digest, schema = cached.entry["key"]
+    # Validated by a version with looser rules (same fields): read the file again
+    assert schema.endswith(";rules:2")
+    cached.write(key=[digest, schema.rsplit(";rules:", 1)[0]], config=_edited(cached.entry))
+    assert load_config(cached.path).settings.pull_timeout == 5.0
     for key in ([digest, schema + ",extra"], ["0" * 64, schema]):
         cached.write(key=key, config=_edited(cached.entry))
         assert load_config(cached.path).settings.pull_timeout == 5.0

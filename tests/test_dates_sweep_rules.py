@@ -566,6 +566,14 @@ def test_a_heading_dated_by_its_rewrite_dates_its_section_in_the_same_run() -> N
     assert resolve_relative_dates(new_text, friday) == (new_text, [])
     flagged = [(m.start, m.end) for m in convertible_dates(text)]
     assert flagged == [(r.start, r.end) for r in replacements]
+    # A phrase counting back past a year (`last Friday` from 1 January): a review found check
+    # flagging fewer phrases than consolidate converts when its own count wrote 1999
+    rules = "## Rules (from last Friday)\n- check the logs today\n"
+    new_year = date(2026, 1, 1)
+    assert [r.line for r in resolve_relative_dates(rules, new_year)[1]] == [0, 1]
+    assert [m.start for m in convertible_dates(rules)] == [
+        r.start for r in resolve_relative_dates(rules, new_year)[1]
+    ]
     # Under a checklist's heading that no rewrite dates, the item is any day's
     undated = "## QLC+ Setup Checklist\n- [ ] Test single-fixture response before Saturday\n"
     assert resolve_relative_dates(undated, friday) == (undated, [])

@@ -62,7 +62,7 @@ def test_commits_trees_and_blobs_round_trip(clone: Path) -> None:
         None,
     ]
     assert gitcmd.count_commits(clone, second) == 2
-    assert gitcmd.commit_time(clone, second) == 1_700_000_100
+    assert gitcmd.authored_time(clone, second) == 1_700_000_100  # author = committer here
     assert gitcmd.symbolic_head(clone) == "main"
     # A stale expected value is refused: nobody's update is silently lost.
     with pytest.raises(GitError):
@@ -162,3 +162,4 @@ def test_change_times_are_when_the_edit_was_made(clone: Path) -> None:
         authored=1_700_000_000,  # written first
     )
     assert gitcmd.change_times(clone, None, edit) == {"d.md": 1_700_000_000}
+    assert gitcmd.authored_time(clone, edit) == 1_700_000_000

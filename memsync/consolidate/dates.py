@@ -238,8 +238,9 @@ def convertible_dates(text: str) -> list[DateMatch]:
     first = [match for match in find_relative_dates(text) if not match.pinned]
     if not sections.dates_a_section(text, [match.start for match in first]):
         return first
-    # The day a phrase is counted from does not decide whether it is rewritten: any will do.
-    rewritten, replacements = _resolve_once(text, date(2000, 1, 1))
+    # The day a phrase is counted from does not decide whether it is rewritten, as long as the
+    # dates written are ones a heading's calendar pattern knows (20xx, whatever the phrase).
+    rewritten, replacements = _resolve_once(text, date(2050, 7, 1))
     later = [match for match in find_relative_dates(rewritten) if not match.pinned]
     return sorted(first + _shifted_back(later, replacements), key=lambda match: match.start)
 

@@ -144,6 +144,7 @@ def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], li
             unsafe = unsafe_path_reason(rel)
             if unsafe is not None:  # `new\nline.md` would break an index line: sync skips it too
                 skipped.append(f"{printable_path(rel)}: {unsafe}")
+                others.append(rel)  # there, so a line to it is no dangling line
             elif name == INDEX_NAME or (is_repo_root and not prefix and name in REPOSITORY_FILES):
                 others.append(rel)
             elif entry.is_symlink():

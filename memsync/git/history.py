@@ -10,9 +10,9 @@ from memsync.git.objects import ModeOid, object_kinds
 from memsync.git.run import run_git
 
 
-def commit_time(repo: Path, commit: str) -> int:
-    """Committer time of COMMIT in unix seconds."""
-    return int(run_git(["show", "-s", "--format=%ct", commit], cwd=repo).text.strip() or 0)
+def authored_time(repo: Path, commit: str) -> int:
+    """Author time of COMMIT in unix seconds: when its edit was made (SPEC section 4)."""
+    return int(run_git(["show", "-s", "--format=%at", commit], cwd=repo).text.strip() or 0)
 
 
 def path_times(

@@ -17,6 +17,7 @@ from pathlib import Path
 from memsync import git
 from memsync.git import ModeOid, TreeEntry
 from memsync.merge.memory import MergeDecision
+from memsync.sync import store
 from memsync.sync.binding import Binding
 from memsync.sync.manifest import Manifest
 
@@ -114,12 +115,19 @@ def merge_local_edits(
     base = {p: found[sha] for p, sha in base_shas.items() if sha in found}
     ours = {p: data for p, data in contested.items() if data is not None}
     theirs = _read(binding, {p: current.get(p) for p in contested})
-    theirs_time = git.commit_time(binding.clone_dir, head) if head else 0
+    theirs_time = git.authored_time(binding.clone_dir, head) if head else 0
+    # When each side's edit was made, as between stores (MERGE.md): the live file's own time,
+    # not the time of this run, which let a stale local edit win every conflict.
+    now = time.time()
+    ours_times = {
+        p: int(store.write_time(binding.live_dir / p, d) or now) if d is not None else int(now)
+        for p, d in contested.items()
+    }
     result = merge_trees(
         base,
         ours,
         theirs,
-        ours_times=dict.fromkeys(contested, int(time.time())),
+        ours_times=ours_times,
         theirs_times=dict.fromkeys(contested, theirs_time),
     )
     for path in set(result.files) | set(contested):
