@@ -324,17 +324,22 @@ def test_names_sync_would_skip_are_skipped_here_too(tmp_path: Path) -> None:
     write_memory(folder, "good.md", "good", "A fact.\n")
     write_memory(folder, "new\nline.md", "odd", "A fact.\n")
     (folder / os.fsdecode(b"bad\xff.md")).write_bytes((folder / "good.md").read_bytes())
+    write_memory(folder, "back\\slash.md", "odd", "Another fact.\n")
+    (folder / "MEMORY.md").write_text("- [odd](<back\\slash.md>) — kept\n", encoding="utf-8")
     plan = make_plan(folder)
     (fp,) = plan.folders
     assert fp.index is not None and fp.index.added == ("good.md",)
     assert set(fp.skipped) == {
         "new\nline.md: control character in name",  # the report puts it on one line
         "bad\\xff.md: name is not valid UTF-8",
+        "back\\slash.md: backslash in name",
     }
+    assert fp.index.dangling == ()  # a line to a skipped file that is there is no dangling line
     assert fp.merges == ()
     apply_plan(plan)
     assert (folder / "MEMORY.md").read_text(encoding="utf-8").splitlines() == [
-        "- [good](good.md) — good"
+        "- [odd](<back\\slash.md>) — kept",
+        "- [good](good.md) — good",
     ]
 
 

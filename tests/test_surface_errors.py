@@ -166,6 +166,37 @@ def test_ctrl_c_exits_130_without_a_traceback(machines: list[Machine], tmp_path:
 
 
 @POSIX_ONLY
+def test_ctrl_c_with_two_stores_ends_the_run_at_once(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """Each store runs in its own thread: non-daemon, they kept the process alive after Ctrl-C
+    until their git calls ended, and a second Ctrl-C printed a traceback (a review)."""
+    alice = machines[0]
+    remotes = (make_bare_remote(tmp_path / "p.git"), make_bare_remote(tmp_path / "t.git"))
+    project = setup_machine(alice, *remotes, "src/api")
+    env, started = _git_that_never_answers(alice, tmp_path)
+    memsync = str(Path(sys.executable).parent / "memsync")
+    # Files, not pipes: the git that never answers keeps a pipe open after memsync is gone.
+    with (tmp_path / "err").open("w") as err_file:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _WITH_DEFAULT_SIGINT, memsync, "push"],
+            cwd=project,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=err_file,
+            text=True,
+        )
+        deadline = time.monotonic() + 30
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert started.exists(), "memsync never ran git"
+        time.sleep(0.5)  # both stores' threads are waiting on git
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 130  # the git calls would take 60 s
+    assert "Traceback" not in (tmp_path / "err").read_text()
+
+
+@POSIX_ONLY
 def test_ctrl_c_in_a_hook_exits_0_without_a_traceback(
     machines: list[Machine], tmp_path: Path
 ) -> None:

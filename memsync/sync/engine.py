@@ -329,7 +329,9 @@ def run_stores(
         except BaseException as exc:  # re-raised in the caller, as a future would
             errors.append(exc)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(bindings))]
+    # Daemons: on Ctrl-C the main thread's handler ends the run (every step is crash-safe)
+    # instead of the interpreter waiting for them, and a second Ctrl-C printing a traceback.
+    threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(len(bindings))]
     for thread in threads:
         thread.start()
     for thread in threads:
