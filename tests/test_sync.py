@@ -362,3 +362,25 @@ def test_a_synced_subfolder_replaced_by_a_symlink_deletes_nothing(
     assert {"acme-api/notes/a.md", "acme-api/notes/b.md"} <= set(remote_files(private))
     desktop.memsync("pull", cwd=p2)
     assert (memory_dir(desktop, p2) / "notes" / "b.md").read_text().endswith("Fact b.\n")
+
+
+def test_status_and_diff_say_what_push_would_do_with_skipped_files_and_a_missing_folder(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    """Push holds back an unreadable memory and writes a missing folder again; status and diff
+    still listed them as deletions it would send (a review of both fixes)."""
+    private, _ = remotes
+    laptop = machines[0]
+    project = setup_machine(laptop, private, None, "src/api")
+    live = memory_dir(laptop, project)
+    write_memory(live, "m0.md", "m0", "Fact 0.\n")
+    write_memory(live, "latin.md", "latin", "Fact l.\n")
+    laptop.memsync("push", cwd=project)
+    (live / "latin.md").write_bytes((live / "latin.md").read_bytes() + b"caf\xe9\n")
+    for _ in range(2):
+        status = json.loads(laptop.memsync("status", "--json", cwd=project).stdout)
+        assert status[0]["removed"] == [] and status[0]["local_edits"] == []
+        diff = json.loads(laptop.memsync("diff", "--json", cwd=project).stdout)
+        assert all(not store["outgoing"] for store in diff), diff
+        if live.exists():
+            shutil.rmtree(live)  # the second round: the folder gone as a whole

@@ -27,7 +27,7 @@ from memsync.sync.manifest import (
 from memsync.sync.migrate import edits_to_commit
 from memsync.sync.outgoing import commit_message
 from memsync.sync.report import StoreReport
-from memsync.sync.storerun import StoreRun, scan_live, start_run
+from memsync.sync.storerun import StoreRun, scan_live, start_run, without_unread_deletions
 
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
@@ -40,7 +40,7 @@ def _commit_local(run: StoreRun) -> str | None:
     changes, base, current = edits_to_commit(binding, run.manifest, run.live, heads.local)
     # A synced memory saved as Latin-1, grown past the size limit or replaced by a symlink is
     # an edit held back, not a deletion: committed as one, every machine would lose it.
-    changes = {p: d for p, d in changes.items() if d is not None or not _unread(p, run.unreadable)}
+    changes = without_unread_deletions(changes, run.unreadable)
     if not changes:
         return heads.local
     allowed: dict[str, bytes | None] = {}
@@ -85,11 +85,6 @@ def _commit_local(run: StoreRun) -> str | None:
     lines = tuple(map(describe, decisions))
     run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + lines)
     return new
-
-
-def _unread(path: str, skipped: frozenset[str]) -> bool:
-    """Whether PATH is, or lies in a folder that is, one the scan skipped (`.`: the root)."""
-    return path in skipped or "." in skipped or any(path.startswith(s + "/") for s in skipped)
 
 
 def _fetch(run: StoreRun) -> None:

@@ -14,7 +14,7 @@ from memsync.model.limits import INDEX_NAME
 from memsync.model.safety import Scope, TreeScan
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
-from memsync.sync.manifest import binding_manifest, local_changes
+from memsync.sync.manifest import Manifest, binding_manifest, local_changes
 from memsync.sync.outcome import BlockedFile, fix_for
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
@@ -88,11 +88,16 @@ def _bindings(project_dir: Path, scopes: tuple[Scope, ...]) -> tuple[Config, lis
     return config, bindings
 
 
-def _live_files(binding: Binding) -> dict[str, bytes]:
+def _live_edits(scan: TreeScan | None, manifest: Manifest) -> dict[str, bytes | None]:
+    """The live edits push would commit, from SCAN of the live folder: none when the folder is
+    missing as a whole (None: push writes it again), and no deletion of a file the scan
+    skipped (held back)."""
+    from memsync.sync.storerun import without_unread_deletions
 
-    if not binding.live_dir.is_dir():
+    if scan is None:
         return {}
-    return dict(_scan(binding).files)
+    skipped = {skipped.path for skipped in scan.skipped}
+    return without_unread_deletions(local_changes(dict(scan.files), manifest), skipped)
 
 
 def _scan(binding: Binding) -> TreeScan:
@@ -128,7 +133,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 f"{INDEX_NAME} has {size.lines} lines / {size.chars} characters: Claude Code loads "
                 "200 lines / 25,000 characters (run `memsync consolidate`)"
             )
-        edits = local_changes(live, manifest)
+        edits = _live_edits(scan, manifest)
         blocked = _blocked(binding, edits, config)
         if blocked:
             from memsync.sync.holdback import without_held_edits
@@ -203,7 +208,8 @@ def store_diff(project_dir: Path, scopes: tuple[Scope, ...], *, fetch: bool) -> 
 
         manifest, _ = binding_manifest(binding)
         # Uncommitted live edits are part of what push would send.
-        for path, data in local_changes(_live_files(binding), manifest).items():
+        scan = _scan(binding) if binding.live_dir.is_dir() else None
+        for path, data in _live_edits(scan, manifest).items():
             if data is None:
                 local_files.pop(path, None)
             else:

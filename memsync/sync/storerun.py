@@ -6,6 +6,7 @@ git boundaries and the other `memsync.sync` modules it names; never the engine.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -76,3 +77,16 @@ def scan_live(run: StoreRun) -> None:
     if scan.skipped:
         run.unreadable = frozenset(skipped.path for skipped in scan.skipped)
         run.note(skipped=run.report.skipped + scan.skipped)
+
+
+def without_unread_deletions(
+    changes: Mapping[str, bytes | None], skipped: Collection[str]
+) -> dict[str, bytes | None]:
+    """CHANGES less the deletions of files the scan skipped, or that lie in a folder it
+    skipped (`.`: the whole folder): they are there, held back, not deleted. One rule for
+    what push commits and what `status` and `diff` say it would."""
+
+    def unread(path: str) -> bool:
+        return path in skipped or "." in skipped or any(path.startswith(s + "/") for s in skipped)
+
+    return {p: d for p, d in changes.items() if d is not None or not unread(p)}
