@@ -75,6 +75,10 @@ def test_a_lock_whose_pid_now_names_a_younger_process_is_taken_over(tmp_path: Pa
         path.write_text(json.dumps({**holder, "since": time.time()}))  # taken once it ran
         with pytest.raises(LockHeldError), store_lock(path, timeout=0.2, command="pull", store="x"):
             pass
+        # Taken a minute before it began: a clock stepped forward since, not a reused pid
+        path.write_text(json.dumps({**holder, "since": time.time() - 120}))
+        with pytest.raises(LockHeldError), store_lock(path, timeout=0.2, command="pull", store="x"):
+            pass
     finally:
         alive.kill()
         alive.wait()

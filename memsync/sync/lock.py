@@ -16,6 +16,8 @@ from memsync.errors import LockHeldError
 FOREIGN_STALE_SECONDS = 6 * 3600
 # A holder starts before it takes the lock; this much later is still it (clocks adjust).
 _START_SLACK = 60.0
+# No run holds a lock this long: only a lock older than this may name a reused pid.
+_REUSE_AGE = 15 * 60.0
 
 
 def this_host() -> str:
@@ -84,7 +86,12 @@ def _is_stale(path: Path, holder: LockHolder | None) -> bool:
         except OSError:
             return True
     if holder.host == this_host():
-        return not pid_alive(holder.pid) or _started_after(holder.pid, holder.since)
+        if not pid_alive(holder.pid):
+            return True
+        # Only an old lock: a clock stepped forward (NTP at boot on a board without a clock)
+        # moves the start times /proc reports, and must not hand a live holder's store over.
+        old = time.time() - holder.since > _REUSE_AGE
+        return old and _started_after(holder.pid, holder.since)
     return time.time() - holder.since > FOREIGN_STALE_SECONDS
 
 
