@@ -346,7 +346,8 @@ def test_names_sync_would_skip_are_skipped_here_too(tmp_path: Path) -> None:
 def test_an_index_line_keeps_its_title_and_follows_the_description(tmp_path: Path) -> None:
     """Claude Code slugifies `name`: a review over 43 real folders saw 521 index lines
     rewritten, `[꼬마 사용자](user_kkoma.md)` into `[user-kkoma](…)`, the title kept only in the
-    report. The title a person wrote stays; the hook follows the description."""
+    report. A title a person wrote stays when `name` is the client's slug; the hook follows
+    the description (a `name` a person wrote still titles the line: test_surface_walkthrough)."""
     folder = tmp_path / "memory"
     write_memory(folder, "user_kkoma.md", "user-kkoma", "Likes tea.\n", description="tea")
     write_memory(folder, "b.md", "b-name", "B.\n", description="about b")

@@ -7,6 +7,7 @@ new lines that cannot fit are left out, files without frontmatter before any mem
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,8 +132,7 @@ def rebuild_index(
             duplicate_lines.append(line.text)
             continue
         seen.add(entry.target)
-        # The line's own title: Claude Code slugifies `name` (`user-kkoma`), people write titles
-        new = entry_line(entry.title or memory.title or "", memory.path, memory.hook or entry.hook)
+        new = entry_line(_title(entry.title, memory.title), memory.path, memory.hook or entry.hook)
         if new != line.text:
             rewritten.append(memory.path)
             rewrites.append((memory.path, line.text, new))
@@ -173,6 +173,18 @@ def rebuild_index(
         after=measure_index(index.text()),
         rewrites=tuple((old, new) for path, old, new in rewrites if path not in archived),
     )
+
+
+# What Claude Code makes of `name` on its first write: `Legacy Name` -> `legacy-name`.
+_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
+
+
+def _title(line_title: str, name: str | None) -> str:
+    """An entry's title: the memory's `name` when a person wrote it (`Deploy freeze`); when it
+    is the client's slug (`user-kkoma`), the line's own title (`꼬마 사용자`), if it has one."""
+    if name and not _SLUG.fullmatch(name):
+        return name
+    return line_title or name or ""
 
 
 def _entry(memory: IndexMemory) -> IndexLine:
