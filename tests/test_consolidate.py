@@ -343,6 +343,34 @@ def test_names_sync_would_skip_are_skipped_here_too(tmp_path: Path) -> None:
     ]
 
 
+def test_a_daily_logs_line_gives_its_room_up_to_a_new_memory_and_is_kept(tmp_path: Path) -> None:
+    """A review: logs indexed in one run (there was room) kept their lines in the next, and a
+    new `user` memory got none. The oldest log's line now gives way, its text archived."""
+    folder = tmp_path / "memory"
+    _many(folder, {"feedback": 150})
+    for day in range(80):
+        log = folder / f"log-{day:03d}.md"
+        log.write_text(f"# Day {day}\n\nWorked.\n", encoding="utf-8")
+        os.utime(log, (1_700_000_000 + day, 1_700_000_000 + day))
+    apply_plan(make_plan(folder))
+    index = (folder / "MEMORY.md").read_text(encoding="utf-8")
+    assert measure_index(index).lines == 200 and index.count("](log-") == 50
+    write_memory(folder, "user-role.md", "role", "I am the on-call lead.\n", type_="user")
+    plan = make_plan(folder)
+    (fp,) = plan.folders
+    assert fp.index is not None and fp.archives == ()
+    assert fp.index.added == ("user-role.md",) and fp.index.fits
+    (gave_up,) = fp.index.crowded_lines
+    oldest = min((p for p in index.split("](")[1:] if p.startswith("log-")), key=str)
+    assert gave_up.startswith("- [log-") and oldest.split(")")[0] in gave_up
+    assert oldest.split(")")[0] in fp.index.left_out
+    apply_plan(plan)
+    kept = (folder / "archive" / "index-lines.md").read_text(encoding="utf-8")
+    assert gave_up in kept and "gave its room up to a memory" in kept
+    assert "Lines given up for a memory's line" in render_markdown(plan)
+    assert not make_plan(folder).changed  # and a second run changes nothing
+
+
 def test_an_index_line_keeps_its_title_and_follows_the_description(tmp_path: Path) -> None:
     """Claude Code slugifies `name`: a review over 43 real folders saw 521 index lines
     rewritten, `[꼬마 사용자](user_kkoma.md)` into `[user-kkoma](…)`, the title kept only in the

@@ -250,6 +250,7 @@ def _dangling_text(
         for text, target in zip(rebuild.dangling_lines, rebuild.dangling, strict=True)
         if target not in retired
     ]
+    lines += rebuild.crowded_lines  # a daily log's line given up for a memory with a type
     if not lines:
         return None
     path = root / INDEX_LINES
@@ -263,8 +264,9 @@ def _dangling_text(
 
 INDEX_LINES = f"{ARCHIVE_DIR}/index-lines.md"
 _INDEX_LINES_HEAD = (
-    "# Index lines whose memory was missing\n\n"
-    "memsync consolidate keeps here every MEMORY.md line that pointed at a missing file.\n\n"
+    "# Index lines taken out of MEMORY.md\n\n"
+    "memsync consolidate keeps here every MEMORY.md line that pointed at a missing file, and\n"
+    "every line of a file without frontmatter that gave its room up to a memory.\n\n"
 )
 
 

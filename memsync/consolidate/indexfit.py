@@ -58,6 +58,8 @@ class IndexRebuild:
     archived: tuple[str, ...]
     # Memories with no line that the index had no room for (they stay where they are).
     left_out: tuple[str, ...]
+    # Lines of files without frontmatter given up for a memory with a type (kept in archive/).
+    crowded_lines: tuple[str, ...]
     before: IndexSize
     after: IndexSize
     # (old line, new line) of every line rewritten in place, so a report shows both.
@@ -142,25 +144,37 @@ def rebuild_index(
     missing = [path for path in sorted(known) if path not in seen]
     base = existing or parse_index_text("")
     before = measure_index(existing.text()) if existing else measure_index("")
-    typed = [path for path in missing if known[path].type]
-    # A memory with a type may have older `project`/`reference` ones archived to make room
-    # (SPEC section 5). When even that cannot make the index fit, only the new lines that fit
-    # are added and nothing moves: an index within the limits never leaves them.
-    index, archived = _fit(_with_entries(base, lines, typed, known), known, allow_archive)
-    if not measure_index(index.text()).fits:
-        without = _with_entries(base, lines, [], known)
-        fitting = measure_index(without.text()).fits
-        typed = _most_that_fit(without, typed, known) if fitting else []
-        index, archived = _with_entries(base, lines, typed, known), []
+    wanted = [path for path in missing if known[path].type]
+    index, archived, typed = _place(base, lines, wanted, known, allow_archive)
+    # A new memory with a type comes before a file without frontmatter that already has a
+    # line (a daily log indexed while there was room): such lines give their room up, oldest
+    # first, before any memory is archived or left out; their text is kept like a dangling
+    # line's (archive/index-lines.md).
+    crowded: list[IndexLine] = []
+    squatters = sorted(
+        (ln for ln in lines if ln.entry and ln.entry.target in known),
+        key=lambda ln: known[ln.entry.target].updated if ln.entry else (),
+    )
+    squatters = [ln for ln in squatters if ln.entry and not known[ln.entry.target].type]
+    while (len(typed) < len(wanted) or archived) and squatters:
+        # As many lines at once as memories still want one (at least one): few passes.
+        count = max(1, len(wanted) - len(typed))
+        crowded += squatters[:count]
+        squatters = squatters[count:]
+        gone = {id(ln) for ln in crowded}
+        lines = [ln for ln in lines if id(ln) not in gone]
+        index, archived, typed = _place(base, lines, wanted, known, allow_archive)
     # A file without frontmatter (an agent's daily log) takes only the room that is left:
     # it never costs a memory with a type its line.
     untyped = _most_that_fit(index, [p for p in missing if not known[p].type], known)
     index = _with_entries(index, list(index.lines), untyped, known)
     added = sorted([*typed, *untyped])
+    gave_up = [ln.entry.target for ln in crowded if ln.entry]
     return IndexRebuild(
         text=index.text(),
         added=tuple(added),
-        left_out=tuple(path for path in missing if path not in set(added)),
+        left_out=tuple(sorted([p for p in missing if p not in set(added)] + gave_up)),
+        crowded_lines=tuple(ln.text for ln in crowded),
         dangling=tuple(dangling),
         duplicates=tuple(duplicates),
         dangling_lines=tuple(dangling_lines),
@@ -185,6 +199,25 @@ def _title(line_title: str, name: str | None) -> str:
     if name and not _SLUG.fullmatch(name):
         return name
     return line_title or name or ""
+
+
+def _place(
+    base: Index,
+    lines: Sequence[IndexLine],
+    wanted: Sequence[str],
+    known: dict[str, IndexMemory],
+    allow_archive: str,
+) -> tuple[Index, list[str], list[str]]:
+    """LINES with entries for WANTED (memories with a type and no line): the index, what was
+    archived, and which of WANTED got a line. Older `project`/`reference` memories may be
+    archived to make room (SPEC section 5); when even that cannot make the index fit, only the
+    new lines that fit are added and nothing moves: an index within the limits stays so."""
+    index, archived = _fit(_with_entries(base, lines, wanted, known), known, allow_archive)
+    if measure_index(index.text()).fits:
+        return index, archived, list(wanted)
+    without = _with_entries(base, lines, [], known)
+    chosen = _most_that_fit(without, wanted, known) if measure_index(without.text()).fits else []
+    return _with_entries(base, lines, chosen, known), [], chosen
 
 
 def _entry(memory: IndexMemory) -> IndexLine:

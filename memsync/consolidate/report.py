@@ -162,6 +162,9 @@ def _index_markdown(folder: FolderPlan) -> list[str]:
     if rebuild.dangling_lines:
         out += ["", "Lines whose memory is missing (kept in `archive/index-lines.md`):", ""]
         out += [f"    {line}" for line in rebuild.dangling_lines]
+    if rebuild.crowded_lines:
+        out += ["", "Lines given up for a memory's line (kept in `archive/index-lines.md`):", ""]
+        out += [f"    {line}" for line in rebuild.crowded_lines]
     if rebuild.duplicate_lines:
         out += ["", "Duplicate lines removed:", ""]
         out += [f"    {line}" for line in rebuild.duplicate_lines]
@@ -194,6 +197,7 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                 "rewrites": [{"before": old, "after": new} for old, new in r.rewrites],
                 "shortened": list(r.shortened),
                 "left_out": list(r.left_out),
+                "crowded_lines": list(r.crowded_lines),
                 "before": {"lines": r.before.lines, "chars": r.before.chars},
                 "after": {"lines": r.after.lines, "chars": r.after.chars},
                 "fits": r.fits,
