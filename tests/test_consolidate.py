@@ -515,9 +515,12 @@ def test_cli_needs_yes_without_a_terminal(
     code, out, _ = _cli(capsys, str(folder), "--dry-run")
     assert code == 0 and "dry run" in out and _snapshot(folder) == before
     # A report in the memory folder would replace MEMORY.md (an adversarial review did so)
-    for inside in (folder / "MEMORY.md", folder / "sub" / "report.md"):
+    for inside in (folder / "MEMORY.md", folder / "sub" / "report.md", folder / "report.md"):
         code, _, err = _cli(capsys, str(folder), "--yes", "--report", str(inside))
-        assert code == 2 and f"--report {inside} is inside the memory folder {folder}" in err
+        assert (
+            code == 2
+            and f"--report {inside} is inside {folder}, which is being consolidated" in err
+        )
         assert _snapshot(folder) == before
     report = tmp_path / "report.json"
     code, _, err = _cli(capsys, str(folder), "--yes", "--format", "json", "--report", str(report))
@@ -601,5 +604,11 @@ def test_cli_all_without_path_is_the_work_tree_here(
     code, out, err = _cli(capsys, "--all", "--dry-run", "--project", str(store / "acme-api"))
     assert code == 0, err
     assert "2026-02-01" in out and "acme-api" in out
+    # A report at the checkout's root would be read by every later `--all` run
+    report = store / "report.md"
+    code, _, err = _cli(
+        capsys, "--all", "--dry-run", "--report", str(report), "--project", str(store)
+    )
+    assert code == 2 and f"--report {report} is inside {store}, which is being consolidated" in err
     code, _, err = _cli(capsys, "--all", "--dry-run", "--project", str(tmp_path))
     assert code == 2 and "not inside a git work tree" in err

@@ -138,10 +138,11 @@ def consolidate(
     options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.value, target.history)
     with render.working("Planning the consolidation…"):
         plan = make_plan(target.path, all_projects=all_projects, options=options, dry_run=dry_run)
-    inside = _folder_holding(report, [folder.root for folder in plan.folders])
+    # The target too: a store checkout's root (`--all`) is read by every later `--all` run.
+    inside = _folder_holding(report, [target.path, *(folder.root for folder in plan.folders)])
     if report is not None and inside is not None:
         raise UsageError(
-            f"--report {report} is inside the memory folder {inside}",
+            f"--report {report} is inside {inside}, which is being consolidated",
             hint="Write the report elsewhere: in a memory folder it would replace a memory "
             "(MEMORY.md included) or be synced as one.",
         )
