@@ -383,6 +383,27 @@ def test_merge_file_with_a_missing_input_names_it(tmp_path: Path) -> None:
     assert "gone.md" in done.stderr and "does not exist" in done.stderr
 
 
+def test_merge_file_refuses_a_path_outside_the_repository(tmp_path: Path) -> None:
+    """Git passes the path in the repository; by hand, `--path ../../x.md` wrote the other
+    memory of an add/add beside the project (an adversarial bad-input review)."""
+    work = tmp_path / "repo"
+    work.mkdir()
+    for name, who in (("base.md", "b"), ("ours.md", "o"), ("theirs.md", "t")):
+        (work / name).write_text(f"---\nname: {who}\ndescription: {who}\n---\n{who}\n")
+    args = ["merge-file", "base.md", "ours.md", "theirs.md", "--path", "../../x.md"]
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "memsync"), *args],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--path '../../x.md': path contains '..'" in done.stderr
+    assert sorted(p.name for p in tmp_path.rglob("*.md")) == ["base.md", "ours.md", "theirs.md"]
+
+
 def test_git_failures_quote_git_and_pass_on_its_hints() -> None:
     from memsync.git.run import GitResult, error_for
 

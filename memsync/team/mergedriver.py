@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.errors import UsageError
 from memsync.fsutil.atomic import atomic_write
 from memsync.merge.driver import merge_for_driver
 from memsync.merge.memory import MergeDecision
@@ -38,6 +39,11 @@ def run_merge_driver(
     """Merge the three versions, write the result into OURS; copies go next to PATH."""
     name = path or ours.name
     root = worktree or Path.cwd()  # git runs drivers at the top of the work tree
+    from memsync.model.safety import unsafe_path_reason
+
+    reason = unsafe_path_reason(name)
+    if reason is not None:  # git passes the path in the repository: never `..`, never absolute
+        raise UsageError(f"--path {name!r}: {reason}; pass the file's path in the repository")
     merged = merge_for_driver(
         name,
         base.read_bytes(),
