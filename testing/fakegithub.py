@@ -21,6 +21,8 @@ class FakeGitHub:
     pulls: dict[int, dict[str, Any]] = field(default_factory=dict)
     requests: list[tuple[str, str, dict[str, str], Any]] = field(default_factory=list)
     status_override: int | None = None
+    # Per method, an answer to give instead (status, body): a malformed API's.
+    answers: dict[str, tuple[int, Any]] = field(default_factory=dict)
     url: str = ""
 
     def handle(self, method: str, path: str, headers: dict[str, str], payload: Any) -> Any:
@@ -29,6 +31,8 @@ class FakeGitHub:
             return self.status_override, {"message": "Bad credentials"}
         if headers.get("authorization") != f"Bearer {TOKEN}":
             return 401, {"message": "Requires authentication"}
+        if method in self.answers:
+            return self.answers[method]
         parts = urlsplit(path)
         if not parts.path.startswith("/repos/acme/team-memory/pulls"):
             return 404, {"message": "Not Found"}

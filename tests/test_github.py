@@ -132,6 +132,26 @@ def test_rest_failure_falls_back_to_compare_url_without_leaking_the_token(
     assert TOKEN not in result.warnings[0]
 
 
+@pytest.mark.parametrize(
+    ("method", "answer"), [("POST", (201, {})), ("GET", (200, ["x"])), ("PATCH", (200, None))]
+)
+def test_a_malformed_api_answer_falls_back_to_compare_url(
+    tmp_path: Path, api: FakeGitHub, method: str, answer: tuple[int, Any]
+) -> None:
+    """`{}`, `["x"]` or `null` where a pull request was expected: a KeyError (exit 70, and a
+    hook saying the push failed when it had not), found by an adversarial team review."""
+    api.pulls[7] = {"head": HEAD, "base": "main", "title": "t", "body": "old", "state": "open"}
+    api.pulls[7].update(number=7, html_url="https://github.com/acme/team-memory/pull/7")
+    if method == "POST":
+        api.pulls.clear()
+    api.answers[method] = answer
+    result = open_pr(rest_env(tmp_path, api))
+    assert result.method == "url" and result.url.endswith("?expand=1")
+    (warning,) = result.warnings
+    assert f"the GitHub API could not open the pull request: {method} " in warning
+    assert "the answer is no pull request" in warning
+
+
 def test_unreachable_api_falls_back_to_compare_url(tmp_path: Path) -> None:
     env = {"PATH": str(tmp_path), "GITHUB_API_URL": "http://127.0.0.1:9", "GITHUB_TOKEN": TOKEN}
     result = open_pr(env)

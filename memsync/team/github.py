@@ -218,7 +218,9 @@ def _via_gh(
         raise _StepFailed(f"unexpected output of gh pr list: {listed[:200]!r}") from exc
     body = proposal.body
     if existing:
-        number, url = int(existing[0]["number"]), str(existing[0]["url"])
+        url, number = _pull_of(
+            existing[0] if isinstance(existing, list) else None, "gh", "pr list", "url"
+        )
         _gh_checked(gh, ["pr", "edit", str(number), *target, "--body-file", "-"], env, body)
         return PullRequestResult("gh", url, number, created=False)
     args = ["pr", "create", *target, "--head", proposal.head, "--base", proposal.base]
@@ -292,13 +294,26 @@ def _via_api(api: str, token: str, repo: RepoRef, proposal: _Proposal) -> PullRe
         if raced is None:
             raise
         return raced
-    return PullRequestResult("api", str(created["html_url"]), int(created["number"]), created=True)
+    url, number = _pull_of(created, "POST", pulls, "html_url")
+    return PullRequestResult("api", url, number, created=True)
 
 
 def _api_update_open(pulls: str, query: str, token: str, body: str) -> PullRequestResult | None:
     existing = _api_request("GET", pulls + query, token)
     if not (isinstance(existing, list) and existing):
         return None
-    number = int(existing[0]["number"])
+    _, number = _pull_of(existing[0], "GET", pulls + query, None)
     updated = _api_request("PATCH", f"{pulls}/{number}", token, {"body": body})
-    return PullRequestResult("api", str(updated["html_url"]), number, created=False)
+    url, _ = _pull_of(updated, "PATCH", f"{pulls}/{number}", "html_url")
+    return PullRequestResult("api", url, number, created=False)
+
+
+def _pull_of(answer: object, method: str, url: str, link: str | None) -> tuple[str, int]:
+    """(ANSWER's LINK, its number) from a pull request the API answered with: anything else
+    (`{}`, `null`, `["x"]`) fails this way, after which the compare URL is given (the branch
+    is already pushed), never a KeyError at the person."""
+    if isinstance(answer, dict):
+        number, where = answer.get("number"), answer.get(link) if link else ""
+        if isinstance(number, int) and not isinstance(number, bool) and isinstance(where, str):
+            return where, number
+    raise _StepFailed(f"{method} {url}: the answer is no pull request: {str(answer)[:80]!r}")
