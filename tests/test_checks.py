@@ -666,3 +666,13 @@ def test_check_flags_exactly_the_relative_dates_consolidate_converts(tmp_path: P
             ("memory/MEMORY.md", 3),
         }
     )
+
+
+def test_text_output_keeps_a_hostile_file_name_on_its_line(tmp_path: Path) -> None:
+    """A file named `a\\n::warning::X.md` started a line of its own in `--format text`: a
+    workflow command in a CI log (an adversarial team review). JSON, SARIF and GitHub's
+    format escaped it already."""
+    (tmp_path / "a\n::warning::INJECTED.md").write_bytes(memory("a", "A fact.\n"))
+    text = render(run_check(tmp_path, cwd=tmp_path), "text")
+    assert not any(line.startswith("::") for line in text.splitlines())
+    assert "a\\n::warning::INJECTED.md:1: error:" in text

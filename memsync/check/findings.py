@@ -135,8 +135,13 @@ class Finding:
         return made
 
     def describe(self) -> str:
-        """`team/ci.md:3: error: message [rule]`."""
-        return f"{self.path}:{self.line}: {self.severity}: {self.message} [{self.rule}]"
+        """`team/ci.md:3: error: message [rule]`, on one line whatever the file is called."""
+        from memsync.check.printable import escape_controls
+
+        # A name holding `\n::warning::…` would start a line of its own: in a CI log, a
+        # workflow command (found by an adversarial team review).
+        path = escape_controls(self.path).replace("\n", "\\n").replace("\t", "\\t")
+        return f"{path}:{self.line}: {self.severity}: {self.message} [{self.rule}]"
 
 
 def finding(
