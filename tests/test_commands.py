@@ -124,6 +124,23 @@ def test_promote_refuses_user_memories_and_secrets(solo: tuple[Machine, Path, Pa
     assert "ci.md cannot go to the team store, nothing was moved" in said
     assert "possible secret (github-pat)" in said and "memsync:allow-secret" in said
     assert (live / "ci.md").exists() and not (live / "team" / "ci.md").exists()
+    # Its name and its private index line go with it: refused before anything moves
+    # (an adversarial team review: both were moved, then the team push held them back)
+    write_memory(live, "deploy.md", "deploy", "Deploys on Fridays.\n")
+    index = live / "MEMORY.md"
+    index.write_text(f"- [Deploy](deploy.md) — deploy with {key}\n", encoding="utf-8")
+    for name, where in (
+        ("deploy.md", "line in the private MEMORY.md"),
+        (f"n-{key}.md", "file name"),
+    ):
+        if name != "deploy.md":
+            write_memory(live, name, "n", "A fact.\n")
+        result = alice.memsync("promote", name, cwd=project, check=False)
+        said = " ".join(result.stderr.split())
+        assert result.returncode == 1 and f"its {where} holds a possible secret" in said
+        assert key not in result.stderr + result.stdout
+        assert (live / name).exists() and not (live / "team" / name).exists()
+    assert key in index.read_text(encoding="utf-8")  # the private index is as it was
 
 
 def test_an_unconfigured_project_is_a_usage_error_but_silent_in_hooks(

@@ -39,11 +39,22 @@ def _relative_memory_path(file: str, private: Binding) -> str:
     return candidate.as_posix()
 
 
-def _refuse_unsafe(relpath: str, data: bytes, settings: Settings) -> None:
-    """Refuse, before anything moves, what the team store's push would hold back."""
+def _refuse_unsafe(relpath: str, data: bytes, settings: Settings, line: str | None) -> None:
+    """Refuse, before anything moves, what the team store's push would hold back: the memory,
+    and what goes with it, its name and its private index LINE (the team index's push would
+    hold a secret there back, and every later edit of that index with it)."""
+    from memsync.check.secrets import scan_text
     from memsync.check.validate import validate_edit
     from memsync.sync.outcome import fix_for
 
+    for what, text in (("file name", relpath), ("line in the private MEMORY.md", line or "")):
+        hits = scan_text(text)
+        if hits:
+            raise UserMessageError(
+                f"{relpath} cannot go to the team store, nothing was moved: its {what} holds "
+                f"a possible secret ({hits[0].rule_id})",
+                hint=f"Remove the secret from its {what}, then run `memsync promote` again.",
+            )
     errors, _ = validate_edit(relpath, data, "team", settings)
     if not errors:
         return
@@ -53,6 +64,15 @@ def _refuse_unsafe(relpath: str, data: bytes, settings: Settings) -> None:
         f"{relpath} cannot go to the team store, nothing was moved: {found}",
         hint="\n".join(fixes),
     )
+
+
+def _private_line(private: Binding, relpath: str) -> str | None:
+    """The private index's line for RELPATH, if it has one."""
+    source_index = private.live_dir / INDEX_NAME
+    if not source_index.is_file():
+        return None
+    index = parse_index(source_index.read_bytes())
+    return next((ln.text for ln in index.lines if ln.entry and ln.entry.target == relpath), None)
 
 
 def _move_index_entry(private: Binding, team: Binding, relpath: str) -> None:
@@ -101,7 +121,7 @@ def promote(project_dir: Path, file: str) -> PromoteResult:
         data = read_regular(source)  # never through a symlink (SPEC section 2), never a FIFO
     except OSError as exc:
         raise UsageError(f"{source} is not a regular private memory file: {exc}") from exc
-    _refuse_unsafe(relpath, data, config.settings)
+    _refuse_unsafe(relpath, data, config.settings, _private_line(private, relpath))
     target = team.live_dir / relpath
     if target.exists() and read_regular_or_none(target) != data:
         raise UserMessageError(
