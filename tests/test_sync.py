@@ -384,3 +384,23 @@ def test_status_and_diff_say_what_push_would_do_with_skipped_files_and_a_missing
         assert all(not store["outgoing"] for store in diff), diff
         if live.exists():
             shutil.rmtree(live)  # the second round: the folder gone as a whole
+
+
+def test_a_token_in_one_file_name_holds_back_that_file_only(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    """The commit message names the files: a token in one name blocked the whole team push
+    (an adversarial team review). That file is held back; the others go out."""
+    private, team = remotes
+    laptop = machines[0]
+    project = setup_machine(laptop, private, team, "src/api")
+    live = memory_dir(laptop, project) / "team"
+    key = "ghp_" + "x7Kq2M9vR4tW8yB3nL6pZ1cF5hJ0dG2sA4eQ"
+    write_memory(live, "good.md", "good", "A fact.\n", type_="feedback")
+    write_memory(live, f"note-{key}.md", "note", "Another fact.\n", type_="feedback")
+    result = laptop.memsync("push", "--scope", "team", cwd=project, check=False)
+    assert "possible secret (github-pat) in the file name" in result.stdout + result.stderr
+    assert key not in result.stdout + result.stderr
+    files = remote_files(team)
+    assert "acme-api/good.md" in files and not any(key in name for name in files)
+    assert git_bytes("log", "--format=%B", "main", cwd=team).find(key.encode()) < 0

@@ -55,11 +55,23 @@ def check_file(path: str, data: bytes, scope: str, *, index: bool = False) -> li
     reason = unsafe_path_reason(path)
     if reason is not None:
         return [finding("unsafe-path", path, 1, f"unsafe path ({reason}): memsync never syncs it")]
+    named = _secret_in_name(path)
     if len(data) > MAX_MEMORY_BYTES:
-        return [too_large(path, len(data))]
+        return [*named, too_large(path, len(data))]
     if index:
-        return check_index(path, data)
-    return check_memory(parse_memory(data, path), scope)
+        return [*named, *check_index(path, data)]
+    return [*named, *check_memory(parse_memory(data, path), scope)]
+
+
+def _secret_in_name(path: str) -> list[Finding]:
+    """A secret in the file's name: held back like one in its text, so the push (and its
+    commit message, which names the files) carries the other files without it."""
+    from memsync.check.secrets import scan_text
+
+    return [
+        finding("secret", path, 1, f"possible secret ({hit.rule_id}) in the file name: rename it")
+        for hit in scan_text(path)[:1]
+    ]
 
 
 def too_large(path: str, size: int) -> Finding:
@@ -299,6 +311,7 @@ def check_files(
             memory = memories[path] = parse_memory(data, shown)
             archived = path.split("/", 1)[0] == ARCHIVE_DIR
             rules = functools.partial(check_memory, memory, scope, archived=archived)
+        found.extend(_secret_in_name(shown))
         found.extend(cache.findings(shown, scope, data, rules) if cache else rules())
     known = set(files) | {item.path for item in skipped}
     linked = set()
