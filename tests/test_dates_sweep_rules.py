@@ -361,6 +361,9 @@ def test_a_dreaming_snippet_is_dated_by_the_log_it_cites() -> None:
         ("- got 3 new stars today", "3 new stars on 2026-04-23"),
         ("- Read the USA Today piece today", "USA Today piece on 2026-04-23"),
         ('- "Quoted" and shipped today', '- "Quoted" and shipped on 2026-04-23'),
+        # A callout is the writer's own aside
+        ("> **Note:** Two sessions ran today on this project.", "ran on 2026-04-23"),
+        ("> ⚠️ **DATA LOSS:** the write tool overwrote today's log", "the 2026-04-23 log"),
         ("- Bob wanted the report yesterday", "report on 2026-04-22"),
         ("- Told him how it went today", "went on 2026-04-23"),
         # A heading names a thing; an arrow's end is a bare date (a review over 43 folders)
@@ -388,6 +391,9 @@ def test_a_day_word_naming_a_lists_day_reads_as_a_bare_date(text: str, converted
         # How something works at present (heldout10, the sweep's one quoted description)
         ("How my memory actually works today:", "works today:"),
         ('description: "How per-client converters are produced today (fork)"', "produced today"),
+        # A blockquote is a quotation (SPEC 5): a drafted email, a person's check-in
+        ("> We're starting beta installs next week and your lab fits.", "next week"),
+        ("> Sleep was not great, prepared for a bbq today.", "bbq today"),
         # A quotation that opens the line and goes on below it
         ('> "Hey [Name] — we had JB on this week talking', "on this week"),
         ('"Shipped real work today. Template code → production.', "work today."),

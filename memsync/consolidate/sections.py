@@ -62,6 +62,15 @@ _TURN = re.compile(
     r"|\*\*[a-z][\w.-]{1,20}:\*\*)",
     re.M,
 )  # `**andrew:** Going well`: a lower-case name in bold is a speaker, not a label
+# SPEC section 5: text in quotes is never touched. `> We're starting beta installs next week`
+# (an email drafted), `> Sleep was not great … a bbq today` (a person's check-in, copied). A
+# callout is the writer's own aside, not a quotation: `> **Note:** Two sessions ran today`,
+# `> ⚠️ **DATA LOSS NOTE …**`, GitHub's `> [!NOTE]`.
+_BLOCKQUOTE = re.compile(
+    r" {0,3}>(?!\s*(?:\[!\w+\]|[⚠❗📌ℹ]|(?:\*\*|__)?"
+    r"(?:note|warning|important|tip|caution|update|fyi|heads[- ]up)\b))",
+    re.IGNORECASE,
+)
 _SNIPPET = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(?:candidate:|[QA]:\s)", re.IGNORECASE)
 
 
@@ -72,9 +81,10 @@ def days_not_its_own(text: str, line_start: int, line_end: int) -> bool:
 
 
 def quoted_turn(text: str, line_start: int) -> bool:
-    """Whether the line at LINE_START is a copied snippet or lies in a transcript's turn (from a
+    """Whether the line at LINE_START is a copied snippet, a blockquote (Markdown's quotation:
+    a drafted email, a person's message, an example) or lies in a transcript's turn (from a
     speaker's `user:` or `assistant:` to the next heading)."""
-    if _SNIPPET.match(text, line_start):
+    if _SNIPPET.match(text, line_start) or _BLOCKQUOTE.match(text, line_start):
         return True
     turns = _turns(text)
     turn = bisect.bisect_right(turns, line_start) - 1
