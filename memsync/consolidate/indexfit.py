@@ -150,18 +150,19 @@ def rebuild_index(
     # line (a daily log indexed while there was room): such lines give their room up, oldest
     # first, before any memory is archived or left out; their text is kept like a dangling
     # line's (archive/index-lines.md).
-    crowded: list[IndexLine] = []
+    # (when it was updated, its path, its line), oldest first; paths are unique by now
     squatters = sorted(
-        (ln for ln in lines if ln.entry and ln.entry.target in known),
-        key=lambda ln: known[ln.entry.target].updated if ln.entry else (),
+        (known[ln.entry.target].updated, ln.entry.target, ln)
+        for ln in lines
+        if ln.entry and ln.entry.target in known and not known[ln.entry.target].type
     )
-    squatters = [ln for ln in squatters if ln.entry and not known[ln.entry.target].type]
+    crowded: list[tuple[tuple[float, ...], str, IndexLine]] = []
     while (len(typed) < len(wanted) or archived) and squatters:
         # As many lines at once as memories still want one (at least one): few passes.
         count = max(1, len(wanted) - len(typed))
         crowded += squatters[:count]
         squatters = squatters[count:]
-        gone = {id(ln) for ln in crowded}
+        gone = {id(line) for _, _, line in crowded}
         lines = [ln for ln in lines if id(ln) not in gone]
         index, archived, typed = _place(base, lines, wanted, known, allow_archive)
     # A file without frontmatter (an agent's daily log) takes only the room that is left:
@@ -169,12 +170,12 @@ def rebuild_index(
     untyped = _most_that_fit(index, [p for p in missing if not known[p].type], known)
     index = _with_entries(index, list(index.lines), untyped, known)
     added = sorted([*typed, *untyped])
-    gave_up = [ln.entry.target for ln in crowded if ln.entry]
+    gave_up = [path for _, path, _ in crowded]
     return IndexRebuild(
         text=index.text(),
         added=tuple(added),
         left_out=tuple(sorted([p for p in missing if p not in set(added)] + gave_up)),
-        crowded_lines=tuple(ln.text for ln in crowded),
+        crowded_lines=tuple(line.text for _, _, line in crowded),
         dangling=tuple(dangling),
         duplicates=tuple(duplicates),
         dangling_lines=tuple(dangling_lines),

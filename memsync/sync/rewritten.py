@@ -60,8 +60,8 @@ def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...
         # A purge on the remote must stay purged: never merge the old history back.
         rebuilt = rebuild(binding, before)
         said = () if rebuilt is None else (rebuilt.describe(binding.label),)
-    if after is not None and after != recorded:
-        git.update_ref(repo, record, after, recorded or git.ZERO_SHA, "memsync: fetched")
+    if after is not None:
+        _remember(repo, record, recorded, after, "fetched")
     return said
 
 
@@ -69,11 +69,15 @@ def record_pushed(binding: Binding, branch: str, pushed: str) -> None:
     """Remember PUSHED as what origin's BRANCH holds: the remote has it now. Without this,
     a push into a remote recreated empty left the record on the old history, and a later
     rewrite took every pushed commit since for an unpushed edit and re-applied it."""
-    repo = binding.clone_dir
     record = FETCHED_PREFIX + branch
-    (recorded,) = git.resolve_refs(repo, record)
-    if recorded != pushed:
-        git.update_ref(repo, record, pushed, recorded or git.ZERO_SHA, "memsync: pushed")
+    (recorded,) = git.resolve_refs(binding.clone_dir, record)
+    _remember(binding.clone_dir, record, recorded, pushed, "pushed")
+
+
+def _remember(repo: Path, record: str, recorded: str | None, commit: str, why: str) -> None:
+    """Move RECORD (now at RECORDED) to COMMIT, the one rule for what origin was last seen at."""
+    if commit != recorded:
+        git.update_ref(repo, record, commit, recorded or git.ZERO_SHA, f"memsync: {why}")
 
 
 def is_rewritten(repo: Path, before: str | None, after: str | None) -> bool:
