@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,9 +26,13 @@ class FakeGitHub:
     # Per method, an answer to give instead (status, body): a malformed API's.
     answers: dict[str, tuple[int, Any]] = field(default_factory=dict)
     url: str = ""
+    # Seconds to wait before answering: a GitHub that hangs.
+    delay: float = 0.0
 
     def handle(self, method: str, path: str, headers: dict[str, str], payload: Any) -> Any:
         self.requests.append((method, path, headers, payload))
+        if self.delay:
+            time.sleep(self.delay)
         if self.status_override is not None:
             return self.status_override, {"message": "Bad credentials"}
         if headers.get("authorization") != f"Bearer {TOKEN}":
@@ -77,7 +83,9 @@ def serve_fake_github() -> Iterator[FakeGitHub]:
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
-            self.wfile.write(data)
+            # The client may have given up waiting (a deadline test).
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self.wfile.write(data)
 
         do_GET = do_POST = do_PATCH = _serve
 

@@ -168,7 +168,7 @@ class MessagesStandIn:
         )
         if calls:
             for index, call in enumerate(calls):
-                block = {"type": "tool_use", "id": f"toolu_{next(self._ids):06d}"}
+                block: dict[str, Any] = {"type": "tool_use", "id": f"toolu_{next(self._ids):06d}"}
                 block.update({"name": call.name, "input": {}})
                 yield _sse(
                     "content_block_start",

@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from memsync.sync.deadline import Deadline
 from memsync.team import github
 from memsync.team.github import RepoRef
 from testing.fakegithub import TOKEN, FakeGitHub
@@ -65,9 +66,17 @@ def rest_env(tmp_path: Path, api: FakeGitHub, **extra: str) -> dict[str, str]:
     return {"PATH": str(tmp_path), "GITHUB_API_URL": api.url, "GITHUB_TOKEN": TOKEN, **extra}
 
 
-def open_pr(env: dict[str, str], body: str = "## 2 memories changed\n") -> github.PullRequestResult:
+def open_pr(
+    env: dict[str, str], body: str = "## 2 memories changed\n", deadline: Deadline | None = None
+) -> github.PullRequestResult:
     return github.open_or_update_pull_request(
-        REMOTE, head=HEAD, base="main", title="memsync: alice 2026-03-05", body=body, env=env
+        REMOTE,
+        head=HEAD,
+        base="main",
+        title="memsync: alice 2026-03-05",
+        body=body,
+        env=env,
+        deadline=deadline,
     )
 
 
@@ -150,6 +159,31 @@ def test_a_malformed_api_answer_falls_back_to_compare_url(
     (warning,) = result.warnings
     assert f"the GitHub API could not open the pull request: {method} " in warning
     assert "the answer is no pull request" in warning
+
+
+def test_a_hanging_api_is_given_up_at_the_deadline(tmp_path: Path, api: FakeGitHub) -> None:
+    """`push --hook --review`: the pull request gets what is left of the hook's limit, not
+    15 s per call (an adversarial review saw gh and the API both hang past the limit)."""
+    api.delay = 2.0
+    result = open_pr(rest_env(tmp_path, api), deadline=Deadline.after(0.3))
+    assert result.method == "url"
+    assert result.url is not None and result.url.endswith(f"main...{HEAD}?expand=1")
+    assert len(result.warnings) == 1
+    assert "timed out" in result.warnings[0]
+    assert [m for m, *_ in api.requests] == ["GET"]
+
+
+def test_no_time_left_gives_the_compare_url_without_calling_anything(
+    tmp_path: Path, fake_gh: Path, api: FakeGitHub
+) -> None:
+    env = gh_env(tmp_path, fake_gh, FAKE_GH_AUTH="1", GITHUB_API_URL=api.url, GITHUB_TOKEN=TOKEN)
+    result = open_pr(env, deadline=Deadline.after(-1.0))
+    assert result.method == "url"
+    assert result.warnings == (
+        "the GitHub API could not open the pull request: no time was left in the hook's limit",
+    )
+    assert api.requests == []
+    assert not (tmp_path / "gh.json").exists()  # gh was never started
 
 
 def test_unreachable_api_falls_back_to_compare_url(tmp_path: Path) -> None:

@@ -320,6 +320,27 @@ def test_hook_mode_prints_the_pull_request_url(
     assert "memsync: review pull request https://github.com/acme/team-memory/pull/1" in out.stdout
 
 
+def test_hook_mode_gives_the_compare_url_when_github_hangs_past_the_limit(
+    alice: tuple[Machine, Path, Path], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """The pull request gets what the push left of `push_timeout`: a GitHub that hangs is
+    given up before the watchdog (limit + 2 s) would end the hook without a word."""
+    machine, project, _ = alice
+    ready_to_review(machine, project, api, tmp_path / "bin")
+    config = Path(machine.env["MEMSYNC_CONFIG"])
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("push_timeout: 20.0", "push_timeout: 4.0"), encoding="utf-8")
+    assert "push_timeout: 4.0" in config.read_text(encoding="utf-8")
+    api.delay = 8.0
+    hook_input = json.dumps({"cwd": str(project), "hook_event_name": "SessionEnd"})
+    out = machine.memsync("push", "--hook", "--review", stdin=hook_input)
+    assert out.returncode == 0
+    opened_at = "memsync: open the review pull request at https://github.com/acme/team-memory/"
+    assert f"{opened_at}compare/main...memsync/" in out.stdout, out.stdout
+    assert "the GitHub API could not open the pull request: GET " in out.stdout, out.stdout
+    assert "timed out)" in out.stdout, out.stdout
+
+
 def test_after_a_squash_merge_the_next_round_has_nothing_to_review(
     alice: tuple[Machine, Path, Path], api: FakeGitHub, tmp_path: Path
 ) -> None:

@@ -342,8 +342,8 @@ def run_hook(
             output = output.with_section(section)
     output = output.with_person(*person_lines(reports))
     for pull in pulls:
-        if pull.result is not None and pull.result.url:
-            output = output.with_person(f"memsync: review pull request {pull.result.url}")
+        if pull.hook_line:  # the team layer's words: sync does not import it
+            output = output.with_person(pull.hook_line)
     for problem in problem_lines(reports):
         _stderr(problem)
     _emit(output)

@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote
 
+from memsync.errors import RemoteUnavailableError
+from memsync.sync.deadline import Deadline
+
 if TYPE_CHECKING:
     from urllib.error import HTTPError
 
@@ -130,9 +133,14 @@ def open_or_update_pull_request(
     title: str,
     body: str,
     env: Mapping[str, str] | None = None,
+    deadline: Deadline | None = None,
 ) -> PullRequestResult:
-    """Open a pull request from `head` into `base`, or update the body of the open one."""
+    """Open a pull request from `head` into `base`, or update the body of the open one.
+
+    Each call to gh or the API waits at most 15 s and never past DEADLINE (a hook's limit):
+    when the time is up, the compare URL is what the user gets."""
     env = os.environ if env is None else env
+    deadline = Deadline() if deadline is None else deadline
     repo = parse_remote_url(remote_url)
     if repo is None:
         return PullRequestResult(
@@ -146,15 +154,15 @@ def open_or_update_pull_request(
     proposal = _Proposal(head, base, title, fit_body(body))
     warnings: list[str] = []
     gh = shutil.which("gh", path=env.get("PATH", os.defpath))
-    if gh is not None and _gh_logged_in(gh, repo, env):
+    if gh is not None and _gh_logged_in(_Gh(gh, env, deadline), repo):
         try:
-            return _with_warnings(_via_gh(gh, repo, proposal, env), warnings)
+            return _with_warnings(_via_gh(_Gh(gh, env, deadline), repo, proposal), warnings)
         except _StepFailed as exc:
             warnings.append(f"gh could not open the pull request: {exc}")
     token = env.get("GITHUB_TOKEN") or env.get("GH_TOKEN")
     if token:
         try:
-            result = _via_api(api_url_for(repo, env), token, repo, proposal)
+            result = _via_api(_Api(api_url_for(repo, env), token, deadline), repo, proposal)
             return _with_warnings(result, warnings)
         except _StepFailed as exc:
             warnings.append(f"the GitHub API could not open the pull request: {exc}")
@@ -172,46 +180,59 @@ def _with_warnings(result: PullRequestResult, warnings: list[str]) -> PullReques
 # --- gh ----------------------------------------------------------------------------------
 
 
-def _run_gh(
-    gh: str, args: list[str], env: Mapping[str, str], stdin: str | None = None
-) -> subprocess.CompletedProcess[str]:
-    # gh must never prompt: hooks and CI have no one to answer.
-    gh_env = {**env, "GH_PROMPT_DISABLED": "1", "GH_NO_UPDATE_NOTIFIER": "1", "NO_COLOR": "1"}
+def _seconds(deadline: Deadline) -> float:
+    """How long the next call may wait: 15 s, or what is left of DEADLINE."""
     try:
-        return subprocess.run(
-            [gh, *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            env=gh_env,
-            timeout=_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise _StepFailed(str(exc)) from exc
+        return deadline.remaining(_TIMEOUT_S)
+    except RemoteUnavailableError as exc:
+        raise _StepFailed("no time was left in the hook's limit") from exc
 
 
-def _gh_logged_in(gh: str, repo: RepoRef, env: Mapping[str, str]) -> bool:
+@dataclass(frozen=True)
+class _Gh:
+    """The `gh` CLI, run without prompts and within a deadline."""
+
+    path: str
+    env: Mapping[str, str]
+    deadline: Deadline
+
+    def run(self, args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        """gh ARGS, finished (any exit status) or a failed step."""
+        # gh must never prompt: hooks and CI have no one to answer.
+        quiet = {"GH_PROMPT_DISABLED": "1", "GH_NO_UPDATE_NOTIFIER": "1", "NO_COLOR": "1"}
+        try:
+            return subprocess.run(
+                [self.path, *args],
+                input=stdin,
+                capture_output=True,
+                text=True,
+                env={**self.env, **quiet},
+                timeout=_seconds(self.deadline),
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise _StepFailed(str(exc)) from exc
+
+    def checked(self, args: list[str], stdin: str | None = None) -> str:
+        """gh ARGS' output; a non-zero exit is a failed step quoting gh's last error line."""
+        done = self.run(args, stdin)
+        if done.returncode != 0:
+            detail = done.stderr.strip().splitlines()
+            raise _StepFailed(detail[-1] if detail else f"gh exited with {done.returncode}")
+        return done.stdout
+
+
+def _gh_logged_in(gh: _Gh, repo: RepoRef) -> bool:
     try:
-        return _run_gh(gh, ["auth", "status", "--hostname", repo.host], env).returncode == 0
+        return gh.run(["auth", "status", "--hostname", repo.host]).returncode == 0
     except _StepFailed:
         return False
 
 
-def _gh_checked(gh: str, args: list[str], env: Mapping[str, str], stdin: str | None = None) -> str:
-    done = _run_gh(gh, args, env, stdin)
-    if done.returncode != 0:
-        detail = done.stderr.strip().splitlines()
-        raise _StepFailed(detail[-1] if detail else f"gh exited with {done.returncode}")
-    return done.stdout
-
-
-def _via_gh(
-    gh: str, repo: RepoRef, proposal: _Proposal, env: Mapping[str, str]
-) -> PullRequestResult:
+def _via_gh(gh: _Gh, repo: RepoRef, proposal: _Proposal) -> PullRequestResult:
     target = ["--repo", f"{repo.host}/{repo.slug}"]
     query = ["--head", proposal.head, "--state", "open", "--json", "number,url"]
-    listed = _gh_checked(gh, ["pr", "list", *target, *query], env)
+    listed = gh.checked(["pr", "list", *target, *query])
     try:
         existing = json.loads(listed or "[]")
     except json.JSONDecodeError as exc:
@@ -221,11 +242,11 @@ def _via_gh(
         url, number = _pull_of(
             existing[0] if isinstance(existing, list) else None, "gh", "pr list", "url"
         )
-        _gh_checked(gh, ["pr", "edit", str(number), *target, "--body-file", "-"], env, body)
+        gh.checked(["pr", "edit", str(number), *target, "--body-file", "-"], body)
         return PullRequestResult("gh", url, number, created=False)
     args = ["pr", "create", *target, "--head", proposal.head, "--base", proposal.base]
     args += ["--title", proposal.title, "--body-file", "-"]
-    out = _gh_checked(gh, args, env, body).strip()
+    out = gh.checked(args, body).strip()
     url = out.splitlines()[-1] if out else compare_url(repo, proposal.base, proposal.head)
     tail = url.rstrip("/").rsplit("/", 1)[-1]
     return PullRequestResult("gh", url, int(tail) if tail.isdigit() else None, created=True)
@@ -234,30 +255,39 @@ def _via_gh(
 # --- REST API ----------------------------------------------------------------------------
 
 
-def _api_request(method: str, url: str, token: str, payload: dict[str, Any] | None = None) -> Any:
-    import urllib.error
-    import urllib.request
+@dataclass(frozen=True)
+class _Api:
+    """GitHub's REST API at BASE, with a token, within a deadline."""
 
-    from memsync import __version__
+    base: str
+    token: str
+    deadline: Deadline
 
-    data = None if payload is None else json.dumps(payload).encode("utf-8")
-    request = urllib.request.Request(url, data=data, method=method)
-    request.add_header("Accept", "application/vnd.github+json")
-    request.add_header("Authorization", f"Bearer {token}")
-    request.add_header("X-GitHub-Api-Version", "2022-11-28")
-    request.add_header("User-Agent", f"memsync/{__version__}")
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=_TIMEOUT_S) as response:
-            return json.loads(response.read().decode("utf-8") or "null")
-    except urllib.error.HTTPError as exc:
-        detail = f"{method} {url}: HTTP {exc.code} {_api_message(exc)}"
-        raise _StepFailed(detail, exc.code) from exc
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        raise _StepFailed(f"{method} {url}: {getattr(exc, 'reason', exc)}") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise _StepFailed(f"{method} {url}: the answer is not JSON") from exc
+    def request(self, method: str, url: str, payload: dict[str, Any] | None = None) -> Any:
+        """The JSON answer to METHOD URL, or a failed step quoting GitHub's message."""
+        import urllib.error
+        import urllib.request
+
+        from memsync import __version__
+
+        data = None if payload is None else json.dumps(payload).encode("utf-8")
+        request = urllib.request.Request(url, data=data, method=method)
+        request.add_header("Accept", "application/vnd.github+json")
+        request.add_header("Authorization", f"Bearer {self.token}")
+        request.add_header("X-GitHub-Api-Version", "2022-11-28")
+        request.add_header("User-Agent", f"memsync/{__version__}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=_seconds(self.deadline)) as response:
+                return json.loads(response.read().decode("utf-8") or "null")
+        except urllib.error.HTTPError as exc:
+            detail = f"{method} {url}: HTTP {exc.code} {_api_message(exc)}"
+            raise _StepFailed(detail, exc.code) from exc
+        except (urllib.error.URLError, TimeoutError, OSError) as exc:
+            raise _StepFailed(f"{method} {url}: {getattr(exc, 'reason', exc)}") from exc
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise _StepFailed(f"{method} {url}: the answer is not JSON") from exc
 
 
 def _api_message(error: HTTPError) -> str:
@@ -273,11 +303,11 @@ def _api_message(error: HTTPError) -> str:
     return message
 
 
-def _via_api(api: str, token: str, repo: RepoRef, proposal: _Proposal) -> PullRequestResult:
-    pulls = f"{api}/repos/{quote(repo.owner)}/{quote(repo.name)}/pulls"
+def _via_api(api: _Api, repo: RepoRef, proposal: _Proposal) -> PullRequestResult:
+    pulls = f"{api.base}/repos/{quote(repo.owner)}/{quote(repo.name)}/pulls"
     head_filter = quote(f"{repo.owner}:{proposal.head}", safe="")
     query = f"?head={head_filter}&state=open&per_page=1"
-    updated = _api_update_open(pulls, query, token, proposal.body)
+    updated = _api_update_open(api, pulls, query, proposal.body)
     if updated is not None:
         return updated
     payload = {
@@ -287,10 +317,10 @@ def _via_api(api: str, token: str, repo: RepoRef, proposal: _Proposal) -> PullRe
         "body": proposal.body,
     }
     try:
-        created = _api_request("POST", pulls, token, payload)
+        created = api.request("POST", pulls, payload)
     except _StepFailed as exc:
         # 422: another push opened it between our look-up and our create.
-        raced = _api_update_open(pulls, query, token, proposal.body) if exc.status == 422 else None
+        raced = _api_update_open(api, pulls, query, proposal.body) if exc.status == 422 else None
         if raced is None:
             raise
         return raced
@@ -298,12 +328,12 @@ def _via_api(api: str, token: str, repo: RepoRef, proposal: _Proposal) -> PullRe
     return PullRequestResult("api", url, number, created=True)
 
 
-def _api_update_open(pulls: str, query: str, token: str, body: str) -> PullRequestResult | None:
-    existing = _api_request("GET", pulls + query, token)
+def _api_update_open(api: _Api, pulls: str, query: str, body: str) -> PullRequestResult | None:
+    existing = api.request("GET", pulls + query)
     if not (isinstance(existing, list) and existing):
         return None
     _, number = _pull_of(existing[0], "GET", pulls + query, None)
-    updated = _api_request("PATCH", f"{pulls}/{number}", token, {"body": body})
+    updated = api.request("PATCH", f"{pulls}/{number}", {"body": body})
     url, _ = _pull_of(updated, "PATCH", f"{pulls}/{number}", "html_url")
     return PullRequestResult("api", url, number, created=False)
 

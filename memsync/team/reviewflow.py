@@ -14,6 +14,7 @@ from memsync import git
 from memsync.errors import UsageError, UserMessageError
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
+from memsync.sync.deadline import Deadline
 from memsync.sync.report import StoreReport
 from memsync.team.github import PullRequestResult
 
@@ -32,6 +33,18 @@ class PullRequestOutcome:
     changes: int
     result: PullRequestResult | None
     note: str | None = None
+
+    @property
+    def hook_line(self) -> str | None:
+        """What a hook tells the person: the pull request, or where to open it and why not."""
+        result = self.result
+        if result is None or not result.url:
+            return None
+        if result.method != "url":
+            return f"memsync: review pull request {result.url}"
+        # Not opened (no gh, no token, GitHub failed or hung).
+        why = f" ({result.warnings[-1]})" if result.warnings else ""
+        return f"memsync: open the review pull request at {result.url}{why}"
 
 
 @dataclass(frozen=True)
@@ -88,7 +101,10 @@ def push_for_review(
             "--review sends the team store to a pull request; it has no effect on --scope private",
             hint="Use `memsync push --review` or `memsync push --review --scope team`.",
         )
-    _, team = resolve_bindings(load_config(), project_dir, ("team",))
+    config = load_config()
+    # A hook's pull request must open within what is left of the hook's limit after the push.
+    deadline = Deadline.after(config.settings.push_timeout if hook else None)
+    _, team = resolve_bindings(config, project_dir, ("team",))
     if not team:
         raise UsageError(
             "this project has no team store, so there is nothing to review",
@@ -104,7 +120,10 @@ def push_for_review(
         if report.scope != "team" or binding is None:
             continue
         if report.pushed and report.review_branch:
-            pulls.append(open_pull_request(binding, report.review_branch, message, user, env))
+            pulled = open_pull_request(
+                binding, report.review_branch, message, user, env, deadline=deadline
+            )
+            pulls.append(pulled)
         elif not (report.error or report.offline or report.blocked):
             base = store.branch_name(binding)
             note = f"nothing to review: the team store has no commits beyond origin/{base}"
@@ -118,6 +137,8 @@ def open_pull_request(
     message: str | None,
     user: str,
     env: Mapping[str, str] | None = None,
+    *,
+    deadline: Deadline | None = None,
 ) -> PullRequestOutcome:
     """Summarize what BRANCH brings over origin's default branch and open its pull request."""
     from memsync.team.github import MAX_BODY_CHARS, open_or_update_pull_request
@@ -156,7 +177,13 @@ def open_pull_request(
     title = title or f"memsync({binding.project_key}): {total} {noun} from {user}"
     _refuse_secrets(title, body)
     result = open_or_update_pull_request(
-        binding.store.url, head=branch, base=heads.branch, title=title, body=body, env=env
+        binding.store.url,
+        head=branch,
+        base=heads.branch,
+        title=title,
+        body=body,
+        env=env,
+        deadline=deadline,
     )
     return PullRequestOutcome(binding.store.name, branch, heads.branch, title, total, result)
 
