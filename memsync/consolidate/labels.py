@@ -80,6 +80,14 @@ _BUCKETS = re.compile(
 )
 
 
+# A shouted name and what it labels: `TODAY + EARLIER sections`, `StreakCard (THIS WEEK
+# section)`, `TODAY section: 3 rows` (a screen's group, whatever day it is looked at).
+_CAPS_LABEL_AFTER = re.compile(
+    r"(?:\s*[+/&,]\s*[A-Z][A-Z ]{2,}?)*\s*(?:sections?|groups?|headers?|headings?|buckets?"
+    r"|tabs?|labels?|chips?|pills?|badges?)\b"
+)
+
+
 def own_cell(before: str, after: str) -> bool:
     """Whether the phrase between BEFORE and AFTER is a table cell of its own."""
     return bool(_CELL_BEFORE.search(before) and _CELL_AFTER.match(after))
@@ -97,6 +105,7 @@ def shown_or_listed(
     if (
         _displayed(lead)
         or _DISPLAY_AFTER.match(after)
+        or (words.isupper() and _CAPS_LABEL_AFTER.match(after))
         or (possessive and _SCREEN_LABEL.search(lead))
     ):
         return True  # `a view showing only today`, `today filter`: a view's day, any day

@@ -83,6 +83,15 @@ _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
 _SINGLE_OPEN = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Z])(?!.*(?:^|\s)['‘][A-Z])")
 _SINGLE_CLOSE = re.compile(r"^(?:[^'’]*?[a-z])?['’](?=$|[\s.,;:!?)\]—–])", re.IGNORECASE)
 _NUMBER_TAIL = re.compile(r"\d,$")
+# A line of copied `git log --oneline`: `7a5604d    fix(reservations): Today tab returns only
+# today`, `- \`14c6770\` - Fix cron schedule (Tuesday 7AM)`: its subject quoted from the commit
+# (not `\`7c704287\` should have sent … tonight`, a job's id in the writer's own sentence).
+_COMMIT_LINE = re.compile(
+    r"\s*(?:[-*+]\s+)?`?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}`?"
+    r"(?:\s+[-–—:]\s|\s{2,}\S|\s+[a-z]+(?:\([^)]*\))?!?:\s)"
+)
+# `(Example: today is Monday, restaurant closed Mondays → default to Tuesday)`: made up.
+_EXAMPLE = re.compile(r"\b(?:for\s+)?examples?\s*:\s", re.IGNORECASE)
 _BANNER = re.compile(r"[^\w]*[━═─][^\w]*\w+(?:\s\w+)?[^\w]*$")
 # `- **43 messages Friday morning and they all looked the same** (445 pts)`: a listed post
 _LISTED_POST = re.compile(r"\(\s*\d[\d,.]*k?\s*(?:pts|points|upvotes)\b", re.IGNORECASE)
@@ -234,6 +243,8 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `2,400 years ago`: `400 years ago` is the tail of a number
     if _DOES.match(line) or _BANNER.match(line) or _LISTED_POST.search(line):
         return True  # what a tool does on every run; `━━━ TODAY ━━━`; a post's copied title
+    if _COMMIT_LINE.match(line) or _EXAMPLE.search(before[_sentence_cut(before) :]):
+        return True  # a copied commit subject; an example's made-up day
     if _DAY_OF.search(before) or (line.lstrip().startswith("|") and sections.CRON.search(line)):
         return True  # `~14th of next month`: each month's; a schedule row `| 0 12 * * 1-5 |`
     if labels.shown_or_listed(

@@ -26,7 +26,8 @@ _PRESENT_AFTER = re.compile(r"\s+(?:is|are|has|have|[a-z]+[^s\W]s)\b")
 _STATE_BEFORE = re.compile(
     r"(?:\bexists?"
     r"|(?:\bstill|\bactually|['’]s|\bis|\bare|\bremains?|\bnot|\bbe)\s+"
-    r"(?:true|possible|feasible|viable|buildable|achievable|doable)"
+    r"(?:true|possible|feasible|viable|buildable|achievable|doable|editable|configurable"
+    r"|customi[sz]able|supported|enforced|in\s+force|in\s+place)"
     r"|\bstill\s+(?:used|in\s+use)\b[^.;:!?\n]{0,30}?)\s+$",
     re.IGNORECASE,
 )
@@ -41,6 +42,20 @@ _HOW_IT_WORKS = re.compile(
 )
 
 
+# What nothing does at present, or the part something plays: `no client uses Teramind today`,
+# `no override path exists for time-conflict today`, `none of these are editable today`,
+# `(same role sops-nix plays today)`; a verb of what code or a system does, not of an event
+# (`nobody is in the office today` keeps its day).
+_NONE_DOES = re.compile(
+    r"\b(?:no|none|nothing|nobody|neither)\b(?:\s+of\s+(?:these|those|them|this|it))?"
+    r"(?:\s+[\w'’/-]+){0,3}?\s+(?:uses|exists|supports|handles|works|plays|reads|returns"
+    r"|emits|calls|needs|depends|relies|(?:is|are)\s+(?:editable|configurable|supported))\b"
+    r"[^.;:!?\n]{0,60}?\s+$"
+    r"|\brole\b[^.;:!?\n]{0,40}\bplays?\s+$",
+    re.IGNORECASE,
+)
+
+
 def nowadays(before: str, after: str, words: str) -> bool:
     """Whether WORDS (a `today` between BEFORE and AFTER on its line) means the present."""
     if re.search(r"\bin\s+$", before, re.IGNORECASE) and _ERA.match(after):
@@ -49,6 +64,6 @@ def nowadays(before: str, after: str, words: str) -> bool:
         return False
     if _EVERY_NOUN.search(before) and _PRESENT_AFTER.match(after):
         return True  # `Every platform today makes it easy`
-    if _HOW_IT_WORKS.search(before):
+    if _HOW_IT_WORKS.search(before) or _NONE_DOES.search(before):
         return True
     return _STATE_BEFORE.search(before) is not None

@@ -1,0 +1,59 @@
+"""The rules the fourteenth blind corpus taught (tests/data/dates/heldout14.json, Claude Code
+memory folders): `today` for what code or a system does at present, a shouted screen
+section, a copied commit subject, an example's made-up day; and the real dates beside them
+that still convert. The corpus's floor is in test_dates_blind.py."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from memsync.consolidate.dates import resolve_relative_dates
+
+WRITTEN = date(2026, 5, 16)  # a Saturday
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # `today` meaning the present, in notes on code and systems
+        "- UI to edit priority / due in NEURO (Nick's ask — none of these are editable today).",
+        "- activation script needs secrets BEFORE services start (same role sops-nix plays today)",
+        "- Stays hard-disabled — no override path exists for time-conflict today.",
+        "- next_action: No active relationship; no client uses Teramind today (per §11 q5)",
+        "**What it breaks (given §4):** essentially nothing that works today. Suites that",
+        # A screen's shouted section names
+        "- **Notifications screen** — AppBarBack, TODAY + EARLIER sections, NotificationRow",
+        "- StreakCard (THIS WEEK section)",
+        "- TODAY section: 3 rows",
+        # Copied `git log --oneline` subjects
+        "7a5604d    fix(reservations): Today tab returns only today; backend exact-day",
+        "- `b3283315` - briefing: add today's LinkedIn post section",
+        "- `14c6770` - Fix cron schedule + table mismatches (Tuesday 7AM + 12 tables)",
+        # An example's day
+        "(Example: today is Monday, restaurant closed Mondays → default to Tuesday.",
+    ],
+)
+def test_look_alikes_from_the_fourteenth_blind_corpus_are_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, WRITTEN)[1] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        ("- Nobody is in the office today", "in the office on 2026-05-16"),
+        ("- There are no major FOMC decisions today", "decisions on 2026-05-16"),
+        ("- The export was editable today after the fix", "was editable on 2026-05-16"),
+        ("- No log today yet (cron runs at 17:00 UTC)", "No log on 2026-05-16 yet"),
+        # A job's id, not a commit: the sentence is the writer's own
+        ("`7c704287` should have sent a weekly summary email tonight.", "the night of 2026-05-16"),
+        ("- `fba196ad` self-review run status unknown for today", "for 2026-05-16"),
+        ("- A SECTION for today: shipped the fix", "for 2026-05-16"),
+        ("- For example the deploy I ran today", "I ran on 2026-05-16"),
+    ],
+)
+def test_real_dates_beside_the_fourteenth_corpus_rules_still_convert(
+    text: str, converted: str
+) -> None:
+    assert converted in resolve_relative_dates(text, WRITTEN)[0]
