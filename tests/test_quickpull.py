@@ -17,6 +17,7 @@ from memsync.config import load_config
 from memsync.git import remote as gitremote
 from memsync.sync import quickpull, store
 from memsync.sync.binding import resolve_bindings
+from memsync.sync.deadline import Deadline
 from memsync.sync.lock import this_host
 from memsync.sync.quickpull import quick_pull
 from testing.gitrepo import git
@@ -36,7 +37,7 @@ def _why(machine: Machine, project: Path) -> str:
         for binding in bindings:
             gitremote.start_fetch(binding.clone_dir)
         try:
-            answered, why = quick_pull(bindings, config.settings)
+            answered, why = quick_pull(bindings, config.settings, Deadline.after(10))
         finally:
             for binding in bindings:
                 gitremote.wait_fetch(binding.clone_dir, 30)
@@ -332,8 +333,9 @@ def test_no_fetch_started_or_no_store_goes_to_the_engine(
     with machine.active():
         config = load_config()
         _, bindings = resolve_bindings(config, project, ("private", "team"))
-        assert quick_pull(bindings, config.settings) == (False, "private: no fetch was started")
-        assert quick_pull([], config.settings) == (False, "no store is bound")
+        at = Deadline.after(10)
+        assert quick_pull(bindings, config.settings, at) == (False, "private: no fetch was started")
+        assert quick_pull([], config.settings, at) == (False, "no store is bound")
 
 
 def test_the_lock_names_this_host_as_the_socket_module_does() -> None:

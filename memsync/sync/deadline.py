@@ -31,6 +31,12 @@ class Deadline:
             )
         return min(cap, left)
 
+    def left(self, cap: float = git.DEFAULT_TIMEOUT) -> float:
+        """Seconds left, at most CAP, 0 when the time is up (for a wait that may be skipped)."""
+        if self.at is None:
+            return cap
+        return max(0.0, min(cap, self.at - time.monotonic()))
+
 
 def backoff(losses: int, attempt_seconds: float) -> float:
     """Seconds to wait after the LOSSES-th lost push race (full jitter, doubling window).

@@ -266,7 +266,7 @@ def _run_store(
     run.review_branch = options.review_branch if binding.scope == "team" else None
     body = _pull_body if command == "pull" else _push_body
     try:
-        lock_wait = deadline.remaining(settings.lock_timeout)
+        lock_wait = deadline.left(settings.lock_timeout)  # none left: the lock if it is free
         with store_lock(binding.lock_path, timeout=lock_wait, command=command, store=binding.label):
             created = store.ensure_clone(binding)
             store.check_state(binding)
@@ -344,8 +344,10 @@ def sync_project(
     hook: bool = False,
     options: RunOptions | None = None,
     config: Config | None = None,
+    deadline: Deadline | None = None,
 ) -> list[StoreReport]:
-    """Pull or push (`sync` = push, which pulls first) the stores of one project."""
+    """Pull or push (`sync` = push, which pulls first) the stores of one project, by DEADLINE
+    (a hook's: its limit from when it started) or, in a hook, within the limit from now."""
     from memsync.config import load_config
     from memsync.model.safety import SCOPES
     from memsync.sync.binding import resolve_bindings
@@ -361,4 +363,5 @@ def sync_project(
     limit = None
     if hook:
         limit = config.settings.pull_timeout if command == "pull" else config.settings.push_timeout
-    return run_stores(bindings, config.settings, Deadline.after(limit), command, options)
+    deadline = deadline or Deadline.after(limit)
+    return run_stores(bindings, config.settings, deadline, command, options)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from memsync.sync.hookoutput import HookOutput, Section, clean_line, quote_name
+from memsync.sync.hookwatch import begin, emit, set_fallback, start_watchdog, stderr_line
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
@@ -57,22 +57,6 @@ def hook_project_dir(data: dict[str, Any], fallback: Path) -> Path:
     if isinstance(cwd, str) and cwd and Path(cwd).is_dir():
         return Path(cwd)
     return fallback
-
-
-def start_watchdog(seconds: float, what: str) -> threading.Timer:
-    """Exit 0 after SECONDS whatever is still running, so a session is never blocked."""
-
-    def give_up() -> None:
-        sys.stderr.write(
-            f"memsync: {what} stopped after {seconds:.0f} s; the next run finishes it\n"
-        )
-        sys.stderr.flush()
-        os._exit(0)
-
-    timer = threading.Timer(seconds, give_up)
-    timer.daemon = True
-    timer.start()
-    return timer
 
 
 def _read_index(path: Path, limit: int = 256_000) -> list[str]:
@@ -281,6 +265,7 @@ def run_hook(
     team layer owns that flow; sync does not import it)."""
     from memsync.errors import MemsyncError, ProjectNotConfiguredError
 
+    begin()
     pulls: tuple[Any, ...] = ()
     event = "SessionStart" if command == "pull" else "SessionEnd"
     output = HookOutput(event)
@@ -292,20 +277,27 @@ def run_hook(
         limit = settings.pull_timeout if command == "pull" else settings.push_timeout
         # Armed before stdin is read: even a caller that never closes stdin is let go.
         start_watchdog(limit + 2, f"memsync {command}")
+        from memsync.sync.deadline import Deadline
+
+        deadline = Deadline.after(limit)  # one limit for the quick look and the engine
         project = hook_project_dir(read_hook_input(), project)
         bindings = _start_fetches(config, project, scopes)
+        set_fallback(output, "local edits are kept; the next run sends them")
         if command == "pull" and review is None:
             import memsync.check.redaction  # noqa: F401 - before the fetches are waited for
             from memsync.sync.quickpull import quick_pull
 
-            # Nothing new anywhere (the usual session start): no engine to import, and
-            # nothing to say but the team memory.
-            if quick_pull(bindings, settings)[0]:
-                for binding in bindings:
-                    if binding.scope == "team":
-                        output = output.with_section(team_section(binding.live_dir))
-                _emit(output)
+            # What the session needs even when the remote never answers: the watchdog
+            # prints it rather than nothing.
+            for binding in bindings:
+                if binding.scope == "team":
+                    output = output.with_section(team_section(binding.live_dir))
+            set_fallback(output, "the remote did not answer; this session has the memory here")
+            # Nothing new anywhere (the usual session start): no engine to import.
+            if quick_pull(bindings, settings, deadline)[0]:
+                emit(output)
                 return
+            output = HookOutput(event)  # the sections are made again from what was pulled
         if review is not None:
             pushed_reports, pushed_pulls = review(project, scopes, message)
             pulls = tuple(pushed_pulls)
@@ -315,14 +307,20 @@ def run_hook(
 
             options = RunOptions(message)
             reports = sync_project(
-                project, scopes, command, hook=True, options=options, config=config
+                project,
+                scopes,
+                command,
+                hook=True,
+                options=options,
+                config=config,
+                deadline=deadline,
             )
     except ProjectNotConfiguredError:
         return  # The SessionStart hook runs in every project; most are not memsync's.
     except MemsyncError as error:
-        _stderr(f"memsync: {error.message}")
+        stderr_line(f"memsync: {error.message}")
         hint = f" ({error.hint})" if error.hint else ""
-        _emit(output.with_person(f"memsync: {error.message}{hint}"))
+        emit(output.with_person(f"memsync: {error.message}{hint}"))
         return
     except Exception as error:  # a hook must never block or break a session
         from memsync.errors import os_error
@@ -331,11 +329,11 @@ def run_hook(
         known = os_error(error) if isinstance(error, OSError) else None
         if known is not None:
             hint = f" ({known.hint})" if known.hint else ""
-            _stderr(f"memsync: {known.message}")
-            _emit(output.with_person(f"memsync: {command}: {known.message}{hint}"))
+            stderr_line(f"memsync: {known.message}")
+            emit(output.with_person(f"memsync: {command}: {known.message}{hint}"))
             return
-        _stderr(f"memsync: {command} failed: {error!r}")
-        _emit(output.with_person(f"memsync: {command} failed: {error!r}; run `memsync {command}`"))
+        stderr_line(f"memsync: {command} failed: {error!r}")
+        emit(output.with_person(f"memsync: {command} failed: {error!r}; run `memsync {command}`"))
         return
     if command == "pull":
         for section in pull_sections(reports):
@@ -345,32 +343,8 @@ def run_hook(
         if pull.hook_line:  # the team layer's words: sync does not import it
             output = output.with_person(pull.hook_line)
     for problem in problem_lines(reports):
-        _stderr(problem)
-    _emit(output)
-
-
-def _stderr(line: str) -> None:
-    """LINE on stderr, through the one escaping rule (a terminal or a log may show it)."""
-    from memsync.check.printable import printable
-
-    sys.stderr.write(printable(line) + "\n")
-
-
-def _redact(text: str) -> str:
-    """TEXT redacted; a text found clean by the same scanner before is not scanned again."""
-    from memsync.check.redaction import redact_remembered
-    from memsync.config import data_dir
-
-    return redact_remembered(text, data_dir() / "cache" / "clean-texts.json")
-
-
-def _emit(output: HookOutput) -> None:
-    text = output.render()
-    if text is not None:
-        # File names and messages can carry a secret, and this output reaches the model.
-        # A redacted span never holds a quote or backslash, so the JSON stays valid.
-        sys.stdout.write(_redact(text) + "\n")
-        sys.stdout.flush()
+        stderr_line(problem)
+    emit(output)
 
 
 _FAST_FLAGS = {"--scope", "--project"}

@@ -41,25 +41,26 @@ TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMAR
 if TYPE_CHECKING:
     from memsync.config import Settings
     from memsync.sync.binding import Binding
+    from memsync.sync.deadline import Deadline
 
 
 # (True, "") when nothing was new; (False, why) when the full engine must run.
 Outcome = tuple[bool, str]
 
 
-def quick_pull(bindings: list[Binding], settings: Settings) -> Outcome:
+def quick_pull(bindings: list[Binding], settings: Settings, deadline: Deadline) -> Outcome:
     """(True, "") when a pull would find nothing new in any store (its `last_sync` is then
     stamped), else (False, why the full engine must run: something changed, failed or
     could not be checked)."""
     if not bindings:
         return False, "no store is bound"
     try:
-        return _quick_pull(bindings, settings)
+        return _quick_pull(bindings, settings, deadline)
     except Exception as error:  # anything unexpected is the engine's to handle
         return False, f"unexpected: {error!r}"
 
 
-def _quick_pull(bindings: list[Binding], settings: Settings) -> Outcome:
+def _quick_pull(bindings: list[Binding], settings: Settings, deadline: Deadline) -> Outcome:
     checked: list[tuple[Binding, Manifest, Path, str]] = []
     # Everything that needs no network first: it runs while the fetches are in flight.
     for binding in bindings:
@@ -69,9 +70,10 @@ def _quick_pull(bindings: list[Binding], settings: Settings) -> Outcome:
         if why:
             return False, f"{binding.scope}: {why}"
         checked.append((binding, manifest, path, branch))
-    timeout = min(settings.network_timeout, settings.pull_timeout)
     for binding, manifest, path, branch in checked:
-        fetched = wait_fetch(binding.clone_dir, timeout)
+        # One limit for every store's fetch, not one each: the engine, which runs when this
+        # fails, reports what is still left out by the same deadline.
+        fetched = wait_fetch(binding.clone_dir, deadline.left(settings.network_timeout))
         # Failed or never started: the engine fetches again or reports why.
         why = "the fetch failed" if fetched is False else "no fetch was started"
         why = "" if fetched else why
