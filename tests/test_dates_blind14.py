@@ -10,6 +10,7 @@ from datetime import date
 import pytest
 
 from memsync.consolidate.dates import resolve_relative_dates
+from memsync.consolidate.evidence import stated_dates
 
 WRITTEN = date(2026, 5, 16)  # a Saturday
 
@@ -23,6 +24,13 @@ WRITTEN = date(2026, 5, 16)  # a Saturday
         "- Stays hard-disabled — no override path exists for time-conflict today.",
         "- next_action: No active relationship; no client uses Teramind today (per §11 q5)",
         "**What it breaks (given §4):** essentially nothing that works today. Suites that",
+        # what code does at present (heldout14a)
+        "Today the BFF trusts UI-side validation; mismatches surface as opaque 500s.",
+        "- MemPalace's miner today only reads text/code (`miner.py READABLE_EXTENSIONS`).",
+        "Today the claim is false.",
+        "Don't add tools (only `image_gen.py` qualifies today). Inline tools belong in brain.py.",
+        "The sidecoach handlers don't call the Anthropic SDK today; they're rule-based checklists.",
+        "# Where beats are today (measured, not assumed)",
         # A screen's shouted section names
         "- **Notifications screen** — AppBarBack, TODAY + EARLIER sections, NotificationRow",
         "- StreakCard (THIS WEEK section)",
@@ -50,6 +58,15 @@ def test_look_alikes_from_the_fourteenth_blind_corpus_are_left_alone(text: str) 
         ("`7c704287` should have sent a weekly summary email tonight.", "the night of 2026-05-16"),
         ("- `fba196ad` self-review run status unknown for today", "for 2026-05-16"),
         ("- A SECTION for today: shipped the fix", "for 2026-05-16"),
+        # a day's events, a person, a prediction beside a present verb
+        ("- Fixed the login screen: today it loads in 1 s", "on 2026-05-16 it loads"),
+        ("- She calls today.", "calls on 2026-05-16"),
+        ("- Marb didn't interact much today — respect quiet days, don't create work", "much on"),
+        ("- I don't work today", "work on 2026-05-16"),
+        ("- Both extra-usage caps reset today", "reset on 2026-05-16"),
+        ("- Likely first movement today now that xian is back", "movement on 2026-05-16"),
+        ("- Deploy pipeline uses the new runner today", "runner on 2026-05-16"),
+        ("- The parser reads YAML today, after the merge", "YAML on 2026-05-16"),
         ("- For example the deploy I ran today", "I ran on 2026-05-16"),
     ],
 )
@@ -57,3 +74,22 @@ def test_real_dates_beside_the_fourteenth_corpus_rules_still_convert(
     text: str, converted: str
 ) -> None:
     assert converted in resolve_relative_dates(text, WRITTEN)[0]
+
+
+def test_a_dated_title_dates_the_memory_imported_later() -> None:
+    """heldout14a: a folder imported in one commit on 2026-07-31 whose memories name their
+    day in frontmatter (`name: … (2026-04-30)`, `name: Gap analysis 2026-04-29`)."""
+
+    def day_of(name: str, line: str) -> tuple[date, str] | None:
+        lines = ["---", name, "description: Reproducing the chat", "---", line]
+        return stated_dates(lines, lambda _: date(2026, 7, 31))(4)
+
+    title = "name: A1+ + B1 token-optimization measurement (2026-04-30)"
+    assert day_of(title, "- yesterday's chat") == (date(2026, 4, 30), f"line `{title}`")
+    title = "name: Vanilla MCP vs Brain — gap analysis 2026-04-29"
+    assert day_of(title, "- abandoned this morning") == (date(2026, 4, 29), f"line `{title}`")
+    title = 'description: "2026-05-15 — oMLX flaky"'
+    assert day_of(title, "- debugged today") == (date(2026, 5, 15), f"line `{title}`")
+    # A date inside the title is what the memory is about; one after the import is a plan
+    assert day_of("name: Plan for the 2026-04-01 launch review", "- decided today") is None
+    assert day_of("name: Launch review 2026-08-01", "- decided today") is None

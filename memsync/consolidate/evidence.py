@@ -59,6 +59,13 @@ DATE_FIELD_SOURCE = (
     r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)"
 )
 _DATE_FIELD = re.compile(DATE_FIELD_SOURCE, re.IGNORECASE)
+# A memory's title dated like a heading: frontmatter `name: Gap analysis 2026-04-29`, `name: …
+# measurement (2026-04-30)`, `description: "2026-05-15 — …"` (the date opens or closes it; a
+# date inside, `Plan for the 2026-06-01 launch`, is what the memory is about).
+_TITLE_FIELD = re.compile(
+    r"^(?:name|title|description)\s*:\s*[\"']?(?:20\d\d-[01]\d-[0-3]\d\b"
+    r"|.*[\s(]20\d\d-[01]\d-[0-3]\d\)?[\"']?\s*$)"
+)
 _UPDATED_FIELD = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*|__)?last\s+updated", re.IGNORECASE)
 _UPDATED_SLACK = 2
 # `   2026-07-24 and **still uncorrected today**`: a wrapped paragraph's next line, which opens
@@ -241,7 +248,7 @@ def stated_dates(
             stack.append((level, text, number))
             continue
         owners[number] = list(stack)
-        if _DATE_FIELD.match(line):  # dates the rest of its section, subsections included
+        if _DATE_FIELD.match(line) or _TITLE_FIELD.match(line):  # dates the rest of its section
             stack.append(((stack[-1][0] if stack else 0) + 0.5, line, number))
 
     def stated(line: int) -> tuple[date, str] | None:
@@ -279,7 +286,11 @@ def stated_dates(
                 # recorded within a day or two of it (a status file committed the next day).
                 found = found if (latest - found).days <= _UPDATED_SLACK else None
             if found is not None and found <= latest and (best is None or found >= best[0]):
-                where = "line" if _DATE_FIELD.match(lines[number]) else "heading"
+                where = (
+                    "line"
+                    if _DATE_FIELD.match(lines[number]) or _TITLE_FIELD.match(lines[number])
+                    else "heading"
+                )
                 best = found, f"{where} `{' '.join(text.split())[:60]}`"
         return best
 
