@@ -12,6 +12,7 @@ import pytest
 from memsync.errors import UserMessageError
 from memsync.team import claudehooks as hooks
 from memsync.team.claudehooks import HookState
+from memsync.team.hookcommand import memsync_command_prefix, memsync_command_prefix_for
 
 POSIX_ONLY = pytest.mark.skipif(
     sys.platform == "win32", reason="POSIX shell scripts, modes and symlinks"
@@ -267,9 +268,9 @@ def test_command_prefix_prefers_an_absolute_memsync_on_path(
     exe.write_text("#!/bin/sh\n")
     exe.chmod(0o755)
     monkeypatch.setenv("PATH", str(bindir))
-    assert hooks.memsync_command_prefix() == f"'{exe}'"
+    assert memsync_command_prefix() == f"'{exe}'"
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    assert hooks.memsync_command_prefix() == f"{sys.executable} -m memsync"
+    assert memsync_command_prefix() == f"{sys.executable} -m memsync"
 
 
 def test_settings_locations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -290,7 +291,7 @@ def test_installed_command_runs_through_a_shell(tmp_path: Path) -> None:
     exe.write_text('#!/bin/sh\necho "$@" > "$(dirname "$0")/args"\n')
     exe.chmod(0o755)
     path = tmp_path / "settings.json"
-    install(path, hooks.memsync_command_prefix_for(exe))
+    install(path, memsync_command_prefix_for(exe))
     command = json.loads(path.read_text())["hooks"]["SessionEnd"][0]["hooks"][0]["command"]
     subprocess.run(command, shell=True, check=True)
     assert (exe.parent / "args").read_text() == "push --hook\n"

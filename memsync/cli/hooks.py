@@ -75,7 +75,7 @@ def status(
     scope: SettingsScopeOption = SettingsScope.user,
     as_json: JsonOption = False,
 ) -> None:
-    """Per event: installed, missing, or outdated (an entry pointing at another memsync)."""
+    """Per event: installed, missing, or outdated (another memsync, or too short a timeout)."""
     from memsync.team.claudehooks import (
         hook_status,
         other_scope_files,

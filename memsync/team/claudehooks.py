@@ -9,10 +9,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
-import shlex
-import shutil
-import sys
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -22,32 +18,19 @@ from memsync.errors import UserMessageError
 from memsync.fsutil.atomic import atomic_write
 from memsync.fsutil.reads import read_regular
 from memsync.model.paths import claude_config_dir
-
-# Claude Code runs hooks through a shell; these are the events and commands memsync owns.
-PULL_ARGS = "pull --hook"
-PUSH_ARGS = "push --hook"
-
-
-@dataclass(frozen=True)
-class HookSpec:
-    """One Claude Code hook event memsync registers a command for."""
-
-    event: str
-    args: str
-    timeout: int
-    # SessionStart supports matchers (startup, resume, clear, compact); "" matches all.
-    matcher: str | None
-
-
-HOOK_SPECS: tuple[HookSpec, ...] = (
-    HookSpec("SessionStart", PULL_ARGS, 15, ""),
-    HookSpec("SessionEnd", PUSH_ARGS, 30, None),
+from memsync.team.hookcommand import (
+    HookSpec,
+    cap_warnings,
+    configured_hook_specs,
+    hook_command,
+    hook_specs,
+    memsync_command_prefix,
+    own_command,
+    timeout_fits,
 )
 
-# A command is memsync's when it runs `memsync` (a path ending in it, `memsync.exe`, or
-# `python -m memsync`) with `pull --hook` / `push --hook`: this lets a re-install after the
-# executable moved update the old entry instead of adding a second one.
-_OWN_COMMAND = re.compile(r"memsync(?:\.exe)?['\"]?\s+(pull|push)\s+--hook\b")
+# The hooks for the default time limits (15 s and 30 s); the config's limits may ask more.
+HOOK_SPECS: tuple[HookSpec, ...] = hook_specs()
 
 
 class HookState(str, Enum):
@@ -98,26 +81,6 @@ def project_settings_path(project_root: Path) -> Path:
     return project_root / ".claude" / "settings.local.json"
 
 
-def memsync_command_prefix() -> str:
-    """The shell words that start memsync from a hook, independent of the hook's PATH."""
-    found = shutil.which("memsync")
-    if found:
-        return memsync_command_prefix_for(Path(found))
-    return f"{shlex.quote(sys.executable)} -m memsync"
-
-
-def memsync_command_prefix_for(executable: Path) -> str:
-    """The shell-quoted absolute path of a memsync executable."""
-    # Absolute but not symlink-resolved: pipx and uv put a stable shim in ~/.local/bin
-    # that survives upgrades, while the venv path behind it may not.
-    return shlex.quote(str(executable.absolute()))
-
-
-def hook_command(spec: HookSpec, command_prefix: str) -> str:
-    """The full command line of one hook."""
-    return f"{command_prefix} {spec.args}"
-
-
 # --- pure transformations ----------------------------------------------------------------
 
 
@@ -147,8 +110,17 @@ def _owned_by(entry: object, spec: HookSpec | None) -> bool:
     command = entry.get("command")
     if not isinstance(command, str):
         return False
-    match = _OWN_COMMAND.search(command)
-    return match is not None and (spec is None or spec.args.startswith(match.group(1)))
+    # By its program, wherever memsync lives: a re-install after the executable moved
+    # updates the old entry instead of adding a second one.
+    own = own_command(command)
+    return own is not None and (spec is None or own.subcommand == spec.subcommand)
+
+
+def _current_command(entry: dict[str, Any], command_prefix: str) -> str:
+    """An owned entry's command with memsync's program as it is now, the person's flags kept."""
+    own = own_command(entry["command"])
+    assert own is not None  # only called for entries _owned_by accepted
+    return own.with_prefix(command_prefix)
 
 
 def _event_groups(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:
@@ -183,7 +155,7 @@ def _drop_owned(groups: list[Any], spec: HookSpec | None) -> list[Any]:
     return kept
 
 
-def _with_hook(groups: list[Any], spec: HookSpec, command: str) -> list[Any]:
+def _with_hook(groups: list[Any], spec: HookSpec, command_prefix: str) -> list[Any]:
     """Groups holding exactly one memsync entry for `spec`, updated in place when present."""
     for gi, group in enumerate(groups):
         inner = group.get("hooks") if isinstance(group, dict) else None
@@ -191,9 +163,12 @@ def _with_hook(groups: list[Any], spec: HookSpec, command: str) -> list[Any]:
             continue
         for hi, entry in enumerate(inner):
             if _owned_by(entry, spec):
-                # Keep the user's own tweaks (a longer timeout, say); fix type and command.
+                # Keep the user's own tweaks (`--review`, a longer timeout); fix the type,
+                # the program and a timeout too short for the configured limit.
+                command = _current_command(entry, command_prefix)
                 updated = {**entry, "type": "command", "command": command}
-                updated.setdefault("timeout", spec.timeout)
+                if not timeout_fits(entry, spec):
+                    updated["timeout"] = spec.timeout
                 new_inner = [*inner[:hi], updated, *inner[hi + 1 :]]
                 new_group = {**group, "hooks": new_inner}
                 # Later duplicates (an old path, say) go; this one stays where it was.
@@ -202,17 +177,20 @@ def _with_hook(groups: list[Any], spec: HookSpec, command: str) -> list[Any]:
     fresh: dict[str, Any] = {}
     if spec.matcher is not None:
         fresh["matcher"] = spec.matcher
+    command = hook_command(spec, command_prefix)
     fresh["hooks"] = [{"type": "command", "command": command, "timeout": spec.timeout}]
     return [*groups, fresh]
 
 
-def install_text(text: str, path: Path, command_prefix: str) -> str:
+def install_text(
+    text: str, path: Path, command_prefix: str, specs: tuple[HookSpec, ...] = HOOK_SPECS
+) -> str:
     """Settings text with memsync's hooks added or updated; unchanged text when current."""
     data = parse_settings(text, path)
     hooks = dict(_hooks_table(data, path))
-    for spec in HOOK_SPECS:
+    for spec in specs:
         groups = _event_groups(hooks, spec.event, path)
-        hooks[spec.event] = _with_hook(groups, spec, hook_command(spec, command_prefix))
+        hooks[spec.event] = _with_hook(groups, spec, command_prefix)
     return _rendered_if_changed(text, data, {**data, "hooks": hooks})
 
 
@@ -251,13 +229,14 @@ def _rendered_if_changed(text: str, old: dict[str, Any], new: dict[str, Any]) ->
     return edit_json(text, old, new, detect_indent(text))
 
 
-def status_of(text: str, path: Path, command_prefix: str) -> dict[str, HookState]:
+def status_of(
+    text: str, path: Path, command_prefix: str, specs: tuple[HookSpec, ...] = HOOK_SPECS
+) -> dict[str, HookState]:
     """Per event: memsync's hook installed as expected, missing, or outdated."""
     data = parse_settings(text, path)
     hooks = _hooks_table(data, path)
     result: dict[str, HookState] = {}
-    for spec in HOOK_SPECS:
-        expected = hook_command(spec, command_prefix)
+    for spec in specs:
         owned = [
             entry
             for group in _event_groups(hooks, spec.event, path)
@@ -267,7 +246,11 @@ def status_of(text: str, path: Path, command_prefix: str) -> dict[str, HookState
         ]
         if not owned:
             result[spec.event] = HookState.MISSING
-        elif len(owned) == 1 and owned[0].get("command") == expected:
+        elif (
+            len(owned) == 1
+            and owned[0]["command"] == _current_command(owned[0], command_prefix)
+            and timeout_fits(owned[0], spec)
+        ):
             result[spec.event] = HookState.INSTALLED
         else:
             result[spec.event] = HookState.OUTDATED
@@ -295,11 +278,16 @@ def read_settings(settings_path: Path) -> tuple[str, bool]:
         ) from exc
 
 
-def plan_install(settings_path: Path, command_prefix: str | None = None) -> HookChange:
-    """What installing memsync's hooks would do to `settings_path`."""
+def plan_install(
+    settings_path: Path,
+    command_prefix: str | None = None,
+    specs: tuple[HookSpec, ...] | None = None,
+) -> HookChange:
+    """What installing memsync's hooks (SPECS, else the config's) would do to `settings_path`."""
     before, existed = read_settings(settings_path)
     prefix = command_prefix if command_prefix is not None else memsync_command_prefix()
-    return HookChange(settings_path, before, install_text(before, settings_path, prefix), existed)
+    after = install_text(before, settings_path, prefix, specs or configured_hook_specs())
+    return HookChange(settings_path, before, after, existed)
 
 
 def plan_uninstall(settings_path: Path) -> HookChange:
@@ -308,11 +296,15 @@ def plan_uninstall(settings_path: Path) -> HookChange:
     return HookChange(settings_path, before, uninstall_text(before, settings_path), existed)
 
 
-def hook_status(settings_path: Path, command_prefix: str | None = None) -> dict[str, HookState]:
-    """Per event, the state of memsync's hook in `settings_path`."""
+def hook_status(
+    settings_path: Path,
+    command_prefix: str | None = None,
+    specs: tuple[HookSpec, ...] | None = None,
+) -> dict[str, HookState]:
+    """Per event, the state of memsync's hook in `settings_path` (SPECS, else the config's)."""
     text, _ = read_settings(settings_path)
     prefix = command_prefix if command_prefix is not None else memsync_command_prefix()
-    return status_of(text, settings_path, prefix)
+    return status_of(text, settings_path, prefix, specs or configured_hook_specs())
 
 
 def apply(change: HookChange) -> None:
@@ -372,7 +364,8 @@ def scope_warnings(settings_path: Path, others: list[Path]) -> tuple[str, ...]:
         if other.resolve() == settings_path.resolve():
             continue
         try:
-            states = hook_status(other, command_prefix="")
+            # Only "present at all" counts here: the default specs, no config needed.
+            states = hook_status(other, command_prefix="", specs=HOOK_SPECS)
         except UserMessageError:
             continue  # unreadable there: `hooks status --settings` reports it
         if any(state is not HookState.MISSING for state in states.values()):
@@ -387,7 +380,8 @@ def install_hooks(
     settings_path: Path, *, others: list[Path], dry_run: bool = False
 ) -> InstallResult:
     """Install memsync's hooks in SETTINGS_PATH; warn about copies in OTHERS (other scopes)."""
-    change = plan_install(settings_path)
+    specs = configured_hook_specs()
+    change = plan_install(settings_path, specs=specs)
     if not dry_run:
         apply(change)
-    return InstallResult(change, scope_warnings(settings_path, others))
+    return InstallResult(change, cap_warnings(specs) + scope_warnings(settings_path, others))
