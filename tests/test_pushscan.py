@@ -5,6 +5,7 @@ Real git, file:// team remotes, separate simulated machines; tokens are generate
 
 from __future__ import annotations
 
+import json
 import random
 import string
 from pathlib import Path
@@ -107,6 +108,32 @@ def test_a_token_in_a_file_name_is_refused_and_never_printed(
     assert "stripe-access-token" in out
     assert token not in out
     assert remote_head(team) == before
+
+
+@pytest.mark.parametrize(("command", "said"), [
+    ("pull", "committed a possible secret (the next push sends it)"),
+    ("push", "pushed a possible secret"),
+])  # fmt: skip
+def test_a_private_secret_synced_by_a_hook_is_told_the_person(
+    machines: list[Machine], remotes: tuple[Path, Path], command: str, said: str
+) -> None:
+    """Private stores warn (SPEC section 4), and a hook has no terminal: the SessionEnd push
+    sent a token with empty stdout and stderr (an adversarial client review)."""
+    private, _ = remotes
+    alice = machines[0]
+    project = setup_machine(alice, private, None, "src/api")
+    token = _token("ghp_", 36, "private")
+    write_memory(memory_dir(alice, project), "deploy.md", "deploy", f"Deploy token: {token}\n")
+    result = alice.memsync(command, "--hook", cwd=project, stdin="{}")
+    message = json.loads(result.stdout)["systemMessage"]
+    told = (
+        f"memsync: private: {said}: deploy.md:6: error: possible secret (github-pat): "
+        "ghp_…[redacted 36 chars] [secret]; Remove the credential (and rotate it if it was "
+        "ever pushed)."
+    )
+    assert message == told  # one line: the push scan's own finding of it is not repeated
+    assert f"memsync: private: {said}: deploy.md:6:" in result.stderr
+    assert token not in result.stdout + result.stderr
 
 
 def _purge(team: Path, tmp: Path, secret_path: str) -> None:

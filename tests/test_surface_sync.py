@@ -187,3 +187,51 @@ def test_unreachable_quotes_git_and_locked_names_the_pid(
         .split(": ", 1)[1]
         .startswith(f"locked by pid {os.getpid()} on {socket.gethostname()} (push")
     )
+
+
+def test_status_reports_memories_a_full_disk_kept_out_of_the_folder(
+    machines: list[Machine], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pull the disk refused left memories out of the folder: status said "nothing to do"
+    and `--exit-code` 0 (an adversarial client review). A memory the person deleted stays a
+    deletion to push, never one to write again."""
+    import errno
+
+    from memsync.sync import livefiles
+    from memsync.sync.engine import sync_project
+
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    alice, bob = machines[0], machines[1]
+    pa = setup_machine(alice, private, None, "src/api")
+    pb = setup_machine(bob, private, None, "code/api")
+    for name in ("kept", "full-1", "full-2"):
+        write_memory(memory_dir(alice, pa), f"{name}.md", name, f"Fact {name}.\n")
+    alice.memsync("push", cwd=pa)
+    real_stage = livefiles.stage
+
+    def disk_full(path: Path, data: bytes, **kwargs: object) -> Path:
+        if path.name.startswith("full-"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_stage(path, data, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(livefiles, "stage", disk_full)
+    with bob.active():
+        reports = sync_project(pb, ("private",), "pull")
+    assert {s.path for s in reports[0].skipped} == {"full-1.md", "full-2.md"}
+    said = "2 memories not yet written to the memory folder; run `memsync pull`"
+    status = installed(bob, "status", "--exit-code", cwd=pb)
+    assert status.returncode == 1 and said in status.stdout, status.stdout
+    live = memory_dir(bob, pb)
+    (live / "kept.md").unlink()  # the person's own deletion
+    status = installed(bob, "status", cwd=pb)
+    assert said in status.stdout, status.stdout
+    assert "1 edit(s) not yet pushed" in status.stdout and "- kept.md" in status.stdout
+    data = json.loads(installed(bob, "status", "--json", cwd=pb).stdout)[0]
+    assert data["unwritten"] == ["full-1.md", "full-2.md"] and data["removed"] == ["kept.md"]
+    # Space again: the pull writes them and commits the deletion, for the push to send.
+    monkeypatch.setattr(livefiles, "stage", real_stage)
+    bob.memsync("pull", cwd=pb)
+    assert (live / "full-1.md").is_file() and not (live / "kept.md").exists()
+    after = installed(bob, "status", cwd=pb).stdout
+    assert "not yet written" not in after, after
+    assert "1 ahead, 0 behind (as of the last fetch); run `memsync push`" in after

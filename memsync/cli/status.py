@@ -19,8 +19,8 @@ def status(
         bool,
         typer.Option(
             "--exit-code",
-            help="Exit 1 when anything is pending (edits, unpushed or unpulled commits), "
-            "held back or failing, like `git diff --exit-code`.",
+            help="Exit 1 when anything is pending (edits, unpushed or unpulled commits, "
+            "memories not yet written), held back or failing, like `git diff --exit-code`.",
         ),
     ] = False,
 ) -> None:

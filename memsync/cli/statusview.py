@@ -56,6 +56,15 @@ def render_status(st: Any) -> None:
     for path in ready:
         sign = "+" if path in st.added else "-" if path in st.removed else "~"
         render.line(f"             {sign} {path}", target=out)
+    if st.unwritten:
+        count = len(st.unwritten)
+        noun = "memory" if count == 1 else "memories"
+        render.line(
+            f"  unwritten  {count} {noun} not yet written to the memory folder; run `memsync pull`",
+            target=out,
+        )
+    for path in st.unwritten:
+        render.line(f"             {path}", target=out)
     if st.blocked:
         render.line(f"  held back  {len(blocked)} file(s) that push will not send:", target=out)
     for item in st.blocked:

@@ -182,6 +182,12 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
             )
         for finding in report.blocked:
             lines.append(f"memsync: {scope}: not synced: {finding.describe()}; {_fix(finding)}")
+        # A private store only warns (SPEC section 4): the secret went out, or waits committed,
+        # and only the person can remove and rotate it. The finding holds a redacted preview.
+        for finding in _secrets(report):
+            lines.append(
+                f"memsync: {scope}: {_secret_state(report)}: {finding.describe()}; {_fix(finding)}"
+            )
         # A file the live folder would not take (disk full, read-only) is not unsafe.
         unwritable = [s for s in report.skipped if s.reason.startswith("cannot write it here")]
         unsafe = [s for s in report.skipped if s not in unwritable]
@@ -209,6 +215,18 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
     return lines
 
 
+def _secrets(report: StoreReport) -> list[Finding]:
+    """The secrets REPORT warned of and synced anyway (a team store blocks them instead)."""
+    return [finding for finding in report.warnings if finding.rule == "secret"]
+
+
+def _secret_state(report: StoreReport) -> str:
+    """Where a warned secret is now: on the remote, or in a local commit the next push sends."""
+    if report.pushed:
+        return "pushed a possible secret"
+    return "committed a possible secret (the next push sends it)"
+
+
 def _fix(finding: Finding) -> str:
     """The first sentence of the rule's own help: one definition of what fixes it."""
     from memsync.check.findings import RULES_BY_ID
@@ -229,6 +247,8 @@ def problem_lines(reports: Sequence[StoreReport]) -> list[str]:
         elif report.offline:
             lines.append(f"memsync: {report.scope}: {report.offline} (kept locally)")
         lines.extend(f"memsync: {report.scope}: not synced: {p.describe()}" for p in report.blocked)
+        state = _secret_state(report)
+        lines.extend(f"memsync: {report.scope}: {state}: {p.describe()}" for p in _secrets(report))
         if report.skipped:
             names = _names([skipped.path for skipped in report.skipped], quote=False)
             lines.append(f"memsync: {report.scope}: skipped {len(report.skipped)} file(s): {names}")

@@ -45,11 +45,14 @@ class StoreStatus:
     # Which local edits add a file and which remove one (the others change one).
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    # Files of the local branch the memory folder lacks and memsync never wrote there (the
+    # file system refused them): the next pull writes them.
+    unwritten: tuple[str, ...] = ()
 
     @property
     def pending(self) -> bool:
-        """Anything not yet level with the remote: edits, unpushed or unpulled commits."""
-        return bool(self.local_edits or self.ahead or self.behind)
+        """Anything not yet level: edits, unpushed or unpulled commits, files not yet written."""
+        return bool(self.local_edits or self.ahead or self.behind or self.unwritten)
 
     @property
     def clean(self) -> bool:
@@ -115,9 +118,10 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
         cloned = (binding.clone_dir / "HEAD").is_file()
         ahead = behind = 0
         branch = "main"
+        local_head = None
         if cloned:
             heads = store.heads(binding)
-            branch = heads.branch
+            branch, local_head = heads.branch, heads.local
             if heads.local and heads.remote:
                 ahead, behind = git.ahead_behind(binding.clone_dir, heads.local, heads.remote)
             elif heads.local:
@@ -161,9 +165,45 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 index=size,
                 problems=tuple(problems),
                 blocked=blocked,
+                unwritten=_unwritten(binding, local_head, manifest, scan),
             )
         )
     return statuses
+
+
+def _unwritten(
+    binding: Binding, head: str | None, manifest: Manifest, scan: TreeScan | None
+) -> tuple[str, ...]:
+    """Files at HEAD the live folder (SCAN) lacks and memsync never wrote there: a pull the
+    file system refused (disk full, read-only). The manifest tells them from a file the
+    person deleted: that one it records as written, and it stays a deletion to push."""
+    if head is None or (scan is not None and manifest.clean and manifest.commit == head):
+        return ()  # the last run left the folder holding exactly HEAD's files: no tree read
+    # A folder missing as a whole is written again by the next run (`_live_edits`).
+    present = set(scan.files) | {s.path for s in scan.skipped} if scan else set()
+    written = manifest.files if scan else {}
+    from memsync.model.safety import filter_files, fold_key
+
+    entries = store.store_files(binding, head)
+    # Of names one file system would merge, pull writes only the first (`finish_scan`).
+    first: dict[str, str] = {}
+    for path in sorted(p for p in entries if store.needs_verdict(binding, p)):
+        first.setdefault(fold_key(path), path)
+    wanted = {
+        path: entry
+        for path, entry in entries.items()
+        if entry.kind == "blob"
+        and path not in present
+        and path not in written
+        and first.get(fold_key(path)) == path
+    }
+    if not wanted:
+        return ()
+    # A store file no machine writes (unsafe, not UTF-8) is not waiting for a pull.
+    blobs = git.read_blobs(binding.clone_dir, [entry.sha for entry in wanted.values()])
+    files = {path: blobs[e.sha] for path, e in wanted.items() if e.sha in blobs}
+    safe = filter_files(files, binding.scope, repository_root=not binding.prefix)
+    return tuple(sorted(safe.files))
 
 
 def _blocked(

@@ -51,6 +51,7 @@ def vet_push(run: PushRun, heads: store.Heads) -> tuple[str | None, str | None]:
     vetted = replace(heads, local=local)
     blocked, warned = refuse_secrets(run.binding, run.settings, vetted, run.review_branch)
     report = run.report
+    warned = _not_yet_told(run.binding, warned, report.warnings)
     run.note(
         notes=report.notes + notes,
         blocked=report.blocked + blocked,
@@ -85,6 +86,16 @@ def refuse_secrets(
     else:
         git.update_branch(repo, heads.branch, heads.remote, heads.local, "memsync: secret")
     return found, ()
+
+
+def _not_yet_told(
+    binding: Binding, warned: tuple[Finding, ...], told: tuple[Finding, ...]
+) -> tuple[Finding, ...]:
+    """WARNED without the lines TOLD already names: the commit of this run warned of them
+    (by path in the memory folder), and a push retried after a lost race scans them again."""
+    seen = {(store.store_path(binding, f.path), f.line) for f in told if f.rule == "secret"}
+    seen |= {(f.path, f.line) for f in told if f.rule == "secret"}
+    return tuple(f for f in warned if (f.path, f.line) not in seen)
 
 
 def scan_outgoing(repo: Path, head: str, ref: str) -> list[Finding]:
