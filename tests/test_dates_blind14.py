@@ -31,6 +31,10 @@ WRITTEN = date(2026, 5, 16)  # a Saturday
         "Don't add tools (only `image_gen.py` qualifies today). Inline tools belong in brain.py.",
         "The sidecoach handlers don't call the Anthropic SDK today; they're rule-based checklists.",
         "# Where beats are today (measured, not assumed)",
+        # a digest's freshness tag, a flag's value, a commit listed with its time
+        "- `2026-05-25 05:00` [[feedback-cockpit-unversioned]] · 🟢 today",
+        "- `realData` flag: true for today/tomorrow, false for far dates",
+        "- 2b0abd80 22:13 Audience: consultant reviewing yesterday's commits",
         # A screen's shouted section names
         "- **Notifications screen** — AppBarBack, TODAY + EARLIER sections, NotificationRow",
         "- StreakCard (THIS WEEK section)",
@@ -61,6 +65,8 @@ def test_look_alikes_from_the_fourteenth_blind_corpus_are_left_alone(text: str) 
         # a day's events, a person, a prediction beside a present verb
         ("- Fixed the login screen: today it loads in 1 s", "on 2026-05-16 it loads"),
         ("- She calls today.", "calls on 2026-05-16"),
+        ("- **Status:** 🔴 TODAY — 1:30 PM Cairo", "🔴 on 2026-05-16 — 1:30 PM"),
+        ("- It's true for today", "true for 2026-05-16"),
         ("- Marb didn't interact much today — respect quiet days, don't create work", "much on"),
         ("- I don't work today", "work on 2026-05-16"),
         ("- Both extra-usage caps reset today", "reset on 2026-05-16"),
@@ -93,3 +99,24 @@ def test_a_dated_title_dates_the_memory_imported_later() -> None:
     # A date inside the title is what the memory is about; one after the import is a plan
     assert day_of("name: Plan for the 2026-04-01 launch review", "- decided today") is None
     assert day_of("name: Launch review 2026-08-01", "- decided today") is None
+
+
+def test_a_title_or_an_opening_on_dates_the_line() -> None:
+    """heldout14a: an index entry whose title is dated, a line opening `On <date>`, and a
+    quoted frontmatter description opening with its date, in a folder imported months later."""
+    recorded = lambda _: date(2026, 7, 31)  # noqa: E731
+    lines = [
+        "- [Plans](plans.md) - what we do tomorrow",
+        "- [Reflection (2026-05-19)](reflection_2026-05-19.md) - today's 3-bug session",
+        "On 2026-04-29 the user re-enabled it; yesterday's experiment was reverted",
+        'description: "2026-05-15 — too flaky; fixes from today\'s debugging stay relevant."',
+    ]
+    stated = stated_dates(lines, recorded)
+    title = "the title `Reflection (2026-05-19)` it indexes"
+    assert stated(0) is None  # an undated title: blame, the frontmatter or mtime decide
+    assert stated(1) == (date(2026, 5, 19), title)
+    assert stated(2) == (date(2026, 4, 29), "the date the line starts with")
+    assert stated(3) == (date(2026, 5, 15), "the date the line starts with")
+    # YAML's quotes around a description are no quotation: its phrase converts
+    converted = resolve_relative_dates(lines[3], date(2026, 7, 31))[0]
+    assert "fixes from the 2026-07-31 debugging" in converted

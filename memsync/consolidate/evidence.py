@@ -43,13 +43,16 @@ _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_][^*_]*?)(?:\*\*|__)\s*:?\
 # `🟡 2026-02-16T23:01Z User will …`) or a weekday (`[Sun 2026-04-19 22:12 CDT] We can …`); an
 # index entry's description counts as the line (`- [Audit](audit.md) — 2026-05-08 …`).
 _LINE_START = re.compile(
-    r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*|#{1,6}\s+|[^\w\s\[*_(|#>`~-]{1,2}\s+)?"
+    r"^\s*(?:(?:name|title|description|summary)\s*:\s*[\"']?)?"  # a frontmatter title's value
+    r"(?:[-*+]\s+|\d+[.)]\s+|\|\s*|#{1,6}\s+|[^\w\s\[*_(|#>`~-]{1,2}\s+)?"
     r"(?:\[[^\]\n]*\]\([^)\s]*\)\s+\S{1,3}\s+)?"
     r"(?:\*\*|__)?\s*\[?\s*(?:(?i:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+(?=[\dA-Z]))?(?=\S)"
 )
 # A short label before the date a line starts with: `Status (`, `Update `, `As of `.
 _LABEL_DATE = re.compile(
     r"[A-Za-z][A-Za-z ]{0,24}?(?:\s*\(\s*|\s+)(?=20\d\d-[01]\d-[0-3]\d\)?\s*:)"
+    # `On 2026-04-29 the user re-enabled …`, `As of 2026-05-18 there is no …`: told that day
+    r"|(?:On|As\s+of)\s+(?=20\d\d-[01]\d-[0-3]\d\b)"
 )
 # `March 17 PM cron insights …`: a half of a day the line reports on, not when it was written.
 _HALF_DAY = re.compile(r"\s+[AP]M\b(?!\s*[:\]|)—–-])")
@@ -59,6 +62,10 @@ DATE_FIELD_SOURCE = (
     r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)"
 )
 _DATE_FIELD = re.compile(DATE_FIELD_SOURCE, re.IGNORECASE)
+# An index entry whose title opens or closes with a date.
+_DATED_ENTRY = re.compile(
+    r"^\s*[-*+]\s+\[(?P<t>(?P<d>20\d\d-[01]\d-[0-3]\d)\b[^\]]*|[^\]]*[\s(](?P<e>20\d\d-[01]\d-[0-3]\d)\)?)\]\("
+)
 # A memory's title dated like a heading: frontmatter `name: Gap analysis 2026-04-29`, `name: …
 # measurement (2026-04-30)`, `description: "2026-05-15 — …"` (the date opens or closes it; a
 # date inside, `Plan for the 2026-06-01 launch`, is what the memory is about).
@@ -276,6 +283,13 @@ def stated_dates(
         )
         if found is not None and found <= latest:
             return found, "the date the line starts with"
+        entry = _DATED_ENTRY.match(lines[line])
+        if entry is not None:
+            # `- [Reflection (2026-05-19)](reflection_2026-05-19.md) - … today's session`: an
+            # index line's hook is written with the memory its title dates.
+            found = find_date(entry.group("d") or entry.group("e"), latest)
+            if found is not None and found <= latest:
+                return found, f"the title `{entry.group('t')[:60]}` it indexes"
         # The latest day a heading above names that is not after the line was recorded: a
         # log's `## 2026-04-25`, or its `### Pending (carried into Apr 26)` once that came.
         best: tuple[date, str] | None = None

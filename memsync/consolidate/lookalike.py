@@ -88,7 +88,13 @@ _NUMBER_TAIL = re.compile(r"\d,$")
 # (not `\`7c704287\` should have sent … tonight`, a job's id in the writer's own sentence).
 _COMMIT_LINE = re.compile(
     r"\s*(?:[-*+]\s+)?`?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}`?"
-    r"(?:\s+[-–—:]\s|\s{2,}\S|\s+[a-z]+(?:\([^)]*\))?!?:\s)"
+    r"(?:\s+[-–—:]\s|\s{2,}\S|\s+[a-z]+(?:\([^)]*\))?!?:\s|\s+\d{1,2}:\d\d\s)"
+)
+# `· 🟢 today` ending an entry: a freshness tag a generated digest puts on it (not `🔴 TODAY
+# — 1:30 PM`, a status); `true for today/tomorrow, false for far dates`: a flag's value.
+_TAG = re.compile(r"[🟢🟡🟠🔴⚪⚫]\s*$")
+_FLAG_VALUE = re.compile(
+    r"(?:[:=]\s*|`)(?:true|false)`?\s+for\s+(?:(?:today|tomorrow|yesterday)/)?$", re.IGNORECASE
 )
 # `(Example: today is Monday, restaurant closed Mondays → default to Tuesday)`: made up.
 _EXAMPLE = re.compile(r"\b(?:for\s+)?examples?\s*:\s", re.IGNORECASE)
@@ -245,6 +251,9 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # what a tool does on every run; `━━━ TODAY ━━━`; a post's copied title
     if _COMMIT_LINE.match(line) or _EXAMPLE.search(before[_sentence_cut(before) :]):
         return True  # a copied commit subject; an example's made-up day
+    tag = _TAG.search(before) and not after.strip() and not line.lstrip().startswith("#")
+    if tag or _FLAG_VALUE.search(before):  # not `## 🟡 This Week`, a bucket of this week's
+        return True
     if _DAY_OF.search(before) or (line.lstrip().startswith("|") and sections.CRON.search(line)):
         return True  # `~14th of next month`: each month's; a schedule row `| 0 12 * * 1-5 |`
     if labels.shown_or_listed(
@@ -301,6 +310,7 @@ def _sentence_end(after: str) -> int:
     return stop.start() if stop else len(after)
 
 
+_QUOTED_FIELD = re.compile(r'\s*(?:name|title|description|summary)\s*:\s*"')
 _QUOTE_OPENS_LINE = re.compile(r'^\s*(?:>\s*)*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?["“]')
 
 
@@ -308,6 +318,10 @@ def inside_double_quotes(before: str, after: str) -> bool:
     """Whether the match sits between a pair of double quotes on its line, after a double quote
     that opens the line and is not closed on it (a quotation going on below), or between
     single quotes around a title (`'Hurry Up Tomorrow'`; an apostrophe in a word is none)."""
+    field = _QUOTED_FIELD.match(before)
+    if field is not None and after.rstrip().endswith('"'):
+        # `description: "… today's debugging session …"`: YAML's quotes around a value
+        before, after = before[field.end() :], after.rstrip()[:-1]
     straight = before.count('"') % 2 == 1 and '"' in after
     curly = before.count("“") > before.count("”") and "”" in after
     if _QUOTE_OPENS_LINE.match(before) and (
