@@ -1,4 +1,4 @@
-"""Ten blind corpora (tests/data/dates/heldout5.json to heldout14.json, each labelled from the
+"""Eleven blind corpora (tests/data/dates/heldout5.json to heldout15.json, each labelled from the
 memory text alone by a helper that read no memsync code): their size, provenance and floors,
 and the rules the first two taught (a capitalised day word that names a bucket, a view or a
 list item, weekdays joined into a schedule, a phrase pinned by a date with its year, a value
@@ -32,11 +32,12 @@ BLIND = (
     "heldout12.json",
     "heldout13.json",
     "heldout14.json",
+    "heldout15.json",
 )
 # Each holds at least 60 positives and 40 negatives, but the last: its helper ran out of time
 # (most productive memory folders were in earlier corpora), so it is measured, not ratcheted.
 # heldout14 came from Claude Code memory folders, which seldom hold a relative date.
-SMALL = {"heldout12.json": (35, 15), "heldout14.json": (50, 40)}
+SMALL = {"heldout12.json": (35, 15), "heldout14.json": (50, 40), "heldout15.json": (20, 30)}
 
 
 @pytest.mark.parametrize(
@@ -67,13 +68,18 @@ SMALL = {"heldout12.json": (35, 15), "heldout14.json": (50, 40)}
         # First blind run: P 0.824 / R 0.918.
         ("heldout11.json", (0.88, 0.96)),
         # First blind run: P 0.780 / R 0.970 (35 positives, 15 negatives).
-        ("heldout12.json", (0.84, 0.96)),
+        # A heading's `Since 2026-04-28` bounds a period and is no day of writing (heldout15):
+        # 0.842 / 0.970 -> 0.868 / 1.000.
+        ("heldout12.json", (0.86, 0.98)),
         # Two halves, first runs P 0.809 / R 0.826 (owners a-m) and P 0.806 / R 0.893 (n-z);
         # heldout13-notes.md says which rules each taught.
         ("heldout13.json", (0.90, 0.90)),
         # Two halves from Claude Code memory folders, first runs P 0.500 / R 1.000 (n-z) and
         # P 0.500 / R 0.769 (a-m); heldout14-notes.md says which rules each taught.
         ("heldout14.json", (0.77, 0.98)),
+        # Two halves from Claude Code memory folders, first runs P 0.714 / R 0.909 (n-z) and
+        # P 0.278 / R 1.000 (a-m, after the n-z half's rules); heldout15-notes.md.
+        ("heldout15.json", (0.57, 0.98)),
     ],
 )
 def test_blind_corpus_size_provenance_and_floor(

@@ -31,6 +31,12 @@ WRITTEN = date(2026, 5, 16)  # a Saturday
         "Don't add tools (only `image_gen.py` qualifies today). Inline tools belong in brain.py.",
         "The sidecoach handlers don't call the Anthropic SDK today; they're rule-based checklists.",
         "# Where beats are today (measured, not assumed)",
+        # heldout15: what is so at present in notes on code
+        "widen it.  No such driver today.",
+        "- Tell the user what it does today",
+        "**Why this exists:** Today, BAP only generates **plain-text** responses.",
+        "- P9 (unbounded serial inserts in one $transaction) deferred. It fails SILENTLY today:",
+        "Otherwise XP behaves exactly as today — no regression.",
         # a digest's freshness tag, a flag's value, a commit listed with its time
         "- `2026-05-25 05:00` [[feedback-cockpit-unversioned]] · 🟢 today",
         "- `realData` flag: true for today/tomorrow, false for far dates",
@@ -65,6 +71,10 @@ def test_look_alikes_from_the_fourteenth_blind_corpus_are_left_alone(text: str) 
         # a day's events, a person, a prediction beside a present verb
         ("- Fixed the login screen: today it loads in 1 s", "on 2026-05-16 it loads"),
         ("- She calls today.", "calls on 2026-05-16"),
+        ("- What we did today", "did on 2026-05-16"),
+        ("- 38 contracts @ 16c (resolves May 16 - TODAY)", "May 16 - on 2026-05-16"),
+        ("**Same as today:**", "Same as 2026-05-16"),
+        ("- The build fails today after the merge", "fails on 2026-05-16"),
         ("- **Status:** 🔴 TODAY — 1:30 PM Cairo", "🔴 on 2026-05-16 — 1:30 PM"),
         ("- It's true for today", "true for 2026-05-16"),
         ("- Marb didn't interact much today — respect quiet days, don't create work", "much on"),
@@ -120,3 +130,20 @@ def test_a_title_or_an_opening_on_dates_the_line() -> None:
     # YAML's quotes around a description are no quotation: its phrase converts
     converted = resolve_relative_dates(lines[3], date(2026, 7, 31))[0]
     assert "fixes from the 2026-07-31 debugging" in converted
+
+
+def test_a_headings_bound_date_or_a_titles_inner_date_is_no_day_of_writing() -> None:
+    """heldout15b: `## Bookkeeping implications (starting 2026-04-09)` under a description
+    that closes with a due date and names another inside; `parked from May 7` still dates."""
+    recorded = lambda _: date(2026, 6, 9)  # noqa: E731
+    lines = [
+        "description: Registered effective 2026-04-09; first return covers Apr 9-Dec 31, 2026",
+        "## Bookkeeping implications (starting 2026-04-09)",
+        "- Retroactive April 9 → today",
+    ]
+    assert stated_dates(lines, recorded)(2) is None
+    lines = ["## Tomorrow's Plan (parked from May 7 evening, reopen 2026-05-08)", "- confirm it"]
+    assert stated_dates(lines, recorded)(1) == (
+        date(2026, 5, 7),  # the day before the `Tomorrow` it reopens on
+        "heading `Tomorrow's Plan (parked from May 7 evening, reopen 2026-05-0`",  # 60 chars
+    )

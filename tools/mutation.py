@@ -64,6 +64,10 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
             "tests/test_consolidate.py",
         ],
     ),
+    "present": (
+        ["memsync/consolidate/present.py"],
+        ["tests/test_dates_blind14.py", "tests/test_dates_sweep_rules.py"],
+    ),
     "dedupe": (
         ["memsync/consolidate/dedupe.py", "memsync/consolidate/likeness.py"],
         ["tests/test_dedupe.py", "tests/test_paraphrase.py", "tests/test_mutation_dedupe.py"],

@@ -62,6 +62,13 @@ DATE_FIELD_SOURCE = (
     r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)"
 )
 _DATE_FIELD = re.compile(DATE_FIELD_SOURCE, re.IGNORECASE)
+# A date a heading gives as a period's bound, not its day of writing: `## Bookkeeping
+# implications (starting 2026-04-09)`, `## Changes since Mar 3`, `## Freeze until 2026-05-01`.
+_BOUND_DATE = re.compile(
+    r"\b(?:starting|effective|since|until|till|through|after|before|by|due)\s+(?:on\s+)?"
+    r"(?:20\d\d-[01]\d-[0-3]\d|[A-Z][a-z]{2,8}\.?\s+[0-3]?\d(?:st|nd|rd|th)?(?:,?\s+20\d\d)?)",
+    re.IGNORECASE,
+)
 # An index entry whose title opens or closes with a date.
 _DATED_ENTRY = re.compile(
     r"^\s*[-*+]\s+\[(?P<t>(?P<d>20\d\d-[01]\d-[0-3]\d)\b[^\]]*|[^\]]*[\s(](?P<e>20\d\d-[01]\d-[0-3]\d)\)?)\]\("
@@ -70,8 +77,8 @@ _DATED_ENTRY = re.compile(
 # measurement (2026-04-30)`, `description: "2026-05-15 — …"` (the date opens or closes it; a
 # date inside, `Plan for the 2026-06-01 launch`, is what the memory is about).
 _TITLE_FIELD = re.compile(
-    r"^(?:name|title|description)\s*:\s*[\"']?(?:20\d\d-[01]\d-[0-3]\d\b"
-    r"|.*[\s(]20\d\d-[01]\d-[0-3]\d\)?[\"']?\s*$)"
+    r"^(?:name|title|description)\s*:\s*[\"']?(?:(?P<d>20\d\d-[01]\d-[0-3]\d)\b"
+    r"|.*[\s(](?P<e>20\d\d-[01]\d-[0-3]\d)\)?[\"']?\s*$)"
 )
 _UPDATED_FIELD = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*|__)?last\s+updated", re.IGNORECASE)
 _UPDATED_SLACK = 2
@@ -208,7 +215,7 @@ def _heading_day(text: str, recorded: date) -> date | None:
         told = pinned_day(text, word.start(), word.end(), offset, recorded)
         if told is not None:
             return told
-    return find_date(text, recorded)
+    return find_date(_BOUND_DATE.sub(" ", text), recorded)
 
 
 def _slipped(found: date | None, recorded: date) -> date | None:
@@ -293,7 +300,10 @@ def stated_dates(
         # The latest day a heading above names that is not after the line was recorded: a
         # log's `## 2026-04-25`, or its `### Pending (carried into Apr 26)` once that came.
         best: tuple[date, str] | None = None
-        for _, text, number in owners[line]:
+        for _, heading, number in owners[line]:
+            title = _TITLE_FIELD.match(lines[number])
+            # A title's date is the one that opens or closes it, not one inside it.
+            text = (title.group("d") or title.group("e")) if title is not None else heading
             found = _slipped(_heading_day(text, latest), latest)
             if found is not None and _UPDATED_FIELD.match(lines[number]):
                 # `**Last Updated:**` goes stale when an edit forgets it: it dates only lines
@@ -305,7 +315,7 @@ def stated_dates(
                     if _DATE_FIELD.match(lines[number]) or _TITLE_FIELD.match(lines[number])
                     else "heading"
                 )
-                best = found, f"{where} `{' '.join(text.split())[:60]}`"
+                best = found, f"{where} `{' '.join(heading.split())[:60]}`"
         return best
 
     return stated

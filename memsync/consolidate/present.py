@@ -49,7 +49,10 @@ _STATE_BEFORE = re.compile(
 # converters are produced today` (a present tense after `how`; not `how it went today`).
 _HOW_IT_WORKS = re.compile(
     r"\bhow\s+(?!to\b)(?:[\w'’-]+\s+){1,6}?(?:actually\s+|really\s+|currently\s+)?"
-    r"(?:works?|moves?|runs?|behaves?|functions?|operates?|(?:is|are)\s+[a-z]+(?:ed|en|lt|de))\s+$",
+    r"(?:works?|moves?|runs?|behaves?|functions?|operates?|(?:is|are)\s+[a-z]+(?:ed|en|lt|de))\s+$"
+    # `what it does today`, `No such driver today`: what is so at present
+    r"|\bwhat\s+(?:it|they|this|that)\s+(?:does|do)\s+$|\bno\s+such\s+[\w-]+(?:\s+[\w-]+)?\s+$"
+    r"|\b(?:exactly|just|behaves|works)\s+as\s+$",  # `XP behaves exactly as today`
     re.IGNORECASE,
 )
 
@@ -73,18 +76,20 @@ _CLAUSE_CUT = re.compile(r"[.;!?](?=\s|$)|\s[—–]\s|[()]|:\s")
 _SENTENCE_CUT = re.compile(r"[.;!?](?=\s|$)")
 # What code or a system does (or does not), in the present.
 _DOES_NOW = re.compile(
-    r"\b(?:(?:do|does)(?:n['’]t|\s+not)\s+[a-z]+|reads|returns|uses|trusts|walks"
-    r"|qualifies|emits|handles|supports|accepts|stores|loads|skips|ignores|treats|maps"
+    r"\b(?:(?:do|does)(?:n['’]t|\s+not)\s+[a-z]+|only\s+[a-z]{3,}s|reads|returns|uses|trusts"
+    r"|walks|qualifies|emits|handles|supports|accepts|stores|loads|skips|ignores|treats|maps"
+    r"|fails|clamps|behaves|generates|rebuild|rebuilds"
     r"|(?:is|are)\s+(?:false|safe|hard-?coded|stubbed|mocked))\b",
     re.IGNORECASE,
 )
 # What makes a clause a day's: its events, a prediction, a count of things done.
 _DAY_EVENT = re.compile(
     r"\b(?:likely|expected|probably|meetings?|sessions?|(?<!n't )(?<!n’t )(?<!not )call"
-    r"|standup|sync|sweep|brief|releases?|reports?|commits?|PRs?|deploy\w*|run|check-?in|usage|focus|plan|priorit\w+|tasks?"
-    r"|agenda|day|schedule|news|catalysts?|data|decisions?|queue|market|price|trading"
-    r"|snapshot|digest|email|post|job|interview|deadline|due|ship\w*|launch\w*|merge\w*"
-    r"|fix\w*|done|complete\w*|finished|started|I|I['’]m|you|he|she|(?:did|was|were)n['’]t)\b|\w+ing\b|\btoday\s+(?:is|was)\b",
+    r"|standup|sync|sweep|brief|releases?|reports?|commits?|PRs?|deploy\w*|run|check-?in"
+    r"|usage|focus|plan|priorit\w+|tasks?|agenda|day|schedule|news|catalysts?|data"
+    r"|decisions?|queue|market|price|trading|snapshot|digest|email|post|job|interview"
+    r"|deadline|due|ship\w*|launch\w*|merge\w*|fix\w*|done|complete\w*|finished|started"
+    r"|I|I['’]m|you|he|she|(?:did|was|were)n['’]t)\b|\w+ing\b|\btoday\s+(?:is|was)\b",
     re.IGNORECASE,
 )
 
