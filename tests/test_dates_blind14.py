@@ -147,3 +147,24 @@ def test_a_headings_bound_date_or_a_titles_inner_date_is_no_day_of_writing() -> 
         date(2026, 5, 7),  # the day before the `Tomorrow` it reopens on
         "heading `Tomorrow's Plan (parked from May 7 evening, reopen 2026-05-0`",  # 60 chars
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # the verb of what code does must be in the phrase's own clause
+        ("Reads only YAML today", True),
+        ("- Loader reads YAML — the cache is cold today", False),
+        ("- The cache is cold today — the loader reads YAML", False),
+        # and a day's event counts in the phrase's own sentence only
+        ("Fixed it. Today the loader reads YAML only.", True),
+        ("Today the loader reads YAML only. We shipped it.", True),
+        ("Today the loader reads YAML only, shipped it", False),
+        # a possessive is the day's (`Today's build`), and only `in today's world` is an era
+        ("- Today's build reads the new config", False),
+        ("- Today's market closed flat", False),
+        ("- Prices in today's market are high", True),
+    ],
+)
+def test_the_present_is_read_in_the_phrases_own_clause_and_sentence(text: str, kept: bool) -> None:
+    assert (resolve_relative_dates(text, WRITTEN)[1] == []) is kept
