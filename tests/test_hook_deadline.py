@@ -4,6 +4,7 @@ review of the real client saw the hook killed by its own watchdog, printing noth
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -85,3 +86,44 @@ def test_a_remote_silent_for_days_is_told_at_session_start(hanging: tuple[Machin
     message = str(answer.get("systemMessage"))
     assert "the remote has been unreachable for 3 day(s)" in message
     assert "Team memory" in answer["hookSpecificOutput"]["additionalContext"]  # type: ignore[index]
+
+
+def test_a_sync_that_fails_still_gives_the_session_its_team_memory(
+    machines: list[Machine],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An unexpected error in the sync engine: the person is told, and the model still gets
+    the team memory read before the sync began."""
+    from memsync.sync import engine, hookmode
+
+    alice = machines[0]
+    remotes = {s: make_bare_remote(tmp_path / "remotes" / f"{s}.git") for s in ("private", "team")}
+    project = alice.checkout_project(ORIGIN)
+    alice.memsync(
+        "init",
+        "--private",
+        str(remotes["private"]),
+        "--team",
+        str(remotes["team"]),
+        "--no-hooks",
+        cwd=project,
+    )
+    team = live_dirs(alice, project)["team"]
+    write_memory(team, "deploy.md", "deploy", "Deploys go through staging.\n")
+    (team / "MEMORY.md").write_text("- [Deploys](deploy.md) — through staging\n", encoding="utf-8")
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(engine, "sync_project", broken)
+    with alice.active():
+        monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"cwd": str(project)})))
+        hookmode.run_hook("pull", project, ("private", "team"))
+    answer = json.loads(capsys.readouterr().out)
+    assert (
+        answer["systemMessage"] == "memsync: pull failed: RuntimeError('boom'); run `memsync pull`"
+    )
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert "- [Deploys](deploy.md) — through staging" in context

@@ -21,7 +21,10 @@ hookwatch.set_fallback(output, "the remote did not answer; this session has the 
 hookwatch.start_watchdog(1.0, "memsync pull")
 if sys.argv[1] == "answered":
     hookwatch.emit(HookOutput("SessionStart").with_person("memsync: the run's own answer"))
-time.sleep(30)
+    time.sleep(2)  # a process that goes on (a test runner): the watchdog must not end it
+    print("still running")
+else:
+    time.sleep(30)
 """
 
 
@@ -54,5 +57,7 @@ def test_the_watchdog_prints_the_fallback_with_why(tmp_path: Path) -> None:
 def test_a_run_that_answered_is_not_answered_again(tmp_path: Path) -> None:
     done = run("answered", tmp_path)
     assert done.returncode == 0
-    assert done.stdout.count("\n") == 1
-    assert json.loads(done.stdout) == {"systemMessage": "memsync: the run's own answer"}
+    answer, after = done.stdout.splitlines()
+    assert json.loads(answer) == {"systemMessage": "memsync: the run's own answer"}
+    assert after == "still running"
+    assert "stopped after" not in done.stderr

@@ -288,7 +288,7 @@ def run_hook(
     begin()
     pulls: tuple[Any, ...] = ()
     event = "SessionStart" if command == "pull" else "SessionEnd"
-    output = HookOutput(event)
+    output = prepared = HookOutput(event)  # PREPARED: what is known before any wait
     try:
         from memsync.config import load_config
 
@@ -317,7 +317,7 @@ def run_hook(
             if quick_pull(bindings, settings, deadline)[0]:
                 emit(output)
                 return
-            output = HookOutput(event)  # the sections are made again from what was pulled
+            prepared, output = output, HookOutput(event)  # made again from what was pulled
         if review is not None:
             pushed_reports, pushed_pulls = review(project, scopes, message)
             pulls = tuple(pushed_pulls)
@@ -340,7 +340,7 @@ def run_hook(
     except MemsyncError as error:
         stderr_line(f"memsync: {error.message}")
         hint = f" ({error.hint})" if error.hint else ""
-        emit(output.with_person(f"memsync: {error.message}{hint}"))
+        emit(prepared.with_person(f"memsync: {error.message}{hint}"))
         return
     except Exception as error:  # a hook must never block or break a session
         from memsync.errors import os_error
@@ -350,10 +350,10 @@ def run_hook(
         if known is not None:
             hint = f" ({known.hint})" if known.hint else ""
             stderr_line(f"memsync: {known.message}")
-            emit(output.with_person(f"memsync: {command}: {known.message}{hint}"))
+            emit(prepared.with_person(f"memsync: {command}: {known.message}{hint}"))
             return
         stderr_line(f"memsync: {command} failed: {error!r}")
-        emit(output.with_person(f"memsync: {command} failed: {error!r}; run `memsync {command}`"))
+        emit(prepared.with_person(f"memsync: {command} failed: {error!r}; run `memsync {command}`"))
         return
     if command == "pull":
         for section in pull_sections(reports):

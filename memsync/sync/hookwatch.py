@@ -18,14 +18,21 @@ import threading
 from memsync.sync.hookoutput import HookOutput
 
 _LOCK = threading.Lock()
-_STATE: dict[str, HookOutput | str | bool] = {"answered": False}
+_STATE: dict[str, HookOutput | str | bool | threading.Timer] = {"answered": False}
 
 
 def begin() -> None:
     """A new run: nothing answered yet, no fallback (a process may run several, as tests do)."""
     with _LOCK:
+        _disarm()
         _STATE.clear()
         _STATE["answered"] = False
+
+
+def _disarm() -> None:
+    timer = _STATE.get("timer")
+    if isinstance(timer, threading.Timer) and timer is not threading.current_thread():
+        timer.cancel()
 
 
 def set_fallback(output: HookOutput, why: str) -> None:
@@ -42,28 +49,39 @@ def start_watchdog(seconds: float, what: str) -> threading.Timer:
         stderr_line(stopped)
         fallback = _STATE.get("fallback")
         if isinstance(fallback, HookOutput):
-            emit(fallback.with_person(f"{stopped} ({_STATE.get('why')})"))
+            # Not waiting long for the lock: the run may be stuck writing its own answer.
+            emit(fallback.with_person(f"{stopped} ({_STATE.get('why')})"), wait=1.0)
         sys.stderr.flush()
         os._exit(0)
 
     timer = threading.Timer(seconds, give_up)
     timer.daemon = True
+    with _LOCK:
+        _STATE["timer"] = timer
     timer.start()
     return timer
 
 
-def emit(output: HookOutput) -> None:
-    """Print OUTPUT as the hook's JSON answer, unless an answer was already given."""
-    with _LOCK:
+def emit(output: HookOutput, wait: float = -1) -> None:
+    """Print OUTPUT as the hook's JSON answer, unless an answer was already given; once
+    answered, the run has nothing left to guard (a process that goes on, such as a test
+    runner calling the hook in-process, is not ended later by the watchdog). WAIT: seconds to
+    wait for another answer in progress (-1: as long as it takes)."""
+    if not _LOCK.acquire(timeout=wait):
+        return
+    try:
         if _STATE["answered"]:
             return
         _STATE["answered"] = True
+        _disarm()
         text = output.render()
         if text is not None:
             # File names and messages can carry a secret, and this output reaches the model.
             # A redacted span never holds a quote or backslash, so the JSON stays valid.
             sys.stdout.write(_redact(text) + "\n")
             sys.stdout.flush()
+    finally:
+        _LOCK.release()
 
 
 def stderr_line(line: str) -> None:
