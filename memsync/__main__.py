@@ -60,7 +60,8 @@ def _main(args: list[str]) -> None:
             from memsync.sync.early import start_remembered
 
             start_remembered()  # the network round trip overlaps the imports below
-        from memsync.sync.hookmode import parse_hook_argv, run_hook
+        from memsync.sync.hookinput import parse_hook_argv
+        from memsync.sync.hookmode import run_hook
 
         hook = parse_hook_argv(args)
         if hook is not None:

@@ -136,6 +136,29 @@ def test_a_private_secret_synced_by_a_hook_is_told_the_person(
     assert token not in result.stdout + result.stderr
 
 
+def test_what_a_session_end_said_is_told_at_the_next_start(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    """Claude Code 2.1.330 shows nothing a SessionEnd hook prints (an adversarial review of
+    the real client): the session end's lines come back in the next start's systemMessage,
+    once."""
+    private, _ = remotes
+    alice = machines[0]
+    project = setup_machine(alice, private, None, "src/api")
+    token = _token("ghp_", 36, "private")
+    write_memory(memory_dir(alice, project), "deploy.md", "deploy", f"Deploy token: {token}\n")
+    alice.memsync("push", "--hook", cwd=project, stdin="{}")
+    start = json.loads(alice.memsync("pull", "--hook", cwd=project, stdin="{}").stdout)
+    assert start["systemMessage"] == (
+        "memsync: at the last session end, private: pushed a possible secret: deploy.md:6: "
+        "error: possible secret (github-pat): ghp_…[redacted 36 chars] [secret]; Remove the "
+        "credential (and rotate it if it was ever pushed)."
+    )
+    assert token not in json.dumps(start)
+    again = alice.memsync("pull", "--hook", cwd=project, stdin="{}").stdout
+    assert "at the last session end" not in again  # told once
+
+
 def _purge(team: Path, tmp: Path, secret_path: str) -> None:
     """An admin rewrites the team history without SECRET_PATH and force-pushes."""
     work = tmp / "admin-purge"

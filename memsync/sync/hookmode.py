@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from memsync.sync import notices
+from memsync.sync.hookinput import hook_project_dir, read_hook_input
 from memsync.sync.hookoutput import HookOutput, Section, clean_line, quote_name
 from memsync.sync.hookwatch import begin, emit, set_fallback, start_watchdog, stderr_line
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
-    from typing import Any, TextIO
+    from typing import Any
 
     from memsync.check.findings import Finding
     from memsync.config import Config
@@ -26,37 +26,6 @@ if TYPE_CHECKING:
     ]
 
 MAX_NAMES = 4
-
-
-def read_hook_input(stream: TextIO | None = None, wait: float = 0.5) -> dict[str, Any]:
-    """The hook's JSON from stdin, or {} when there is none (a TTY, empty or not JSON)."""
-    stream = stream or sys.stdin
-    try:
-        if stream is None or stream.isatty():
-            return {}
-        if os.name != "nt":
-            import select
-
-            # Claude Code writes the JSON and closes stdin; never hang on an idle pipe.
-            ready, _, _ = select.select([stream], [], [], wait)
-            if not ready:
-                return {}
-        text = stream.read()
-    except (OSError, ValueError):
-        return {}
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except json.JSONDecodeError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def hook_project_dir(data: dict[str, Any], fallback: Path) -> Path:
-    """The project directory named by the hook's `cwd`, else FALLBACK."""
-    cwd = data.get("cwd")
-    if isinstance(cwd, str) and cwd and Path(cwd).is_dir():
-        return Path(cwd)
-    return fallback
 
 
 def _read_index(path: Path, limit: int = 256_000) -> list[str]:
@@ -289,6 +258,7 @@ def run_hook(
     pulls: tuple[Any, ...] = ()
     event = "SessionStart" if command == "pull" else "SessionEnd"
     output = prepared = HookOutput(event)  # PREPARED: what is known before any wait
+    key: str | None = None
     try:
         from memsync.config import load_config
 
@@ -302,6 +272,10 @@ def run_hook(
         deadline = Deadline.after(limit)  # one limit for the quick look and the engine
         project = hook_project_dir(read_hook_input(), project)
         bindings = _start_fetches(config, project, scopes)
+        key = bindings[0].project_key if bindings else None
+        if command == "pull" and key is not None:
+            # What the last session end said: Claude Code showed the person none of it.
+            output = prepared = output.with_person(*notices.take(key))
         set_fallback(output, "local edits are kept; the next run sends them")
         if command == "pull" and review is None:
             import memsync.check.redaction  # noqa: F401 - before the fetches are waited for
@@ -317,7 +291,7 @@ def run_hook(
             if quick_pull(bindings, settings, deadline)[0]:
                 emit(output)
                 return
-            prepared, output = output, HookOutput(event)  # made again from what was pulled
+            prepared, output = output, HookOutput(event, person=output.person)
         if review is not None:
             pushed_reports, pushed_pulls = review(project, scopes, message)
             pulls = tuple(pushed_pulls)
@@ -340,7 +314,7 @@ def run_hook(
     except MemsyncError as error:
         stderr_line(f"memsync: {error.message}")
         hint = f" ({error.hint})" if error.hint else ""
-        emit(prepared.with_person(f"memsync: {error.message}{hint}"))
+        _answer(command, key, prepared.with_person(f"memsync: {error.message}{hint}"))
         return
     except Exception as error:  # a hook must never block or break a session
         from memsync.errors import os_error
@@ -350,10 +324,13 @@ def run_hook(
         if known is not None:
             hint = f" ({known.hint})" if known.hint else ""
             stderr_line(f"memsync: {known.message}")
-            emit(prepared.with_person(f"memsync: {command}: {known.message}{hint}"))
+            _answer(
+                command, key, prepared.with_person(f"memsync: {command}: {known.message}{hint}")
+            )
             return
         stderr_line(f"memsync: {command} failed: {error!r}")
-        emit(prepared.with_person(f"memsync: {command} failed: {error!r}; run `memsync {command}`"))
+        failed = f"memsync: {command} failed: {error!r}; run `memsync {command}`"
+        _answer(command, key, prepared.with_person(failed))
         return
     if command == "pull":
         for section in pull_sections(reports):
@@ -364,25 +341,12 @@ def run_hook(
             output = output.with_person(pull.hook_line)
     for problem in problem_lines(reports):
         stderr_line(problem)
+    _answer(command, key, output)
+
+
+def _answer(command: str, key: str | None, output: HookOutput) -> None:
+    """Give OUTPUT; a session end's lines are kept for the next start, as Claude Code shows
+    the person nothing a SessionEnd hook says (`memsync.sync.notices`)."""
+    if command == "push" and key is not None:
+        notices.keep(key, output.person)
     emit(output)
-
-
-_FAST_FLAGS = {"--scope", "--project"}
-
-
-def parse_hook_argv(argv: list[str]) -> tuple[str, Path, tuple[str, ...]] | None:
-    """`pull --hook [--scope S] [--project D]` (or push), for the lean entry path; else None."""
-    if len(argv) < 2 or argv[0] not in ("pull", "push") or "--hook" not in argv:
-        return None
-    options = {"--scope": "all", "--project": "."}
-    rest = [a for a in argv[1:] if a != "--hook"]
-    while rest:
-        flag, _, inline = rest.pop(0).partition("=")
-        if flag not in _FAST_FLAGS or (not inline and not rest):
-            return None  # anything else goes through the full command line parser
-        options[flag] = inline or rest.pop(0)
-    scope = options["--scope"].lower()
-    scopes = {"all": ("private", "team"), "private": ("private",), "team": ("team",)}
-    if scope not in scopes:
-        return None
-    return argv[0], Path(options["--project"]), scopes[scope]
