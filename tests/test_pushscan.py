@@ -159,6 +159,21 @@ def test_what_a_session_end_said_is_told_at_the_next_start(
     assert "at the last session end" not in again  # told once
 
 
+def test_a_session_ends_line_the_start_says_again_is_said_once(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    """A file skipped at every run: the session end's line and the start's own are one."""
+    private, _ = remotes
+    alice = machines[0]
+    project = setup_machine(alice, private, None, "src/api")
+    (memory_dir(alice, project) / "latin.md").write_bytes(b"caf\xe9 notes\n")
+    end = json.loads(alice.memsync("push", "--hook", cwd=project, stdin="{}").stdout)
+    (skipped,) = end["systemMessage"].splitlines()
+    assert skipped.startswith('memsync: private: skipped 1 unsafe file(s): "latin.md"')
+    start = json.loads(alice.memsync("pull", "--hook", cwd=project, stdin="{}").stdout)
+    assert start["systemMessage"] == skipped
+
+
 def _purge(team: Path, tmp: Path, secret_path: str) -> None:
     """An admin rewrites the team history without SECRET_PATH and force-pushes."""
     work = tmp / "admin-purge"

@@ -335,7 +335,12 @@ def run_hook(
     if command == "pull":
         for section in pull_sections(reports):
             output = output.with_section(section)
-    output = output.with_person(*person_lines(reports))
+    said = person_lines(reports)
+    if command == "pull":  # the session end's lines, less what this start says again
+        told = {notices.plain(line) for line in said}
+        carried = tuple(line for line in output.person if notices.plain(line) not in told)
+        output = HookOutput(event, output.sections, carried)
+    output = output.with_person(*said)
     for pull in pulls:
         if pull.hook_line:  # the team layer's words: sync does not import it
             output = output.with_person(pull.hook_line)

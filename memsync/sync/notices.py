@@ -53,6 +53,13 @@ def take(project_key: str) -> list[str]:
     return [_SAID_AT_END + line.removeprefix("memsync: ") for line in lines]
 
 
+def plain(line: str) -> str:
+    """LINE without the `at the last session end` opening `take` gives it."""
+    if line.startswith(_SAID_AT_END):
+        return "memsync: " + line[len(_SAID_AT_END) :]
+    return line
+
+
 def _read(path: Path) -> list[str]:
     try:
         text = read_regular(path, limit=64_000).decode("utf-8", errors="replace")
