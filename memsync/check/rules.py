@@ -7,11 +7,10 @@ import functools
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
-from urllib.parse import unquote
 
 from memsync.check.findings import Finding, finding
 from memsync.check.frontmatter import frontmatter_findings, recall_size
-from memsync.model.index import JS_WHITESPACE, measure_index, parse_index_text
+from memsync.model.index import JS_WHITESPACE, link_paths, measure_index, parse_index_text
 from memsync.model.limits import (
     ARCHIVE_DIR,
     INDEX_NAME,
@@ -344,8 +343,7 @@ def _index_links(
             message = f"entry {entry.title!r} has an empty link"
             found.append(finding("index-dangling-link", prefix + index_path, number, message))
             continue
-        candidates = {entry.target, unquote(entry.target)}
-        resolved = {posixpath.normpath(posixpath.join(base, c)) for c in candidates}
+        resolved = set(link_paths(entry.target, base))
         targets |= resolved
         if resolved & known or not any(r.endswith(".md") for r in resolved):
             continue  # present, or not a memory (an image, a directory): not ours to judge

@@ -28,10 +28,16 @@ from memsync.consolidate.folder import (
     written_dates,
 )
 from memsync.consolidate.indexfit import ARCHIVE_ORDER, IndexMemory, IndexRebuild, rebuild_index
+from memsync.consolidate.indexlines import (
+    FRONTMATTER_ADDED,
+    INDEX_LINES,
+    index_lines_content,
+    lacks_frontmatter,
+)
 from memsync.consolidate.plan import ArchiveMove, DateChange, FolderPlan, Options, Plan
 from memsync.consolidate.versions import plan_merges
 from memsync.errors import UsageError, UserMessageError
-from memsync.model.index import Index, IndexLine, IndexSize, parse_index
+from memsync.model.index import Index, IndexLine, IndexSize, link_paths, parse_index
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.model.memory import Memory, compose, parse_memory, parse_yaml_mapping
 from memsync.model.textcodec import encode
@@ -67,7 +73,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         mtime = index_path.stat().st_mtime
         existing, index_dates = _index_prose_dates(index_raw, mtime, repo, prefix, outside)
         dates += index_dates
-    indexed = set(existing.targets) if existing else set()
+    indexed = {p for t in existing.targets for p in link_paths(t)} if existing else set()
     merges, removed = plan_merges(root, files, indexed, options.threshold)
     memories = [
         IndexMemory(f.path, f.name, f.description, f.type, updated_key(f)) for f in files.values()
@@ -96,8 +102,11 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
             moves.append((rel, destination))
             originals[destination] = None
     kept_lines = _dangling_text(root, rebuild, {rel for rel, _ in retired})
+    repaired = []
     if kept_lines is not None:
         writes[INDEX_LINES], originals[INDEX_LINES] = kept_lines
+        if lacks_frontmatter(root / INDEX_LINES):
+            repaired.append(f"{INDEX_LINES}: {FRONTMATTER_ADDED}")
     for move in archives:
         item = files[move.path]
         originals[move.path] = item.digest
@@ -134,6 +143,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         originals=originals,
         skipped=tuple(skipped),
         problems=tuple(problems),
+        repaired=tuple(repaired),
     )
 
 
@@ -244,30 +254,19 @@ def _dangling_text(
 ) -> tuple[bytes, bytes | None] | None:
     """The new content of archive/index-lines.md and the digest of the old: every index line
     whose memory is missing is kept there (a merged-away memory's line is not: its file is in
-    archive/ itself)."""
+    archive/ itself); an older memsync's file without frontmatter is given it."""
     lines = [
         text
         for text, target in zip(rebuild.dangling_lines, rebuild.dangling, strict=True)
         if target not in retired
     ]
     lines += rebuild.crowded_lines  # a daily log's line given up for a memory with a type
-    if not lines:
-        return None
     path = root / INDEX_LINES
     old = path.read_bytes() if path.is_file() else None
-    head = old if old is not None else _INDEX_LINES_HEAD.encode("utf-8")
-    if not head.endswith(b"\n"):
-        head += b"\n"
-    new = head + "".join(f"{line}\n" for line in lines).encode("utf-8")
+    new = index_lines_content(old, lines)
+    if new is None:
+        return None
     return new, None if old is None else _digest(old)
-
-
-INDEX_LINES = f"{ARCHIVE_DIR}/index-lines.md"
-_INDEX_LINES_HEAD = (
-    "# Index lines taken out of MEMORY.md\n\n"
-    "memsync consolidate keeps here every MEMORY.md line that pointed at a missing file, and\n"
-    "every line of a file without frontmatter that gave its room up to a memory.\n\n"
-)
 
 
 def _archive_move(root: Path, item: MemoryFile, allocated: set[str]) -> ArchiveMove:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memsync.model.index import (
     Index,
     IndexLine,
     IndexSize,
+    link_paths,
     measure_index,
     parse_entry,
     parse_index_text,
@@ -120,27 +121,33 @@ def rebuild_index(
         if entry is None or not _is_memory_link(entry.target):
             lines.append(line)
             continue
-        memory = known.get(entry.target)
+        # The files the link may name, read as `check` reads it (`with%20space.md`).
+        paths = link_paths(entry.target)
+        memory = next((known[p] for p in paths if p in known), None)
         if memory is None:
-            archived_link = entry.target.startswith(f"{ARCHIVE_DIR}/")
-            if entry.target in other_files and not archived_link:
+            archived_link = paths[0].startswith(f"{ARCHIVE_DIR}/")
+            if any(p in other_files for p in paths) and not archived_link:
                 lines.append(line)
             else:
-                dangling.append(entry.target)
+                dangling.append(paths[-1])  # the file it names, as `retired` has it
                 dangling_lines.append(line.text)
             continue
-        if entry.target in seen:
-            duplicates.append(entry.target)
+        if memory.path in seen:
+            duplicates.append(memory.path)
             duplicate_lines.append(line.text)
             continue
-        seen.add(entry.target)
-        new = entry_line(_title(entry.title, memory.title), memory.path, memory.hook or entry.hook)
+        seen.add(memory.path)
+        # The link as the person wrote it: it names the memory, rewriting it is only noise.
+        title, hook = _title(entry.title, memory.title), memory.hook or entry.hook
+        new = entry_line(title, entry.target, hook)
         if new != line.text:
             rewritten.append(memory.path)
             rewrites.append((memory.path, line.text, new))
             if len(line.text) > MAX_INDEX_LINE_CHARS:
                 shortened.append(memory.path)
-        lines.append(IndexLine(new, parse_entry(new)))
+        parsed = parse_entry(new)
+        # Keyed by the memory's path, whatever the spelling, for archiving and room-making.
+        lines.append(IndexLine(new, parsed and replace(parsed, target=memory.path)))
     missing = [path for path in sorted(known) if path not in seen]
     base = existing or parse_index_text("")
     before = measure_index(existing.text()) if existing else measure_index("")

@@ -67,6 +67,7 @@ class FolderPlan:
     originals: dict[str, bytes | None] = field(default_factory=dict)  # digests; None: absent
     skipped: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
+    repaired: tuple[str, ...] = ()  # memsync's own files made valid (what was done, per file)
 
     @property
     def changed(self) -> bool:

@@ -23,6 +23,7 @@ def summary(plan: Plan) -> str:
     archived = sum(len(f.archives) for f in plan.folders)
     indexes = sum(f.index_changed for f in plan.folders)
     changed = sum(f.changed for f in plan.folders)
+    repaired = sum(len(f.repaired) for f in plan.folders)
     if not plan.changed:
         return f"Nothing to consolidate in {_folders(len(plan.folders))}."
     counts = [
@@ -30,6 +31,7 @@ def summary(plan: Plan) -> str:
         (dates, "relative date made absolute", "relative dates made absolute"),
         (archived, "memory archived", "memories archived"),
         (indexes, "index rebuilt", "indexes rebuilt"),
+        (repaired, "memsync file made valid", "memsync files made valid"),
     ]
     parts = [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
     return f"{', '.join(parts).capitalize()} in {changed} of {_folders(len(plan.folders))}."
@@ -129,6 +131,10 @@ def _folder_markdown(folder: FolderPlan) -> list[str]:
         for a in folder.archives:
             out.append(f"| {_code(a.path)} | {a.type} | {a.updated} | {_code(a.destination)} |")
         out.append("")
+    if folder.repaired:
+        out += ["### memsync's own files made valid", ""]
+        out += [f"- {_cell(item)}" for item in folder.repaired]
+        out.append("")
     if folder.problems or folder.skipped:
         out += ["### Needs attention", ""]
         out += [f"- {_cell(p)}" for p in folder.problems]
@@ -227,6 +233,7 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                 "deletes": list(f.deletes),
                 "skipped": list(f.skipped),
                 "problems": list(f.problems),
+                "repaired": list(f.repaired),
             }
         )
     return {

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, replace
 
 from memsync.model.limits import MAX_INDEX_CHARS, MAX_INDEX_LINE_CHARS, MAX_INDEX_LINES
 from memsync.model.textcodec import decode, encode
+
+_URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 # `- [Title](target) — hook`, tolerant of `*`/`+` bullets, `<target>`, a link title and any
 # separator (em dash, en dash, hyphen, colon) before the hook.
@@ -103,6 +106,24 @@ def normalize_target(target: str) -> str:
     while target.startswith("./"):
         target = target[2:]
     return target
+
+
+def link_paths(target: str, base: str = "") -> tuple[str, ...]:
+    """The files an index link TARGET may name, relative to the folder, from an index in BASE."""
+    # The one reading of a link for `check`, `consolidate` and push's hold-back: as written
+    # and percent-decoded (`with%20space.md` is `with space.md`, as a Markdown reader takes
+    # it), so a line `check` accepts is never a dangling line to `consolidate`.
+    candidates = [target]
+    if _URL_ESCAPE.search(target):
+        from urllib.parse import unquote  # only for a link that has an escape
+
+        candidates.append(unquote(target))
+    paths: list[str] = []
+    for candidate in candidates:
+        path = posixpath.normpath(posixpath.join(base, candidate))
+        if path not in paths:
+            paths.append(path)
+    return tuple(paths)
 
 
 def parse_entry(line: str) -> IndexEntry | None:

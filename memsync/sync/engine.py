@@ -61,10 +61,13 @@ def _commit_local(run: StoreRun) -> str | None:
     run.note(blocked=tuple(blocked), warnings=run.report.warnings + tuple(warnings))
     if not allowed:
         return heads.local
-    if blocked:
+    # Held back for any reason, failing validation or skipped by the scan (a case twin of a
+    # store file): its index line stays local with it, or the store's index links to nothing.
+    held_back = {f.path for f in blocked} | run.unreadable
+    if held_back:
         from memsync.sync.holdback import hold_back
 
-        allowed, run.held = hold_back(allowed, {f.path for f in blocked}, current)
+        allowed, run.held = hold_back(allowed, held_back, current)
     from memsync.sync.storemerge import describe, merge_local_edits, riding, trailers
 
     merged, decisions = merge_local_edits(binding, base, allowed, current, heads.local)

@@ -1,6 +1,8 @@
 """A held-back memory's index line stays local with it.
 
-Validation keeps a failing memory out of every commit (SPEC section 4). Its line in
+Validation keeps a failing memory out of every commit (SPEC section 4), and the scan keeps
+out a file it will not read (a case twin of a store file, not UTF-8, too large, a symlink):
+both are held back the same way here. A held-back memory's line in
 `MEMORY.md` must stay out too: pushed alone it would link to a file the store does not
 have, an error in `memsync check` on every other machine and in the team's CI. So the
 index is committed without the lines of held-back memories the store lacks, and the live
@@ -14,23 +16,25 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import replace
-from posixpath import dirname, join, normpath
+from posixpath import dirname
 
-from memsync.model.index import parse_index, render_index
+from memsync.model.index import link_paths, parse_index, render_index
 from memsync.model.limits import INDEX_NAME
 
 # Per index path, the live lines kept out of its commit.
 HeldLines = Mapping[str, tuple[str, ...]]
 
 
-def _target(index_path: str, link: str) -> str:
-    return normpath(join(dirname(index_path), link))
+def _names(index_path: str, link: str) -> tuple[str, ...]:
+    """The files LINK in INDEX_PATH may name, read as `check` reads it (`model.index`)."""
+    return link_paths(link, dirname(index_path))
 
 
 def hold_back(
     allowed: Mapping[str, bytes | None], blocked: Collection[str], stored: Collection[str]
 ) -> tuple[dict[str, bytes | None], dict[str, tuple[str, ...]]]:
-    """ALLOWED with the index lines that link to BLOCKED files the store lacks (STORED) removed."""
+    """ALLOWED with the index lines that link to BLOCKED files (failing validation, or skipped
+    by the scan) the store lacks (STORED) removed."""
     missing = {path for path in blocked if path not in stored}
     result = dict(allowed)
     held: dict[str, tuple[str, ...]] = {}
@@ -43,7 +47,7 @@ def hold_back(
         keep = [
             line
             for line in index.lines
-            if line.entry is None or _target(path, line.entry.target) not in missing
+            if line.entry is None or not missing.intersection(_names(path, line.entry.target))
         ]
         if len(keep) != len(index.lines):
             held[path] = tuple(line.text for line in index.lines if line not in keep)
@@ -62,9 +66,11 @@ def with_held_lines(
         stored, current = files.get(path), live.get(path)
         if stored is None or current is None:
             continue
-        present = {_target(path, e.target) for e in parse_index(stored).entries}
+        present = {name for e in parse_index(stored).entries for name in _names(path, e.target)}
         wanted = [
-            text for text in lines if _target(path, _link(text)) not in present and _link(text)
+            text
+            for text in lines
+            if _link(text) and not present.intersection(_names(path, _link(text)))
         ]
         if not wanted:
             continue

@@ -130,7 +130,10 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
         scan = _scan(binding) if binding.live_dir.is_dir() else None
         live = dict(scan.files) if scan else {}
         index = live.get(INDEX_NAME)
-        problems = [f"{s.path}: {s.reason}" for s in scan.skipped] if scan else []
+        skipped_held = _skipped_held(binding, scan)
+        held_paths = {item.path for item in skipped_held}
+        skips = scan.skipped if scan else ()
+        problems = [f"{s.path}: {s.reason}" for s in skips if s.path not in held_paths]
         size = measure_index(index.decode("utf-8", "replace")) if index is not None else None
         if size is not None and not size.fits:
             problems.append(
@@ -138,7 +141,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 "200 lines / 25,000 characters (run `memsync consolidate`)"
             )
         edits = _live_edits(scan, manifest)
-        blocked = _blocked(binding, edits, config)
+        blocked = _blocked(binding, edits, config) + skipped_held
         if blocked:
             from memsync.sync.holdback import without_held_edits
 
@@ -204,6 +207,18 @@ def _unwritten(
     files = {path: blobs[e.sha] for path, e in wanted.items() if e.sha in blobs}
     safe = filter_files(files, binding.scope, repository_root=not binding.prefix)
     return tuple(sorted(safe.files))
+
+
+def _skipped_held(binding: Binding, scan: TreeScan | None) -> tuple[BlockedFile, ...]:
+    """The live memories the scan skips (a case twin, not UTF-8, too large, a symlink): push
+    holds them back, their index lines too, so status lists them with what is held back."""
+    files = [s for s in scan.skipped if store.is_memory_file(binding, s.path)] if scan else []
+    if not files:
+        return ()
+    from memsync.check.rules import skip_finding  # only when a file was skipped
+
+    found = [skip_finding(item, item.path) for item in files]
+    return tuple(BlockedFile(f.path, f.line, f.rule, f.message, fix_for(f)) for f in found)
 
 
 def _blocked(
