@@ -52,7 +52,14 @@ CLIENT_RULE_IDS = (
 EXTRA_RULE_IDS = (
     "jwt", "jwt-base64", "discord-webhook-url", "microsoft-teams-webhook", "putty-private-key",
 )  # fmt: skip
-CLAUDE_CODE_RULE_IDS = (*CLIENT_RULE_IDS, "private-key", *EXTRA_RULE_IDS)
+# Formats found leaked in public memories that had no rule (docs/SECRETS.md).
+VENDOR_RULE_IDS = (
+    "telegram-bot-api-token", "openrouter-api-key", "groq-api-key", "xai-api-key",
+    "notion-api-token", "linear-api-key", "perplexity-api-key", "vault-service-token",
+    "stripe-webhook-secret", "google-oauth-access-token", "google-oauth-refresh-token",
+    "azure-sas-token",
+)  # fmt: skip
+CLAUDE_CODE_RULE_IDS = (*CLIENT_RULE_IDS, "private-key", *EXTRA_RULE_IDS, *VENDOR_RULE_IDS)
 GENERIC = "generic-high-entropy-secret"
 
 

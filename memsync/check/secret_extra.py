@@ -74,6 +74,40 @@ EXTRA_RULES: tuple[SecretRule, ...] = (
          entropy=0.0, prefix=r"PuTTY-User-Key-File-\d+:"),
 )  # fmt: skip
 
+# Token formats found leaked in public memory files that only the generic rule could see
+# next to a credential name. Shapes from gitleaks' rules of the same id where it has one
+# (telegram, notion, linear, perplexity, vault: without gitleaks' keyword context, as the
+# shapes are distinctive), else the vendors' documented prefixes (docs/SECRETS.md).
+_SHOW_NOTHING = "(?!)"  # a prefix pattern that never matches: the preview shows no character
+VENDOR_RULES: tuple[SecretRule, ...] = (
+    rule("telegram-bot-api-token", "Telegram bot token", ":aa",
+         r"(?<![0-9])(\d{8,10}:AA[\w-]{33})" + E, prefix=_SHOW_NOTHING),
+    rule("openrouter-api-key", "OpenRouter API key", "sk-or-v1-",
+         L + r"(sk-or-v1-[0-9a-f]{64})" + E, L + r"(sk-or-v1-[0-9a-zA-Z]{48,80})" + E),
+    rule("groq-api-key", "Groq API key", "gsk_", L + r"(gsk_[a-zA-Z0-9]{48,56})" + E),
+    rule("xai-api-key", "xAI API key", "xai-", L + r"(xai-[a-zA-Z0-9]{70,90})" + E),
+    rule("notion-api-token", "Notion API token", "ntn_",
+         L + r"(ntn_[0-9]{11}[A-Za-z0-9]{35})" + E, entropy=4.0),
+    rule("linear-api-key", "Linear API key", "lin_api_",
+         L + r"(lin_api_[a-zA-Z0-9]{40})" + E, entropy=2.0),
+    rule("perplexity-api-key", "Perplexity API key", "pplx-",
+         L + r"(pplx-[a-zA-Z0-9]{48})" + E, entropy=4.0),
+    rule("vault-service-token", "HashiCorp Vault service token", "hvs.",
+         L + r"(hvs\.[\w-]{90,120})" + E, entropy=3.5),
+    rule("stripe-webhook-secret", "Stripe webhook signing secret", "whsec_",
+         L + r"(whsec_[a-zA-Z0-9+/]{32,88}={0,2})(?![a-zA-Z0-9+/=])"),
+    rule("google-oauth-access-token", "Google OAuth access token", "ya29.",
+         L + r"(ya29\.[\w-]{30,2048})"),
+    rule("google-oauth-refresh-token", "Google OAuth refresh token", "1//0",
+         L + r"(1//0[\w-]{40,512})"),
+    # A SAS URL's signature (`sig=`) is the secret; `sv=` (the service version) tells it
+    # from other `sig` parameters. Nothing of the signature is shown.
+    rule("azure-sas-token", "Azure shared access signature", "sig=",
+         r"[?&]sv=\d{4}-\d\d-\d\d&[^\s\x60'\"<>()]{0,400}?[?&]sig=([\w%+/=]{40,120})",
+         r"[?&]sig=([\w%+/=]{40,120})&[^\s\x60'\"<>()]{0,400}?[?&]sv=\d{4}-\d\d-\d\d",
+         prefix=_SHOW_NOTHING),
+)  # fmt: skip
+
 # Every rule with a fixed shape; the generic rule is matched separately (secret_generic).
 SPECIFIC_RULES: tuple[SecretRule, ...] = (
     *(
@@ -82,6 +116,7 @@ SPECIFIC_RULES: tuple[SecretRule, ...] = (
     ),
     PRIVATE_KEY_RULE,
     *EXTRA_RULES,
+    *VENDOR_RULES,
 )
 
 # jwt.io's documented sample signature and the claims most tutorials use.

@@ -85,13 +85,14 @@ _ASSIGNMENT = _Lazy(
     r"""
     (?<![\w.$-])
     ["'\x60*]{0,2}(?P<key>[A-Za-z_][\w.-]{0,63})["'\x60*]{0,2}  # key, maybe quoted
-    [ \t]*(?::=|=>|\?=|=|:)[ \t]*                               # assignment
+    [ \t]*(?::=|=>|\?=|=|:)                                     # assignment
+    (?:\*{1,2}|_{1,2}(?=[ \t]))?[ \t]*         # closing bold: `**Password:** value`
     """,
     re.VERBOSE | re.ASCII,
 )
 _VALUE = _Lazy(
     r"""
-    (?:(?P<scheme>[Bb]earer|[Bb]asic|[Tt]oken)[ \t]+)?         # header scheme
+    ["'\x60]?(?:(?P<scheme>[Bb]earer|[Bb]asic|[Tt]oken)[ \t]+)?  # header scheme, maybe quoted
     ["'\x60]?(?P<value>[^\s"'\x60,;<>]{8,1024})                # the value
     """,
     re.VERBOSE | re.ASCII,
@@ -103,7 +104,7 @@ _URL_CREDENTIALS = _Lazy(
 )
 # scp/rsync/ssh targets without a scheme: `deploy:Pa55w0rdXyz@10.0.0.5:/srv`.
 _SCP_CREDENTIALS = _Lazy(
-    r"(?<![\w.:/@%+-])(?P<user>[A-Za-z0-9._-]{1,64}):(?P<password>[^\s:/@'\"\x60<>]{6,128})"
+    r"(?<![\w.:/@%+-])(?!mailto:)(?P<user>[A-Za-z0-9._-]{1,64}):(?P<password>[^\s:/@'\"\x60<>]{6,128})"
     r"@(?P<host>(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}|\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?=:))"
     r"(?![\w.-])",
     re.ASCII,
@@ -176,7 +177,15 @@ def _periodic(value: str) -> bool:
 
 
 def _is_key_word(word: str) -> bool:
-    return word in _KEY_WORDS or word.endswith(_KEY_ENDINGS)
+    # `NOPASSWD:` (sudoers) ends in `passwd` but names the absence of one.
+    return word in _KEY_WORDS or (word.endswith(_KEY_ENDINGS) and word != "nopasswd")
+
+
+def _id_chain(value: str) -> bool:
+    """True for a colon-chained identifier (`agent:main:slack:c0ajmcn64v9`, session keys)."""
+    parts = value.split(":")
+    words = [w for part in parts[:-1] for w in _SEPARATORS.get().split(part) if w]
+    return len(parts) >= 3 and parts[0].isalpha() and all(_is_wordy(w) for w in words)
 
 
 def _secret_hex(value: str, words: tuple[str, ...]) -> bool:
@@ -279,6 +288,8 @@ def _assignment_hit(key: str, match: re.Match[str]) -> Hit | None:
         return None
     if _JWT_HEADER_ONLY.get().fullmatch(value):
         return None  # a JWT header alone is public metadata
+    if (words == ("pass",) and "=" in value) or _id_chain(value):
+        return None  # test output (`PASS: typography=4`), session ids (`agent:main:…`)
     if match.group("scheme") in ("Basic", "basic"):
         password = _basic_auth_password(value)
         if password is not None and not _looks_random(password, 8, _URL_PASSWORD_ENTROPY):

@@ -70,7 +70,9 @@ def rule(
     )
 
 
-_GITLAB_BODY = r"[\w=-]{20,}(?:\.[0-9a-z]{9})?"  # the client's wider GitLab token body
+# The client's wider GitLab token body, with the routing suffix of routable tokens, both
+# gitleaks' `.<9>` and the dotted `.01.<7>` form (a suffix left out would be printed).
+_GITLAB_BODY = r"[\w=-]{20,}(?:\.[0-9a-z]{2}\.?[0-9a-z]{7})?"
 
 
 def _gitlab(rule_id: str, prefix: str, what: str, body: str) -> SecretRule:
@@ -141,10 +143,11 @@ GITLEAKS_RULES: tuple[SecretRule, ...] = (
     rule("slack-bot-token", "Slack bot token", "xoxb",
          r"xoxb-[0-9]{10,13}-[0-9]{10,13}[a-zA-Z0-9-]*",
          r"xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}",  # wider: gitleaks' slack-legacy-bot-token
+         r"xoxb-[0-9]{8,16}-[0-9]{8,16}-[a-zA-Z0-9]{16,}",  # wider: 14-digit ids seen in memories
          prefix="xoxb-"),
     rule("slack-user-token", "Slack user token", "xoxp- xoxe- xox",
          r"xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}",
-         r"xox[a-z](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}", entropy=2.0, prefix="xox[a-z]-"),
+         r"xox[a-z](?:-[0-9]{8,16}){3}-[a-zA-Z0-9-]{28,34}", entropy=2.0, prefix="xox[a-z]-"),
     rule("slack-rotation-token", "Slack configuration (rotating) token", "xoxe",
          r"(?i:xoxe.xox[bp]-\d-[A-Z0-9]{163,166})", r"(?i:xoxe-\d-[A-Z0-9]{146})",
          r"xoxe(?:\.xox[a-z])?-\d-[A-Za-z0-9-]{28,}", entropy=2.0, prefix=r"xoxe(?:\.xox[a-z])?-"),

@@ -102,6 +102,8 @@ def redact(text: str) -> str:
     out, position = [], 0
     for hit in hits:
         if hit.start < position:
+            # Overlapping matches are merged: the tail of a longer one is a secret too.
+            position = max(position, hit.end)
             continue
         # Parentheses, not brackets: rich would take `[…]` for markup and drop it.
         shown = hit.preview.replace("[", "(").replace("]", ")")
@@ -112,25 +114,44 @@ def redact(text: str) -> str:
 
 def _all_hits(text: str) -> list[Hit]:
     """Hits in TEXT and (mapped back to TEXT's offsets) in its decoded variants."""
-    hits = _specific_hits(text)
-    seen = {(hit.start, hit.rule.rule_id) for hit in hits}
-    for variant, offsets in _variants(text):
-        for hit in _specific_hits(variant):
-            start = offsets[hit.start]
-            end = offsets[min(hit.end, len(offsets)) - 1] + 1
-            if (start, hit.rule.rule_id) not in seen:
-                seen.add((start, hit.rule.rule_id))
-                hits.append(Hit(hit.rule, start, end, hit.preview))
+    found: dict[tuple[int, str], Hit] = {}
+    variants = list(_variants(text))
+    for hit in _specific_hits(text) + [
+        _mapped(hit, offsets) for variant, offsets in variants for hit in _specific_hits(variant)
+    ]:
+        _keep_longest(found, hit)
     for run_start, run_end, decoded in _base64_texts(text):
-        for hit in _specific_hits(decoded) + generic_hits(decoded):
-            if (run_start, hit.rule.rule_id) not in seen:
-                seen.add((run_start, hit.rule.rule_id))
-                preview = f"{hit.preview} (base64-encoded)"
-                hits.append(Hit(hit.rule, run_start, run_end, preview))
+        for inner in _specific_hits(decoded) + generic_hits(decoded):
+            hit = Hit(inner.rule, run_start, run_end, f"{inner.preview} (base64-encoded)")
+            found.setdefault((run_start, hit.rule.rule_id), hit)
+    hits = list(found.values())
     # The generic rule only speaks where no rule with a fixed shape found anything.
     taken = [(hit.start, hit.end) for hit in hits]
-    hits.extend(h for h in generic_hits(text) if not _overlaps(h, taken))
-    return hits
+    generic: dict[tuple[int, str], Hit] = {
+        (h.start, h.rule.rule_id): h for h in generic_hits(text) if not _overlaps(h, taken)
+    }
+    # A generic value wrapped over lines is read whole in the joined text; the variants only
+    # lengthen what the text itself shows (joined prose must not make new findings).
+    for variant, offsets in variants:
+        for hit in generic_hits(variant):
+            if (offsets[hit.start], hit.rule.rule_id) in generic:
+                _keep_longest(generic, _mapped(hit, offsets))
+    return hits + list(generic.values())
+
+
+def _mapped(hit: Hit, offsets: list[int]) -> Hit:
+    """HIT, found in a variant, at the offsets of the original text."""
+    end = offsets[min(hit.end, len(offsets)) - 1] + 1
+    return Hit(hit.rule, offsets[hit.start], end, hit.preview)
+
+
+def _keep_longest(found: dict[tuple[int, str], Hit], hit: Hit) -> None:
+    """Record HIT unless a match of its rule at its start already reaches as far."""
+    # A wrapped token's first line alone can match its rule: redacting that line only would
+    # print the rest (the joined variant finds the whole token at the same start).
+    known = found.get(key := (hit.start, hit.rule.rule_id))
+    if known is None or hit.end > known.end:
+        found[key] = hit
 
 
 # --- matching the rules with a fixed shape -----------------------------------------
@@ -146,18 +167,20 @@ class _CompiledRule:
     require: re.Pattern[str] | None
     prefix: re.Pattern[str] | None
 
-    def find(self, text: str) -> Iterator[Hit]:
-        seen: set[int] = set()
+    def find(self, text: str) -> list[Hit]:
+        # The longest accepted match at each start: a narrow pattern with no right boundary
+        # (gitlab's `glpat-[\w-]{20}`) must not hide the rest of a longer token.
+        best: dict[int, Hit] = {}
         for pattern in self.patterns:
             for match in pattern.finditer(text):
                 index = next((i for i, g in enumerate(match.groups(), 1) if g), 0)
                 start, end = match.span(index)
-                if start in seen:
+                if start in best and best[start].end >= end:
                     continue  # a wider pattern re-finding the same secret
                 secret = text[start:end]
                 if self.accepts(secret):
-                    seen.add(start)
-                    yield Hit(self.rule, start, end, self.preview(secret))
+                    best[start] = Hit(self.rule, start, end, self.preview(secret))
+        return list(best.values())
 
     def accepts(self, secret: str) -> bool:
         rule = self.rule
