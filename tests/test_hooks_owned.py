@@ -118,6 +118,22 @@ def test_a_moved_memsync_keeps_the_flags_after_its_program(tmp_path: Path) -> No
     assert set(hooks.hook_status(path, "/opt/bin/memsync").values()) == {HookState.INSTALLED}
 
 
+def test_a_memsync_hook_after_a_cd_is_memsyncs_and_is_not_added_twice(tmp_path: Path) -> None:
+    """`cd /x && memsync push --hook` (a person's wrapped hook) was memsync's before the
+    program rule; install must update it, not add a second memsync hook beside it."""
+    path = tmp_path / "settings.json"
+    start = {"type": "command", "command": "cd /srv && /old/memsync pull --hook", "timeout": 15}
+    end = {"type": "command", "command": "true; /old/memsync push --hook --review", "timeout": 30}
+    hooks_table = {"SessionStart": [{"hooks": [start]}], "SessionEnd": [{"hooks": [end]}]}
+    path.write_text(json.dumps({"hooks": hooks_table}))
+    hooks.apply(hooks.plan_install(path, "/opt/bin/memsync"))
+    assert commands(path) == {
+        "SessionStart": ["cd /srv && /opt/bin/memsync pull --hook"],
+        "SessionEnd": ["true; /opt/bin/memsync push --hook --review"],
+    }
+    assert set(hooks.hook_status(path, "/opt/bin/memsync").values()) == {HookState.INSTALLED}
+
+
 @POSIX_ONLY
 def test_the_kept_review_hook_still_runs_push_for_review(tmp_path: Path) -> None:
     exe = tmp_path / "new bin" / "memsync"
@@ -138,6 +154,7 @@ def test_the_kept_review_hook_still_runs_push_for_review(tmp_path: Path) -> None
         "~/bin/notify-memsync push --hook",
         "/opt/tools/my_memsync pull --hook",
         "echo memsync push --hook",
+        "echo a | memsync pull --hook",  # memsync reads the pipe, not Claude Code's JSON
         "logger -t memsync pull --hook",
     ],
 )

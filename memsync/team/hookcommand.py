@@ -141,10 +141,10 @@ def _past_space(text: str, pos: int) -> int:
     return pos
 
 
-def _words(command: str) -> list[tuple[str, int]]:
-    """(unquoted word, start offset) of the command's first simple command."""
+def _words(command: str, pos: int = 0) -> tuple[list[tuple[str, int]], int]:
+    """(unquoted word, start offset) of the simple command at POS, and where it ends."""
     words: list[tuple[str, int]] = []
-    pos = _past_space(command, 0)
+    pos = _past_space(command, pos)
     while (word := _WORD.match(command, pos)) is not None and not word.group().startswith("#"):
         try:
             value = shlex.split(word.group())
@@ -152,12 +152,31 @@ def _words(command: str) -> list[tuple[str, int]]:
             break
         words.append((value[0] if value else "", word.start()))
         pos = _past_space(command, word.end())
-    return words
+    return words, pos
+
+
+# Between simple commands: `cd /x && memsync push --hook`, `…; memsync pull --hook`.
+_SEPARATOR = re.compile(r"&&|\|\||;")
 
 
 def own_command(command: str) -> OwnCommand | None:
-    """COMMAND split around its program when that is memsync running pull/push --hook."""
-    words = _words(command)
+    """COMMAND split around its program when that is memsync running pull/push --hook, as
+    its first simple command or one after `&&`, `||` or `;` (`cd /x && memsync …`)."""
+    pos = 0
+    while pos <= len(command):
+        words, end = _words(command, pos)
+        own = _own_in(command, words)
+        if own is not None:
+            return own
+        separator = _SEPARATOR.match(command, end)
+        if separator is None:
+            return None
+        pos = separator.end()
+    return None
+
+
+def _own_in(command: str, words: list[tuple[str, int]]) -> OwnCommand | None:
+    """The OwnCommand of one simple command's WORDS, or None when memsync is not its program."""
     first = 0
     while first < len(words) and _ASSIGNMENT.match(command, words[first][1]):
         first += 1
