@@ -132,7 +132,7 @@ def _all_hits(text: str) -> list[Hit]:
     }
     # A generic value wrapped over lines is read whole in the joined text; the variants only
     # lengthen what the text itself shows (joined prose must not make new findings).
-    for variant, offsets in variants:
+    for variant, offsets in variants if generic else ():
         for hit in generic_hits(variant):
             if (offsets[hit.start], hit.rule.rule_id) in generic:
                 _keep_longest(generic, _mapped(hit, offsets))
