@@ -310,11 +310,7 @@ def stated_dates(
                 # recorded within a day or two of it (a status file committed the next day).
                 found = found if (latest - found).days <= _UPDATED_SLACK else None
             if found is not None and found <= latest and (best is None or found >= best[0]):
-                where = (
-                    "line"
-                    if _DATE_FIELD.match(lines[number]) or _TITLE_FIELD.match(lines[number])
-                    else "heading"
-                )
+                where = "line" if title or _DATE_FIELD.match(lines[number]) else "heading"
                 best = found, f"{where} `{' '.join(heading.split())[:60]}`"
         return best
 

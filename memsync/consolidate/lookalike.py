@@ -251,7 +251,7 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # what a tool does on every run; `━━━ TODAY ━━━`; a post's copied title
     if _COMMIT_LINE.match(line) or _EXAMPLE.search(before[_sentence_cut(before) :]):
         return True  # a copied commit subject; an example's made-up day
-    tag = _TAG.search(before) and not after.strip() and not line.lstrip().startswith("#")
+    tag = _TAG.search(before) and not after.strip() and not sections.in_heading(before)
     if tag or _FLAG_VALUE.search(before):  # not `## 🟡 This Week`, a bucket of this week's
         return True
     if _DAY_OF.search(before) or (line.lstrip().startswith("|") and sections.CRON.search(line)):

@@ -97,16 +97,18 @@ _DAY_EVENT = re.compile(
 def _does_now(before: str, after: str) -> bool:
     """Whether the clause around a `today` (BEFORE, AFTER) says what code does at present, in
     a sentence that tells of no day's events (`Fixed the login: today it loads in 1 s`)."""
-    cuts = [m.end() for m in _CLAUSE_CUT.finditer(before)]
-    stop = _CLAUSE_CUT.search(after)
-    clause = before[cuts[-1] if cuts else 0 :] + after[: stop.start() if stop else len(after)]
-    cuts = [m.end() for m in _SENTENCE_CUT.finditer(before)]
-    stop = _SENTENCE_CUT.search(after)
-    sentence = before[cuts[-1] if cuts else 0 :] + after[: stop.start() if stop else len(after)]
+    clause, sentence = _around(before, after, _CLAUSE_CUT), _around(before, after, _SENTENCE_CUT)
     if not _DOES_NOW.search(clause) or _DAY_EVENT.search(sentence) or PAST_CUES.search(sentence):
         return False
     # `is`/`are` count as ahead elsewhere (`is due`); here they are the present.
     return not FUTURE_CUES.search(re.sub(r"\b(?:is|are)\b", "", sentence))
+
+
+def _around(before: str, after: str, cut: re.Pattern[str]) -> str:
+    """The text between the last CUT in BEFORE and the first in AFTER (the phrase left out)."""
+    cuts = [m.end() for m in cut.finditer(before)]
+    stop = cut.search(after)
+    return before[cuts[-1] if cuts else 0 :] + after[: stop.start() if stop else len(after)]
 
 
 def nowadays(before: str, after: str, words: str) -> bool:

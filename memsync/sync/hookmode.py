@@ -259,6 +259,7 @@ def run_hook(
     event = "SessionStart" if command == "pull" else "SessionEnd"
     output = prepared = HookOutput(event)  # PREPARED: what is known before any wait
     key: str | None = None
+    carried: list[str] = []  # what the last session end said (`memsync.sync.notices`)
     try:
         from memsync.config import load_config
 
@@ -275,7 +276,8 @@ def run_hook(
         key = bindings[0].project_key if bindings else None
         if command == "pull" and key is not None:
             # What the last session end said: Claude Code showed the person none of it.
-            output = prepared = output.with_person(*notices.take(key))
+            carried = notices.take(key)
+            output = prepared = output.with_person(*notices.said_at_end(carried))
         set_fallback(output, "local edits are kept; the next run sends them")
         if command == "pull" and review is None:
             import memsync.check.redaction  # noqa: F401 - before the fetches are waited for
@@ -291,7 +293,7 @@ def run_hook(
             if quick_pull(bindings, settings, deadline)[0]:
                 emit(output)
                 return
-            prepared, output = output, HookOutput(event, person=output.person)
+            prepared, output = output, HookOutput(event)  # made again from what was pulled
         if review is not None:
             pushed_reports, pushed_pulls = review(project, scopes, message)
             pulls = tuple(pushed_pulls)
@@ -336,11 +338,8 @@ def run_hook(
         for section in pull_sections(reports):
             output = output.with_section(section)
     said = person_lines(reports)
-    if command == "pull":  # the session end's lines, less what this start says again
-        told = {notices.plain(line) for line in said}
-        carried = tuple(line for line in output.person if notices.plain(line) not in told)
-        output = HookOutput(event, output.sections, carried)
-    output = output.with_person(*said)
+    again = [line for line in carried if line not in said]  # not what this start says too
+    output = output.with_person(*notices.said_at_end(again), *said)
     for pull in pulls:
         if pull.hook_line:  # the team layer's words: sync does not import it
             output = output.with_person(pull.hook_line)

@@ -44,20 +44,18 @@ def keep(project_key: str, lines: Sequence[str]) -> None:
 
 
 def take(project_key: str) -> list[str]:
-    """The lines kept for the project, said as the last session end's, and forget them."""
+    """The lines kept for the project, as they were said, and forget them."""
     path = _path(project_key)
     lines = _read(path)
     if lines:
         with contextlib.suppress(OSError):
             os.unlink(path)
+    return lines
+
+
+def said_at_end(lines: Sequence[str]) -> list[str]:
+    """LINES (from `take`) told as the last session end's."""
     return [_SAID_AT_END + line.removeprefix("memsync: ") for line in lines]
-
-
-def plain(line: str) -> str:
-    """LINE without the `at the last session end` opening `take` gives it."""
-    if line.startswith(_SAID_AT_END):
-        return "memsync: " + line[len(_SAID_AT_END) :]
-    return line
 
 
 def _read(path: Path) -> list[str]:

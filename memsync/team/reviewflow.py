@@ -102,7 +102,7 @@ def push_for_review(
             hint="Use `memsync push --review` or `memsync push --review --scope team`.",
         )
     config = load_config()
-    # A hook's pull request must open within what is left of the hook's limit after the push.
+    # One clock for the push and the pull request: in a hook, the limit covers both.
     deadline = Deadline.after(config.settings.push_timeout if hook else None)
     _, team = resolve_bindings(config, project_dir, ("team",))
     if not team:
@@ -113,7 +113,9 @@ def push_for_review(
     user = user_slug(project_dir, env)
     branch = review_branch(user, today or dt.date.today())
     options = RunOptions(message=message, review_branch=branch)
-    reports = sync_project(project_dir, scopes, "push", hook=hook, options=options)
+    reports = sync_project(
+        project_dir, scopes, "push", hook=hook, options=options, config=config, deadline=deadline
+    )
     pulls = []
     for report in reports:
         binding = next((b for b in team if b.store.name == report.store), None)
