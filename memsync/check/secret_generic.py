@@ -15,6 +15,7 @@ from functools import lru_cache
 from urllib.parse import unquote
 
 from memsync.check.secret_extra import is_sample_jwt
+from memsync.check.secret_layouts import named_values
 from memsync.check.secret_rules import GENERIC_RULE, Hit, redacted, shannon_entropy
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
@@ -36,7 +37,9 @@ class _Lazy:
 
 
 # Cheap lowercase prefilter: without one of these the generic rule cannot match.
-_GENERIC_KEYWORDS = ("key", "token", "secret", "pass", "pwd", "cred", "auth", "://", "@")
+_GENERIC_KEYWORDS = (
+    *("key", "token", "secret", "pass", "pwd", "cred", "auth", "://", "@", "mysql", "mariadb"),
+)
 
 # Words of a key name (split on _ . - and camelCase) that make it a credential name.
 _KEY_WORDS = frozenset(
@@ -150,6 +153,8 @@ _LOCAL_HOSTS = _Lazy(
     r"|[\w.-]+\.(?:example|test|invalid|localhost))$",
     re.IGNORECASE | re.ASCII,
 )
+# `a=b` in a table cell is code (`conta_id=NULL`); a `KEY=value` there is an assignment.
+_EXPRESSION = re.compile(r"=[^=]")
 _JWT_HEADER_ONLY = _Lazy(r"eyJ[A-Za-z0-9_-]+={0,2}", re.ASCII)
 _GENERIC_ENTROPY = 3.5
 _URL_PASSWORD_ENTROPY = 2.5
@@ -166,6 +171,13 @@ def _credential_words(key: str) -> tuple[str, ...] | None:
     if not after_ok or any(w in _KEY_NON_SECRET for w in words[:last]):
         return None
     return tuple(words)
+
+
+def _layout_name(key: str) -> bool:
+    """True for a credential name outside an assignment; in words, `pass` is not one
+    (`| Pass 2 |`, `| Review checklist pass |` head columns of results)."""
+    words = _credential_words(key) or ()
+    return bool(words) and (" " not in key or any(w != "pass" and _is_key_word(w) for w in words))
 
 
 def _periodic(value: str) -> bool:
@@ -321,6 +333,12 @@ def _generic_hits(text: str) -> Iterator[Hit]:
         hit = _assignment_hit(key, value) if value else None
         if hit:
             position = value.end() if value else position
+            yield hit
+    # Names and values apart: table cells, command-line flags, `the password was …`.
+    for key, start, end in named_values(text):
+        value = value_pattern.match(text, start, end) if _layout_name(key) else None
+        hit = _assignment_hit(key, value) if value and not _EXPRESSION.search(value[0]) else None
+        if hit:
             yield hit
     if "@" in text:
         yield from _scp_hits(text)
