@@ -154,6 +154,32 @@ def test_a_file_added_and_deleted_before_any_push_never_reaches_the_remote(
     assert "acme-api/oops.md" not in history
 
 
+def test_a_push_after_every_unsent_change_was_undone_has_nothing_to_send(
+    solo: tuple[Machine, Path, Path, Path],
+) -> None:
+    # A walkthrough's session: the start's pull commits a draft, the session deletes it with
+    # its index line. Every push and sync then crashed with an IndexError (exit 70).
+    alice, project, private, _ = solo
+    memory = memory_dir(alice, project)
+    write_memory(memory, "ok.md", "ok", "Fine.\n")
+    (memory / "MEMORY.md").write_text("- [Ok](ok.md) — ok\n")
+    alice.memsync("push", "--scope", "private", cwd=project)
+    pushed = git("rev-parse", "main", cwd=private).strip()
+    write_memory(memory, "draft.md", "draft", "A draft.\n")
+    (memory / "MEMORY.md").write_text("- [Ok](ok.md) — ok\n- [Draft](draft.md) — d\n")
+    alice.memsync("pull", "--scope", "private", cwd=project)
+    (memory / "draft.md").unlink()
+    (memory / "MEMORY.md").write_text("- [Ok](ok.md) — ok\n")
+    for command in ("push", "sync"):
+        done = installed(alice, command, "--scope", "private", cwd=project)
+        assert done.returncode == 0, done.stderr
+        assert "unexpected error" not in done.stdout + done.stderr
+    first = installed(alice, "push", "--scope", "private", cwd=project)
+    assert line_of(first.stdout, "private").endswith("nothing to do")
+    assert git("rev-parse", "main", cwd=private).strip() == pushed  # no empty commit
+    assert installed(alice, "status", "--exit-code", cwd=project).returncode == 0
+
+
 def test_unreachable_quotes_git_and_locked_names_the_pid(
     solo: tuple[Machine, Path, Path, Path], tmp_path: Path
 ) -> None:

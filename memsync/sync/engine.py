@@ -228,8 +228,8 @@ def _push_body(run: StoreRun) -> None:
             from memsync.sync.pushscan import vet_push
 
             head, local = vet_push(run, heads)  # no commit to push when a secret blocks it
-            if local is None:
-                break
+            if local is None or local == heads.remote:
+                break  # blocked, or every unsent change was undone before this push
             if run.review_branch:
                 review_ref = f"refs/heads/{run.review_branch}"
                 git.push_ref(binding.clone_dir, local, review_ref, run.network_time())

@@ -74,11 +74,17 @@ def drop_unpublished(
     if not gone:
         return local, ()
     changed = [p for p in before.keys() | after.keys() if before.get(p) != after.get(p)]
+    prefix = f"{binding.prefix}/" if binding.prefix else ""
+    names = ", ".join(p.removeprefix(prefix) for p in gone)
+    note = f"not in the pushed history (added, then deleted before any push): {names}"
+    if not changed:
+        # Every unsent change was undone: there is nothing to send, not an empty commit.
+        git.update_branch(repo, branch, remote, local, "memsync: squash unsent commits")
+        return remote, (note,)
     blobs = git.read_blobs(repo, [after[p].sha for p in changed if p in after])
     changes: dict[str, bytes | None] = {
         p: (blobs[after[p].sha] if p in after else None) for p in sorted(changed)
     }
-    prefix = f"{binding.prefix}/" if binding.prefix else ""
     relative = {p.removeprefix(prefix): data for p, data in changes.items()}
     known = dict.fromkeys((p.removeprefix(prefix) for p in before), 1)
     new = git.write_commit(
@@ -90,6 +96,4 @@ def drop_unpublished(
         when=max(entry.when for entry in unsent),
     )
     git.update_branch(repo, branch, new, local, "memsync: squash unsent commits")
-    names = ", ".join(p.removeprefix(prefix) for p in gone)
-    note = f"not in the pushed history (added, then deleted before any push): {names}"
     return new, (note,)
