@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from testing.gitrepo import git, make_bare_remote
 from testing.machines import Machine
@@ -85,3 +86,76 @@ def test_import_keeps_each_files_write_day_and_consolidation_counts_from_it(
     assert "Retro notes written on 2026-10-20." in (theirs / "retro.md").read_text()
     assert "We deployed the hotfix on 2026-10-01." in (theirs / "deploy.md").read_text()
     assert "The code freeze starts on 2026-10-03." in (theirs / "freeze.md").read_text()
+
+
+def test_an_evening_edit_west_of_greenwich_keeps_its_local_day_in_blame(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # Stamped +0000, an edit at 20:00 in Los Angeles (04:00 UTC the next day) was dated the
+    # next day by blame, and a heading's day was then thrown out as "after the line".
+    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
+    laptop = machines[0]
+    laptop.env["TZ"] = "America/Los_Angeles"
+    project = laptop.checkout_project(ORIGIN, "src/api")
+    live = _live(laptop, project)
+    live.mkdir(parents=True)
+    evening = datetime(2026, 11, 10, 20, 0, tzinfo=ZoneInfo("America/Los_Angeles")).timestamp()
+    for name, body in (
+        ("certs", "Yesterday we renewed the TLS certificates."),
+        ("log", "## 2026-11-10\n\nShipped the fix today."),
+    ):
+        _memory(live, name, body, day="2026-11-10")
+        os.utime(live / f"{name}.md", (evening, evening))
+    laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
+    dates = git("log", "--format=%ad", "--date=iso-strict", "main", "--", "*.md", cwd=remote)
+    assert dates.split() == ["2026-11-10T20:00:00-08:00"]
+    clone = tmp_path / "clone"
+    git("clone", "-q", str(remote), str(clone), cwd=tmp_path)
+    folder = next(p.parent for p in clone.rglob("certs.md"))
+    laptop.memsync("consolidate", str(folder), "--yes")
+    assert "On 2026-11-09 we renewed the TLS certificates." in (folder / "certs.md").read_text()
+    assert "Shipped the fix on 2026-11-10." in (folder / "log.md").read_text()
+
+
+def test_a_stamp_in_the_future_is_not_when_a_memory_was_written(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
+    laptop = machines[0]
+    project = laptop.checkout_project(ORIGIN, "src/api")
+    live = _live(laptop, project)
+    live.mkdir(parents=True)
+    _memory(
+        live, "certs", "Yesterday we renewed the TLS certificates.",
+        day="2026-11-10", modified="2099-12-28T09:00:00.000Z",
+    )  # fmt: skip
+    report = laptop.memsync("consolidate", str(live), "--dry-run").stdout
+    assert "| Yesterday | On 2026-11-09 | 2026-11-10 | file modification time |" in report
+    laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
+    authored = git("log", "--format=%ad", "--date=short", "main", "--", "*.md", cwd=remote)
+    assert authored.split() == ["2026-11-10"]  # not 2099: the file time, not the stamp
+
+
+def test_a_line_not_pushed_yet_is_dated_as_its_commit_will_date_it(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # A line added by hand on the 25th to a memory the client last stamped on the 10th: the
+    # live folder said the 10th before the push and the 25th (blame) after it.
+    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
+    laptop = machines[0]
+    project = laptop.checkout_project(ORIGIN, "src/api")
+    live = _live(laptop, project)
+    live.mkdir(parents=True)
+    stamp = "2026-11-10T09:00:00.000Z"
+    _memory(live, "standup", "Standup notes.", day="2026-11-10", modified=stamp)
+    laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
+    _memory(
+        live, "standup", "Standup notes.\n\nTomorrow the release ships.",
+        day="2026-11-25", modified=stamp,
+    )  # fmt: skip
+    row = "| Tomorrow | On 2026-11-26 | 2026-11-25 |"
+    before = laptop.memsync("consolidate", str(live), "--dry-run").stdout
+    assert f"{row} file modification time |" in before
+    laptop.memsync("push", cwd=project)
+    after = laptop.memsync("consolidate", str(live), "--dry-run").stdout
+    assert f"{row} git blame |" in after

@@ -248,18 +248,30 @@ def written_dates(
     heading it sits under (LINES, the file's text), the date the file's name states (a daily
     log's `2026-03-12.md`; docs/CONSOLIDATION.md), the line's blame author date (CONTENTS: the
     file lives outside REPO, a store clone holding its history), the
-    frontmatter's date (FALLBACK: `metadata.modified`), the file's modification time."""
+    frontmatter's date (FALLBACK: `metadata.modified`), the file's modification time. Where
+    there is a store (REPO), an uncommitted line takes the later of the last two."""
     mtime_day = local_date(mtime)
     blame: list[git.BlameLine] | None = None
     if repo is not None:
         blame = git.blame_lines(repo, f"{prefix}/{path}" if prefix else path, contents)
 
+    # A stamp in the future is a wrong clock or a typo, not when the memory was written.
+    stamp = fallback if fallback is not None and fallback[0] <= date.today() else None
+    if repo is not None and stamp is not None and stamp[1] != "metadata.modified":
+        stamp = None  # lines to be committed are dated as their commit will be (below)
+    pending = (
+        (stamp[0], f"frontmatter `{stamp[1]}`")
+        if stamp is not None and (repo is None or stamp[0] > mtime_day)
+        else (mtime_day, "file modification time")
+    )
+
     def recorded(line: int) -> tuple[date, str]:
         if blame is not None and line < len(blame) and blame[line].committed:
             return blame_date(blame[line]), "git blame"
-        if fallback is not None:
-            return fallback[0], f"frontmatter `{fallback[1]}`"
-        return mtime_day, "file modification time"
+        # With a store, a line not committed yet gets the commit's author date when it is
+        # (sync.store.write_time: the later of the file time and `metadata.modified`), so
+        # the live folder gives the same date before and after its push.
+        return pending
 
     stated = stated_dates(lines, lambda n: recorded(n)[0]) if lines else None
 

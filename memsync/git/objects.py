@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,8 +107,9 @@ def write_commit(
     the commit, reading only the trees of the folders it touches.
     """
     staging = f"refs/memsync/staging-{os.getpid()}"
-    ident = f"{author.name} <{author.email}> {when} +0000"
-    author_ident = f"{author.name} <{author.email}> {when if authored is None else authored} +0000"
+    stamp = f"{author.name} <{author.email}>"
+    authored = when if authored is None else authored
+    ident, author_ident = f"{stamp} {_raw_date(when)}", f"{stamp} {_raw_date(authored)}"
     msg = message.encode("utf-8")
     head = f"commit {staging}\nmark :1\nauthor {author_ident}\ncommitter {ident}\n"
     chunks: list[bytes] = [f"{head}data {len(msg)}\n".encode() + msg + b"\n"]
@@ -135,6 +137,17 @@ def write_commit(
     sha = result.text.strip().splitlines()[-1]
     run_git(["update-ref", "-d", staging], cwd=repo, check=False)
     return sha
+
+
+def _raw_date(when: int) -> str:
+    """WHEN as git's raw date in this machine's time zone at that moment (`1700000000 -0800`).
+
+    `git blame` dates a line by its author's local day: stamped `+0000`, an evening edit in
+    America was counted as written the next day.
+    """
+    offset = time.localtime(when).tm_gmtoff // 60
+    sign = "-" if offset < 0 else "+"
+    return f"{when} {sign}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
 
 
 def identity(repo: Path, hostname: str) -> Identity:

@@ -150,6 +150,9 @@ def commit_files(
     )
 
 
+_CLOCK_SLACK = 300.0  # seconds two machines' clocks may disagree by
+
+
 def write_time(path: Path, data: bytes | None) -> float | None:
     """When the memory at PATH was last edited: its modification time, or its frontmatter's
     `modified` (the client's stamp, `sync.filetimes.stamped_time`) when that is later."""
@@ -160,8 +163,8 @@ def write_time(path: Path, data: bytes | None) -> float | None:
     except OSError:
         when = None
     stamp = stamped_time(data) if data is not None else None
-    if stamp is None:
-        return when
+    if stamp is None or stamp > time.time() + _CLOCK_SLACK:
+        return when  # a stamp in the future is a wrong clock, not when the edit was made
     return max(when or 0.0, stamp)
 
 
