@@ -668,6 +668,21 @@ def test_check_flags_exactly_the_relative_dates_consolidate_converts(tmp_path: P
     )
 
 
+def test_a_push_asks_no_dates_of_archive_as_check_does(tmp_path: Path) -> None:
+    """A push warned `archive/freeze.md:8: relative date` while `check` reported none (a new
+    user's walkthrough): a push's validation and `check` read `archive/` alike."""
+    from memsync.check.validate import validate_edit
+    from memsync.config import Settings
+
+    data = memory("old", "Shipped yesterday.\n")
+    settings = Settings()
+    archived = validate_edit("archive/old.md", data, "team", settings)
+    assert archived == ([], [])
+    live_errors, live_warnings = validate_edit("old.md", data, "team", settings)
+    assert live_errors == []
+    assert [(f.rule, f.line) for f in live_warnings] == [("relative-date", 6)]
+
+
 def test_text_output_keeps_a_hostile_file_name_on_its_line(tmp_path: Path) -> None:
     """A file named `a\\n::warning::X.md` started a line of its own in `--format text`: a
     workflow command in a CI log (an adversarial team review). JSON, SARIF and GitHub's

@@ -612,3 +612,23 @@ def test_cli_all_without_path_is_the_work_tree_here(
     assert code == 2 and f"--report {report} is inside {store}, which is being consolidated" in err
     code, _, err = _cli(capsys, "--all", "--dry-run", "--project", str(tmp_path))
     assert code == 2 and "not inside a git work tree" in err
+
+
+def test_a_duplicate_merged_away_is_archived_with_the_dates_the_report_gives(
+    tmp_path: Path,
+) -> None:
+    # The report listed `freeze.md:8 | next Friday | on 2026-11-27` while the copy it moved
+    # to archive/ still said "next Friday" (a new user's walkthrough).
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    for name in ("freeze", "freeze2"):
+        write_memory(folder, f"{name}.md", name, "The deploy freeze ends tomorrow.\n")
+        _set_mtime(folder / f"{name}.md", "2026-11-26T12:00:00")
+    plan = make_plan(folder)
+    [retired] = plan.folders[0].retired
+    assert sorted(d.path for d in plan.folders[0].dates) == ["freeze.md", "freeze2.md"]
+    apply_plan(plan)
+    survivor, destination = ({"freeze.md", "freeze2.md"} - {retired[0]}).pop(), retired[1]
+    for kept in (folder / survivor, folder / destination):
+        assert "The deploy freeze ends on 2026-11-27.\n" in kept.read_text(encoding="utf-8")
+    assert not (folder / retired[0]).exists()

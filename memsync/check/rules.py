@@ -59,7 +59,13 @@ def check_file(path: str, data: bytes, scope: str, *, index: bool = False) -> li
         return [*named, too_large(path, len(data))]
     if index:
         return [*named, *check_index(path, data)]
-    return [*named, *check_memory(parse_memory(data, path), scope)]
+    return [*named, *check_memory(parse_memory(data, path), scope, archived=in_archive(path))]
+
+
+def in_archive(path: str) -> bool:
+    """True for a memory in its folder's `archive/` (PATH relative to the folder): no
+    consolidation runs there, so its dates are not asked (a push and `check` agree)."""
+    return path.split("/", 1)[0] == ARCHIVE_DIR
 
 
 def _secret_in_name(path: str) -> list[Finding]:
@@ -308,8 +314,7 @@ def check_files(
             rules = functools.partial(check_index, shown, data)
         else:
             memory = memories[path] = parse_memory(data, shown)
-            archived = path.split("/", 1)[0] == ARCHIVE_DIR
-            rules = functools.partial(check_memory, memory, scope, archived=archived)
+            rules = functools.partial(check_memory, memory, scope, archived=in_archive(path))
         found.extend(_secret_in_name(shown))
         found.extend(cache.findings(shown, scope, data, rules) if cache else rules())
     known = set(files) | {item.path for item in skipped}

@@ -74,6 +74,8 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         existing, index_dates = _index_prose_dates(index_raw, mtime, repo, prefix, outside)
         dates += index_dates
     indexed = {p for t in existing.targets for p in link_paths(t)} if existing else set()
+    # Files merged away leave FILES; what their dates became still goes to the archive.
+    converted = {rel: f.new_raw for rel, f in files.items() if f.new_raw is not None}
     merges, removed = plan_merges(root, files, indexed, options.threshold)
     memories = [
         IndexMemory(f.path, f.name, f.description, f.type, updated_key(f)) for f in files.values()
@@ -98,6 +100,10 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         retired.append((rel, destination))
         if (root / destination).is_file():
             deleted.append(rel)  # the same content is already archived there
+        elif rel in converted:
+            # Its dates were made absolute (and reported): the archived copy says so too.
+            writes[destination], originals[destination] = converted[rel], None
+            deleted.append(rel)
         else:
             moves.append((rel, destination))
             originals[destination] = None
