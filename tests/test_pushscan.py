@@ -108,6 +108,13 @@ def test_a_token_in_a_file_name_is_refused_and_never_printed(
     assert "stripe-access-token" in out
     assert token not in out
     assert remote_head(team) == before
+    # Run again with nothing touched (a walkthrough): the redacted name is still the blocked
+    # file, not "1 file edited during the sync", and the fix is to rename it.
+    again = alice.memsync("push", "--scope", "team", cwd=project, check=False)
+    summary = next(line for line in again.stdout.splitlines() if line.startswith("team ("))
+    assert summary.endswith("(secret); kept local, not committed"), summary
+    assert "fix: Rename the file: no line can allow a secret in its name." in again.stdout
+    assert "memsync:allow-secret" not in again.stdout
 
 
 @pytest.mark.parametrize(("command", "said"), [

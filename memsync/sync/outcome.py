@@ -36,6 +36,8 @@ def fix_for(finding: Finding, command: str = "memsync push") -> str:
     from memsync.check.findings import RULES
 
     help_text = next((rule.help for rule in RULES if rule.id == finding.rule), "")
+    if finding.rule == "secret" and "in the file name" in finding.message:
+        help_text = "Rename the file: no line can allow a secret in its name."
     check = f"`memsync check` shows every finding; then run `{command}`."
     return f"{help_text} {check}".strip()
 
@@ -113,5 +115,10 @@ def outcome(report: StoreReport, command: str) -> str:
 
 def kept_edits(report: StoreReport) -> tuple[str, ...]:
     """Live files left alone because they changed during the run (not the blocked ones)."""
+    if not report.blocked:
+        return report.kept_local
+    from memsync.check.secrets import redact
+
+    # A finding's path is shown redacted: a file whose name holds a token is blocked too.
     blocked = {finding.path for finding in report.blocked}
-    return tuple(path for path in report.kept_local if path not in blocked)
+    return tuple(p for p in report.kept_local if p not in blocked and redact(p) not in blocked)
