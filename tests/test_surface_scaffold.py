@@ -120,6 +120,62 @@ def test_an_existing_gitattributes_gets_the_merge_driver_line(tmp_path: Path) ->
     assert (tmp_path / ".gitattributes").read_text().count("merge=memsync") == 1
 
 
+def test_an_existing_pre_commit_config_gets_the_memsync_hook(tmp_path: Path) -> None:
+    """A walkthrough: scaffold kept a team's own config promising `--update` would merge the
+    template, and `--update` then kept it as "your edits": the hook was never installed."""
+    theirs = (
+        "# our hooks\nrepos:\n    - repo: local  # lint first\n      hooks:\n"
+        "          - id: lint\n            name: lint\n            entry: 'true'\n"
+        "            language: system\nfail_fast: true\n"
+    )
+    config = tmp_path / ".pre-commit-config.yaml"
+    config.write_text(theirs)
+    done = memsync_cli("scaffold", str(tmp_path), cwd=tmp_path)
+    assert "appended .pre-commit-config.yaml (the `memsync check` hook)" in done.stdout
+    text = config.read_text()
+    assert text.startswith("# our hooks\nrepos:\n    - repo: local\n      hooks:\n")
+    assert text.endswith(theirs.split("repos:\n", 1)[1])  # theirs as written, comments too
+    loaded = yaml.safe_load(text)
+    assert [hook["id"] for repo in loaded["repos"] for hook in repo["hooks"]] == [
+        "memsync-check",
+        "lint",
+    ]
+    assert loaded["fail_fast"] is True
+    for update in ([], ["--update"]):
+        again = memsync_cli("scaffold", *update, str(tmp_path), cwd=tmp_path)
+        assert "kept     .pre-commit-config.yaml (yours, with the `memsync-check` hook)" in (
+            again.stdout
+        )
+        assert config.read_text() == text
+
+
+@pytest.mark.parametrize(
+    "theirs",
+    ["repos: [{repo: local, hooks: [{id: lint, name: l, entry: x, language: system}]}]\n",
+     "repos: []\n", "- not a mapping\n", "repos: {bad: [\n"],
+)  # fmt: skip
+def test_a_pre_commit_config_memsync_cannot_edit_safely_is_left_with_a_note(
+    tmp_path: Path, theirs: str
+) -> None:
+    config = tmp_path / ".pre-commit-config.yaml"
+    config.write_text(theirs)
+    for update in ([], ["--update"]):
+        done = memsync_cli("scaffold", *update, str(tmp_path), cwd=tmp_path)
+        assert (
+            "kept     .pre-commit-config.yaml (exists, in a shape memsync does not edit: "
+            "add the `memsync-check` hook by hand)"
+        ) in done.stdout
+        assert config.read_text() == theirs
+
+
+def test_update_leaves_a_readme_memsync_never_wrote(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("# Our team\n")
+    for update in ([], ["--update"]):
+        done = memsync_cli("scaffold", *update, str(tmp_path), cwd=tmp_path)
+        assert "kept     README.md (exists; not written by memsync, left as it is)" in done.stdout
+        assert (tmp_path / "README.md").read_text() == "# Our team\n"
+
+
 def test_update_merges_templates_with_local_edits(tmp_path: Path) -> None:
     memsync_cli("scaffold", str(tmp_path), "--memsync-spec", "memsync==0.0.1", cwd=tmp_path)
     check = tmp_path / CHECK

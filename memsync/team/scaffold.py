@@ -37,6 +37,11 @@ SCAFFOLD_FILES: tuple[tuple[str, str], ...] = (
 )
 RECORD = Path(".memsync/scaffold.json")
 GITATTRIBUTES = Path(".gitattributes")
+PRE_COMMIT = Path(".pre-commit-config.yaml")
+_MEMSYNC_HOOK = "id: memsync-check"
+_REPOS_KEY = re.compile(r"^repos:[ \t]*(?:#.*)?\n", re.MULTILINE)
+_FIRST_ITEM = re.compile(r"^([ \t]*)- ", re.MULTILINE)
+_WRITTEN_BY = "memsync scaffold"  # in every template's header comment
 
 # `{{ memsync_x }}` but not GitHub's own `${{ ... }}` expressions.
 _PLACEHOLDER = re.compile(r"(?<!\$)\{\{\s*(memsync_[a-z_]+)\s*\}\}")
@@ -177,7 +182,8 @@ def _missing_attribute_lines(ours: str, template: str) -> list[str]:
 
 
 def _first_time(relative: Path, ours: str, theirs: str) -> tuple[ScaffoldFile, str | None]:
-    """A file that exists but was never scaffolded: keep it; give .gitattributes our lines."""
+    """A file that exists but was never scaffolded: keep it; give .gitattributes our lines
+    and a pre-commit config our hook."""
     if ours == theirs:
         return ScaffoldFile(relative, "current"), None
     if relative == GITATTRIBUTES:
@@ -187,7 +193,45 @@ def _first_time(relative: Path, ours: str, theirs: str) -> tuple[ScaffoldFile, s
             glue = "" if ours.endswith("\n") or not ours else "\n"
             text = f"{ours}{glue}# Added by `memsync scaffold`: memsync's merge driver.\n{lines}\n"
             return ScaffoldFile(relative, "appended", "the merge-driver lines"), text
-    return ScaffoldFile(relative, "kept", "exists; `scaffold --update` merges the template"), None
+    if relative == PRE_COMMIT and _MEMSYNC_HOOK in ours:
+        return ScaffoldFile(relative, "kept", "yours, with the `memsync-check` hook"), None
+    if relative == PRE_COMMIT:
+        added = _with_our_hook(ours, theirs)
+        if added is not None:
+            return ScaffoldFile(relative, "appended", "the `memsync check` hook"), added
+        note = "exists, in a shape memsync does not edit: add the `memsync-check` hook by hand"
+        return ScaffoldFile(relative, "kept", note), None
+    return ScaffoldFile(relative, "kept", "exists; not written by memsync, left as it is"), None
+
+
+def _with_our_hook(ours: str, theirs: str) -> str | None:
+    """OURS with the template's `repos:` entries first, or None unless that is certain."""
+    import yaml
+
+    repos = _REPOS_KEY.search(ours)
+    item = _FIRST_ITEM.search(ours, repos.end()) if repos else None
+    try:
+        before = yaml.safe_load(ours)
+        template = yaml.safe_load(theirs)
+    except yaml.YAMLError:
+        return None
+    if repos is None or item is None or not isinstance(before, dict):
+        return None
+    ours_list, entries = before.get("repos"), template["repos"]
+    template_repos = _REPOS_KEY.search(theirs)
+    if template_repos is None:  # pragma: no cover - the template has its `repos:` line
+        return None
+    block = theirs[template_repos.end() :]
+    indent = item.group(1)
+    lines = [indent + line[2:] if line.strip() else line for line in block.splitlines(True)]
+    text = ours[: repos.end()] + "".join(lines).rstrip("\n") + "\n" + ours[repos.end() :]
+    try:
+        after = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    # Only a result that is exactly our entries, then theirs, is written.
+    wanted = {**before, "repos": [*entries, *(ours_list or [])]}
+    return text if isinstance(ours_list, list) and after == wanted else None
 
 
 def _three_way(relative: Path, base: str, ours: str, theirs: str) -> tuple[ScaffoldFile, str]:
@@ -237,6 +281,13 @@ def plan_scaffold(
             item, text = _first_time(relative, ours, theirs)
             if item.action == "current":
                 new_bases[relative] = theirs
+            files.append(item)
+            if text is not None:
+                writes[relative] = text
+            continue
+        if relative not in bases and _WRITTEN_BY not in ours:
+            # Never scaffolded and not ours: an update adds what a first run adds, no more.
+            item, text = _first_time(relative, ours, theirs)
             files.append(item)
             if text is not None:
                 writes[relative] = text
