@@ -78,6 +78,15 @@ def test_hooks_in_two_scopes_are_warned_about(machines: list[Machine], tmp_path:
     assert "run each twice" in as_json["warnings"][0]
     installed(alice, "hooks", "uninstall", "--scope", "project", cwd=project)
     assert "warning" not in installed(alice, "hooks", "status", cwd=project).stderr
+    # `--settings FILE` (TEAM.md's form, and the one the warning itself suggests) compared the
+    # file with the project's other file only: a second copy was installed without a word.
+    user_file = alice.claude_dir / "settings.json"
+    for target in (local, project / ".claude" / "settings.json"):
+        by_path = installed(alice, "hooks", "install", "--settings", str(target), cwd=project)
+        assert f"warning: {user_file} also runs memsync's hooks" in by_path.stderr
+        told = installed(alice, "hooks", "status", "--settings", str(target), cwd=project)
+        assert f"warning: {user_file} also runs memsync's hooks" in told.stderr
+        installed(alice, "hooks", "uninstall", "--settings", str(target), cwd=project)
 
 
 @pytest.fixture

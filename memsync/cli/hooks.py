@@ -50,7 +50,7 @@ def install(
     from memsync.team.claudehooks import install_hooks, other_scope_files, settings_file
 
     path = settings_file(scope.value, project, settings)
-    result = install_hooks(path, others=other_scope_files(scope.value, project), dry_run=dry_run)
+    result = install_hooks(path, others=other_scope_files(project), dry_run=dry_run)
     _show(result.change, dry_run, "installed", result.warnings)
 
 
@@ -85,7 +85,7 @@ def status(
 
     path = settings_file(scope.value, project, settings)
     states = {event: state.value for event, state in hook_status(path).items()}
-    warnings = scope_warnings(path, other_scope_files(scope.value, project))
+    warnings = scope_warnings(path, other_scope_files(project))
     if as_json:
         render.print_json({"settings": str(path), "events": states, "warnings": list(warnings)})
         return

@@ -150,7 +150,7 @@ def init(
     if hooks:
         from memsync.team.claudehooks import install_hooks, other_scope_files, user_settings_path
 
-        installed = install_hooks(user_settings_path(), others=other_scope_files("user", project))
+        installed = install_hooks(user_settings_path(), others=other_scope_files(project))
         render.line(
             f"hooks    SessionStart/SessionEnd installed in {installed.change.settings_path}"
         )

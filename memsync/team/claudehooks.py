@@ -348,13 +348,13 @@ def settings_file(scope: str, project: Path, settings: Path | None = None) -> Pa
     return user_settings_path()
 
 
-def other_scope_files(scope: str, project: Path) -> list[Path]:
-    """Settings files of the other scope, where a second copy of the hooks would run too."""
+def other_scope_files(project: Path) -> list[Path]:
+    """Every settings file Claude Code reads in PROJECT, where a second copy of the hooks
+    would run too (scope_warnings skips the one being edited, whichever it is: a `--settings`
+    file is one of them)."""
     from memsync.model.paths import project_root
 
-    if scope == "user":
-        return project_settings_paths(project_root(project))
-    return [user_settings_path()]
+    return [user_settings_path(), *project_settings_paths(project_root(project))]
 
 
 def scope_warnings(settings_path: Path, others: list[Path]) -> tuple[str, ...]:
