@@ -89,6 +89,39 @@ def test_config_edit_to_an_unreachable_url_keeps_live_memory_and_the_fix_sends_i
     assert "Written while the URL was wrong." in (live / "meanwhile.md").read_text()
 
 
+@pytest.mark.parametrize(
+    ("scope", "subdir", "why"),
+    [
+        ("team", "x/../acme-api", "cannot name a folder of a store (path contains '..')"),
+        ("private", ".", "`.` is for a team store of its own"),
+    ],
+)
+def test_a_hand_edited_subdir_init_would_refuse_is_a_config_error(
+    team_setup: tuple[Machine, Path, Path, Path], scope: str, subdir: str, why: str
+) -> None:
+    """A merge review: `x/../acme-api` wrote `..` tree entries into the team remote (git fsck
+    `hasDotdot`, a plain clone failed), and `.` in a private binding pulled every project."""
+    alice, project, team, _ = team_setup
+    before = git("rev-parse", "main", cwd=team)
+    live = live_dirs(alice, project)["team"]
+    path = config_file(alice)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.strip() == f"{scope}:")
+    edited = next(i for i in range(at, len(lines)) if lines[i].strip().startswith("subdir:"))
+    lines[edited] = lines[edited].split("subdir:")[0] + f"subdir: {subdir!r}\n"
+    path.write_text("".join(lines), encoding="utf-8")
+    write_memory(live, "new.md", "new", "Not sent through a broken folder.\n")
+    pushed = alice.memsync("push", cwd=project, check=False)
+    assert pushed.returncode == 2, pushed.stdout + pushed.stderr
+    assert f"the config's {scope} folder for {project} ({subdir!r}) is not usable: " in (
+        pushed.stderr
+    )
+    assert why in pushed.stderr
+    assert git("rev-parse", "main", cwd=team) == before
+    hook = alice.memsync("pull", "--hook", cwd=project, stdin=json.dumps({"cwd": str(project)}))
+    assert why in json.loads(hook.stdout)["systemMessage"]
+
+
 def test_a_remote_that_vanishes_and_returns_loses_nothing(
     team_setup: tuple[Machine, Path, Path, Path],
 ) -> None:

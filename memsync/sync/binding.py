@@ -146,8 +146,23 @@ def resolve_bindings(
                 f"the config names a store {binding.store!r} that is not defined",
                 hint="Add it under `stores:` in the config file or run `memsync init` again.",
             )
+        _configured_subdir(scope, binding.subdir, location.root)
         bindings.append(make_binding(location, scope, store, binding.subdir, project.identity))
     return location, bindings
+
+
+def _configured_subdir(scope: Scope, subdir: str, root: Path) -> None:
+    """Refuse a hand-edited subdir `init` would have refused: `x/../acme-api` wrote `..`
+    tree entries into a remote, and `.` in a private store pulled every project's memory."""
+    try:
+        check_subdir(subdir)
+        if subdir == "." and scope == "private":
+            raise UsageError("`.` is for a team store of its own")
+    except UsageError as exc:
+        raise UsageError(
+            f"the config's {scope} folder for {root} ({subdir!r}) is not usable: {exc.message}",
+            hint="Run `memsync init --subdir NAME` again, or fix `subdir:` in the config file.",
+        ) from None
 
 
 def check_subdir(subdir: str) -> None:
