@@ -113,6 +113,23 @@ def test_rename_on_one_side_edit_on_the_other_lands_on_the_new_name() -> None:
     assert targets(result.files["p/MEMORY.md"]) == ["a.md", "bee.md"]
 
 
+def test_a_memory_consolidation_archived_keeps_the_other_sides_edit_live() -> None:
+    """An import review: consolidation merged b.md into another memory and moved it to
+    archive/; a teammate's new line in b.md followed that "rename" into archive/, where
+    Claude never reads it. A retired memory edited elsewhere is kept live, as a delete."""
+    ours = {"p/MEMORY.md": index("a"), "p/a.md": BASE["p/a.md"], "p/archive/b.md": BASE["p/b.md"]}
+    theirs = {**BASE, "p/b.md": mem("b", "B\nSlot 5: Finn reviews security changes.\n")}
+    result = both_ways(BASE, ours, theirs)
+    assert result.files["p/b.md"] == theirs["p/b.md"]
+    assert result.files["p/archive/b.md"] == BASE["p/b.md"]
+    assert any(
+        "deleted on one side and changed on the other" in str(d) for d in result.decisions
+    ), result.decisions
+    # Without an edit on the other side the retirement stands.
+    quiet = both_ways(BASE, ours, BASE)
+    assert "p/b.md" not in quiet.files and quiet.files["p/archive/b.md"] == BASE["p/b.md"]
+
+
 def test_rename_on_both_sides_keeps_the_newer_name() -> None:
     ours = {**BASE, "p/b.md": b"", "p/MEMORY.md": BASE["p/MEMORY.md"]}
     del ours["p/b.md"]

@@ -14,6 +14,7 @@ from difflib import SequenceMatcher
 
 from memsync.merge.memory import MergeDecision
 from memsync.merge.treemerger import TreeMerger
+from memsync.model.limits import ARCHIVE_DIR
 
 BLOB_MODES = ("100644", "100755")
 
@@ -31,7 +32,9 @@ class TreeMergeResult:
 def detect_renames(base: Mapping[str, bytes], side: Mapping[str, bytes]) -> dict[str, str]:
     """Files SIDE renamed (same or similar content under a new path): old -> new."""
     removed = sorted(p for p in base if p not in side)
-    added = sorted(p for p in side if p not in base)
+    # A memory moved into `archive/` (consolidation) is retired, not renamed: the other
+    # side's edit of it must stay live, where Claude reads it (SPEC section 4).
+    added = sorted(p for p in side if p not in base and not _archived(p))
     if not removed or not added:
         return {}
     renames: dict[str, str] = {}
@@ -62,6 +65,10 @@ def detect_renames(base: Mapping[str, bytes], side: Mapping[str, bytes]) -> dict
             renames[old] = new
             used.add(new)
     return renames
+
+
+def _archived(path: str) -> bool:
+    return ARCHIVE_DIR in path.split("/")[:-1]
 
 
 # Lines every memory of a type shares: `---`, `metadata:`, `  type: project`, the client's
