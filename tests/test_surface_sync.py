@@ -154,6 +154,30 @@ def test_a_file_added_and_deleted_before_any_push_never_reaches_the_remote(
     assert "acme-api/oops.md" not in history
 
 
+def test_an_edit_of_a_memory_renamed_elsewhere_is_pushed_as_made(
+    solo: tuple[Machine, Path, Path, Path], machines: list[Machine]
+) -> None:
+    # A merge review: B's edit of deploy.md, which A had renamed and pushed, was reported as
+    # "added, then deleted before any push" (it was pushed at init) and squashed away, and
+    # with it the merge commit's decision trailers.
+    alice, project, private, _ = solo
+    mine = memory_dir(alice, project)
+    write_memory(mine, "deploy.md", "deploy", "Deploys run on Fridya.\n")
+    alice.memsync("push", "--scope", "private", cwd=project)
+    bob = machines[2]
+    theirs_project = setup_machine(bob, private, None, "code/api")
+    theirs = memory_dir(bob, theirs_project)
+    (mine / "deploy.md").rename(mine / "deploy-process.md")
+    alice.memsync("push", "--scope", "private", cwd=project)
+    write_memory(theirs, "deploy.md", "deploy", "Deploys run on Friday.\nNever on a holiday.\n")
+    done = installed(bob, "sync", "--scope", "private", cwd=theirs_project)
+    assert done.returncode == 0, done.stderr
+    assert "not in the pushed history" not in done.stdout
+    assert "from bob-laptop" in git("log", "--format=%s", "main", cwd=private)
+    merged = (theirs / "deploy-process.md").read_text()
+    assert "Never on a holiday." in merged and not (theirs / "deploy.md").exists()
+
+
 def test_a_push_after_every_unsent_change_was_undone_has_nothing_to_send(
     solo: tuple[Machine, Path, Path, Path],
 ) -> None:

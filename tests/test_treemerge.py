@@ -113,6 +113,23 @@ def test_rename_on_one_side_edit_on_the_other_lands_on_the_new_name() -> None:
     assert targets(result.files["p/MEMORY.md"]) == ["a.md", "bee.md"]
 
 
+def test_a_field_both_changed_across_a_rename_goes_to_the_newer_change() -> None:
+    """A merge review: A renamed b.md and reworded its description at 10:00, B reworded it
+    at 11:00 under the old name; A's older wording won, B's time being filed under b.md."""
+    ours = {
+        "p/MEMORY.md": index("a", "bee"),
+        "p/a.md": BASE["p/a.md"],
+        "p/bee.md": mem("b", "B\n", description="alice wording"),
+    }
+    theirs = {**BASE, "p/b.md": mem("b", "B\nmore\n", description="bob wording")}
+    for t_ours, t_theirs, wording in ((10, 20, "bob wording"), (30, 20, "alice wording")):
+        result = both_ways(BASE, ours, theirs, t_ours=t_ours, t_theirs=t_theirs)
+        merged = parse_memory(result.files["p/bee.md"])
+        assert merged.description == wording
+        assert merged.body.endswith("B\nmore\n")
+        assert "p/b.md" not in result.files
+
+
 def test_a_memory_consolidation_archived_keeps_the_other_sides_edit_live() -> None:
     """An import review: consolidation merged b.md into another memory and moved it to
     archive/; a teammate's new line in b.md followed that "rename" into archive/, where

@@ -28,7 +28,11 @@ class TreeMerger(TreeState[V]):
         renames: tuple[Mapping[str, str], Mapping[str, str]],
         lookup: Callable[[Collection[str]], Mapping[str, V]] | None = None,
     ) -> None:
-        super().__init__(base, ours, theirs, load=load, is_blob=is_blob, times=times, lookup=lookup)
+        # Copies: a followed rename carries the other side's change time to the new name.
+        self._moved_times = (dict(times[0]), dict(times[1]))
+        super().__init__(
+            base, ours, theirs, load=load, is_blob=is_blob, times=self._moved_times, lookup=lookup
+        )
         self._pair_renames(renames)
 
     # -- renames ---------------------------------------------------------------------------
@@ -75,6 +79,10 @@ class TreeMerger(TreeState[V]):
             base[new] = base.pop(old)
             other[new] = other.pop(old)
             self.moves[old] = new
+            # The other side edited OLD: when it did decides a field both changed (a merge
+            # review: the older description won, content breaking the missing time's tie).
+            if old in self._moved_times[1 - side]:
+                self._moved_times[1 - side][new] = self._moved_times[1 - side][old]
 
     # -- per path --------------------------------------------------------------------------
 

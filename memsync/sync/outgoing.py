@@ -67,10 +67,17 @@ def drop_unpublished(
     if remote is None or local == remote:
         return local, ()
     unsent = git.log_entries(repo, f"{remote}..{local}", [], _MAX_UNSENT)
-    touched = {path for entry in unsent for _, path in entry.files}
+    # How each path's oldest unsent change touched it: only one the unsent commits added
+    # (a rename's new path too) can have been "added, then deleted before any push"; a
+    # memory pushed before and renamed by the other machine was not (a merge review).
+    first_touch = {path: status for entry in unsent for status, path in entry.files}
     before = git.list_tree(repo, remote)
     after = git.list_tree(repo, local)
-    gone = sorted(p for p in touched if p not in before and p not in after)
+    gone = sorted(
+        p
+        for p, status in first_touch.items()
+        if status in ("A", "R", "C") and p not in before and p not in after
+    )
     if not gone:
         return local, ()
     changed = [p for p in before.keys() | after.keys() if before.get(p) != after.get(p)]
