@@ -100,8 +100,10 @@ def test_a_clean_merge_commit_with_both_parents_and_nothing_moved(store: Path) -
     assert "p/b.md" not in files and parse_index(files["p/MEMORY.md"]).targets == ["a.md"]
     assert set(result.changed) == {"p/a.md", "p/b.md", "p/MEMORY.md"}
     assert result.decisions == ()
-    assert git("log", "-1", "--format=%an <%ae> %at%n%B", result.commit, cwd=store) == (
-        "Ann <ann@example.invalid> 5\nmemsync: merge\n\n"
+    # Committed at the merge (5); authored when the latest edit it merges into a.md was made
+    # (other's, 3000): blame dates the lines the merge writes by that edit (SPEC 4).
+    assert git("log", "-1", "--format=%an <%ae> %at %ct%n%B", result.commit, cwd=store) == (
+        "Ann <ann@example.invalid> 3000 5\nmemsync: merge\n\n"
     )
 
 

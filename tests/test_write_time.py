@@ -159,3 +159,32 @@ def test_a_line_not_pushed_yet_is_dated_as_its_commit_will_date_it(
     laptop.memsync("push", cwd=project)
     after = laptop.memsync("consolidate", str(live), "--dry-run").stdout
     assert f"{row} git blame |" in after
+
+
+def test_a_line_two_machines_edited_is_dated_by_the_latest_edit_not_the_sync(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # An import review: the word merge wrote a line in neither parent, blamed on a merge
+    # commit authored at the sync (the 26th), so B's "Tomorrow" of the 22nd became the 27th.
+    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
+    laptop, desktop, _ = machines
+    mine = laptop.checkout_project(ORIGIN, "src/api")
+    live = _live(laptop, mine)
+    live.mkdir(parents=True)
+    line = "The release ships after QA signs off, owner Priya."
+    _memory(live, "release", line, day="2026-11-10")
+    laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=mine)
+    theirs = desktop.checkout_project(ORIGIN, "code/api")
+    desktop.memsync("init", "--private", str(remote), "--no-hooks", cwd=theirs)
+    other = _live(desktop, theirs)
+    _memory(live, "release", line.replace("Priya.", "Priya, decided yesterday."), day="2026-11-20")
+    laptop.memsync("push", cwd=mine)
+    _memory(other, "release", "Tomorrow t" + line[1:], day="2026-11-22")
+    desktop.memsync("sync", cwd=theirs)
+    merged = (other / "release.md").read_text()
+    both = "Tomorrow the release ships after QA signs off, owner Priya, decided yesterday."
+    assert both in merged
+    merges = git("log", "--merges", "--format=%ad", "--date=short", "main", cwd=remote).split()
+    assert merges == ["2026-11-22"]  # the latest edit merged into the line
+    desktop.memsync("consolidate", str(other), "--yes")
+    assert "On 2026-11-23 the release ships" in (other / "release.md").read_text()

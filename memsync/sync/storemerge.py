@@ -227,6 +227,9 @@ def merge_in_store(
     }
     contents: dict[str, bytes | None] = dict.fromkeys(plan.delete)
     contents.update(plan.write)
+    # Lines the merge itself writes (a sentence both sides edited) are blamed on this
+    # commit: its author date is the latest edit merged into them, not the sync (SPEC 4).
+    edits = [t for path in plan.write for side in merger.times if (t := side.get(path))]
     commit = git.write_commit(
         repo,
         parents=[ours, theirs],
@@ -236,6 +239,7 @@ def merge_in_store(
         message=message.rstrip("\n") + "\n" + trailers(plan.decisions),
         author=author,
         when=int(time.time()) if when is None else when,
+        authored=max(edits) if edits else None,
     )
     paths = tuple(sorted({*contents, *plan.take}))
     return StoreMerge(commit, tuple(plan.decisions), paths)
