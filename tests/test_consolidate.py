@@ -632,3 +632,27 @@ def test_a_duplicate_merged_away_is_archived_with_the_dates_the_report_gives(
     for kept in (folder / survivor, folder / destination):
         assert "The deploy freeze ends on 2026-11-27.\n" in kept.read_text(encoding="utf-8")
     assert not (folder / retired[0]).exists()
+
+
+def test_a_shallow_clone_leaves_relative_dates_as_written(tmp_path: Path) -> None:
+    """An import review: in `git clone --depth 1` (actions/checkout's default) blame gives
+    every older line the one commit fetched: last month's "yesterday" became two days ago."""
+    store = _new_store(tmp_path)
+    folder = store / "acme"
+    folder.mkdir()
+    write_memory(folder, "a.md", "a", "Deployed the parser fix yesterday.\n")
+    _commit(store, "one", "2026-11-02T10:00:00+00:00")
+    write_memory(folder, "b.md", "b", "Unrelated note.\n")
+    _commit(store, "two", "2026-11-25T10:00:00+00:00")
+    full, shallow = tmp_path / "full", tmp_path / "shallow"
+    git("clone", "-q", f"file://{store}", str(full), cwd=tmp_path)
+    git("clone", "-q", "--depth", "1", f"file://{store}", str(shallow), cwd=tmp_path)
+    [dated] = make_plan(full / "acme").folders[0].dates
+    assert (dated.old, dated.new, dated.source) == ("yesterday", "on 2026-11-01", "git blame")
+    plan = make_plan(shallow / "acme").folders[0]
+    assert plan.dates == ()
+    assert plan.problems == (
+        f"{shallow} is a shallow clone, so when lines were written is unknown: relative dates "
+        "in 1 memory were left as written; fetch the whole history (`git fetch --unshallow`, "
+        "or `fetch-depth: 0` for actions/checkout)",
+    )

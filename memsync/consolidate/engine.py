@@ -10,11 +10,12 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from memsync import git
 from memsync.consolidate.dates import Replacement, convertible_dates, resolve_relative_dates
 from memsync.consolidate.evidence import template_name
 from memsync.consolidate.folder import (
@@ -35,9 +36,10 @@ from memsync.consolidate.indexlines import (
     lacks_frontmatter,
 )
 from memsync.consolidate.plan import ArchiveMove, DateChange, FolderPlan, Options, Plan
+from memsync.consolidate.problems import left_out, over_limit, shallow_clone
 from memsync.consolidate.versions import plan_merges
 from memsync.errors import UsageError, UserMessageError
-from memsync.model.index import Index, IndexLine, IndexSize, link_paths, parse_index
+from memsync.model.index import Index, IndexLine, link_paths, parse_index
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.model.memory import Memory, compose, parse_memory, parse_yaml_mapping
 from memsync.model.textcodec import encode
@@ -52,6 +54,9 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         (repo, prefix), outside = options.history, root
     files: dict[str, MemoryFile] = {}
     dates: list[DateChange] = []
+    # A shallow clone blames every older line on its oldest commit: no day is known.
+    shallow = repo is not None and git.is_shallow(repo)
+    undated = 0
     for rel, path, mtime in found:
         with open(path, "rb") as handle:
             raw = handle.read()
@@ -60,7 +65,12 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
             skipped.append(f"{rel}: {memory.decode_error}")
             others.append(rel)
             continue
-        new_memory, changes = _rewrite_dates(memory, mtime, repo, prefix, outside)
+        changes: list[DateChange] = []
+        if shallow:
+            undated += bool(convertible_dates(memory.text))
+            new_memory = memory
+        else:
+            new_memory, changes = _rewrite_dates(memory, mtime, repo, prefix, outside)
         record = MemoryFile.of(new_memory, _digest(raw), mtime, commit_times.get(rel))
         if changes:
             record.new_raw = new_memory.raw
@@ -71,8 +81,11 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     existing = None
     if index_raw is not None:
         mtime = index_path.stat().st_mtime
-        existing, index_dates = _index_prose_dates(index_raw, mtime, repo, prefix, outside)
-        dates += index_dates
+        if shallow:
+            existing = parse_index(index_raw)
+        else:
+            existing, index_dates = _index_prose_dates(index_raw, mtime, repo, prefix, outside)
+            dates += index_dates
     indexed = {p for t in existing.targets for p in link_paths(t)} if existing else set()
     # Files merged away leave FILES; what their dates became still goes to the archive.
     converted = {rel: f.new_raw for rel, f in files.items() if f.new_raw is not None}
@@ -84,11 +97,13 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     allocated: set[str] = set()
     archives = [_archive_move(root, files[p], allocated) for p in rebuild.archived]
     problems = []
+    if undated and repo is not None:
+        problems.append(shallow_clone(repo, undated))
     if not rebuild.fits:
-        problems.append(_over_limit(rebuild.after, options.allow_archive))
+        problems.append(over_limit(rebuild.after, options.allow_archive))
     if rebuild.left_out:
         typed = any(files[p].type for p in rebuild.left_out)
-        problems.append(_left_out(rebuild.left_out, typed and options.allow_archive != "all"))
+        problems.append(left_out(rebuild.left_out, typed and options.allow_archive != "all"))
     new_index = _render_new_index(existing, rebuild)
     writes: dict[str, bytes] = {}
     moves: list[tuple[str, str]] = []
@@ -282,27 +297,6 @@ def _archive_move(root: Path, item: MemoryFile, allocated: set[str]) -> ArchiveM
     primary, fm_time, _ = updated_key(item)
     when = primary if primary != float("inf") else fm_time
     return ArchiveMove(item.path, destination, item.type or "", local_date(when).isoformat())
-
-
-def _over_limit(size: IndexSize, allow_archive: str) -> str:
-    more = (
-        "" if allow_archive == "all" else " (`--allow-archive all` may archive user and feedback)"
-    )
-    return (
-        f"{INDEX_NAME} is over Claude Code's limits ({size.lines} lines, {size.chars:,} "
-        f"characters) and archiving the memories it may move would not make it fit, so none "
-        f"was moved{more}"
-    )
-
-
-def _left_out(paths: Sequence[str], may_archive_more: bool) -> str:
-    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
-    more = " (`--allow-archive all` may archive older user and feedback memories)"
-    return (
-        f"{len(paths)} {'file' if len(paths) == 1 else 'files'} got no line in {INDEX_NAME}, "
-        f"which has no room left within Claude Code's limits: {shown}; they stay in the folder"
-        f"{more if may_archive_more else ''}"
-    )
 
 
 def _render_new_index(existing: Index | None, rebuild: IndexRebuild) -> bytes:

@@ -82,6 +82,12 @@ def symbolic_head(repo: Path) -> str | None:
     return ref.removeprefix("refs/heads/") if result.ok and ref.startswith("refs/heads/") else None
 
 
+def is_shallow(repo: Path) -> bool:
+    """True for a shallow clone (`git clone --depth`, actions/checkout's default)."""
+    result = run_git(["rev-parse", "--is-shallow-repository"], cwd=repo, check=False)
+    return result.ok and result.text.strip() == "true"
+
+
 def merge_base(repo: Path, one: str, two: str) -> str | None:
     """The best common ancestor of two commits, None for unrelated histories."""
     result = run_git(["merge-base", one, two], cwd=repo, check=False)

@@ -1,0 +1,46 @@
+"""What a consolidation plan could not do, in the words its report gives.
+
+Owns the problem sentences of a folder's plan; imports only memsync.model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from memsync.model.index import IndexSize
+from memsync.model.limits import INDEX_NAME
+
+
+def over_limit(size: IndexSize, allow_archive: str) -> str:
+    """The index still does not fit, and archiving would not have made it."""
+    more = (
+        "" if allow_archive == "all" else " (`--allow-archive all` may archive user and feedback)"
+    )
+    return (
+        f"{INDEX_NAME} is over Claude Code's limits ({size.lines} lines, {size.chars:,} "
+        f"characters) and archiving the memories it may move would not make it fit, so none "
+        f"was moved{more}"
+    )
+
+
+def left_out(paths: Sequence[str], may_archive_more: bool) -> str:
+    """PATHS got no index line: the index has no room left."""
+    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    more = " (`--allow-archive all` may archive older user and feedback memories)"
+    return (
+        f"{len(paths)} {'file' if len(paths) == 1 else 'files'} got no line in {INDEX_NAME}, "
+        f"which has no room left within Claude Code's limits: {shown}; they stay in the folder"
+        f"{more if may_archive_more else ''}"
+    )
+
+
+def shallow_clone(repo: Path, memories: int) -> str:
+    """REPO is shallow: every older line blames its oldest commit, so no write day is known
+    (an import review: `git clone --depth 1` dated last month's "yesterday" two days ago)."""
+    noun = "memory" if memories == 1 else "memories"
+    return (
+        f"{repo} is a shallow clone, so when lines were written is unknown: relative dates in "
+        f"{memories} {noun} were left as written; fetch the whole history (`git fetch "
+        "--unshallow`, or `fetch-depth: 0` for actions/checkout)"
+    )
