@@ -194,3 +194,51 @@ def test_archiving_only_when_it_makes_the_index_fit(tmp_path: Path) -> None:
     (fp,) = make_plan(folder).folders
     assert fp.archives == () and fp.index is not None and fp.index.after.lines == 215
     assert "would not make it fit, so none was moved" in fp.problems[0]
+
+
+def test_one_newer_line_supersedes_at_most_one_older_line() -> None:
+    # Both older host lines are like the newer staging line; only the staging line is its
+    # counterpart (the closer match), so the prod line has none of its own and is kept.
+    newest = "Staging DB host: db-staging2.internal port 5432\nBackups run nightly at 02:00 UTC.\n"
+    older = (
+        "Staging DB host: db-staging.internal port 5432\n"
+        "Prod DB host: db-prod.internal port 5432\n"
+        "Backups run nightly at 02:00 UTC.\n"
+    )
+    body, superseded = merge_versions(newest, [older])
+    assert superseded == ["Staging DB host: db-staging.internal port 5432"]
+    assert body == (
+        "Staging DB host: db-staging2.internal port 5432\n"
+        "Prod DB host: db-prod.internal port 5432\n"
+        "Backups run nightly at 02:00 UTC.\n"
+    )
+
+
+def test_a_newer_line_equal_to_an_older_one_supersedes_nothing_else() -> None:
+    # The nightly line has its counterpart (itself): the weekly line is not its version.
+    newest = "Backups run nightly at 02:00 UTC.\n"
+    older = "Backups run nightly at 02:00 UTC.\nBackups run weekly at 03:00 UTC.\n"
+    body, superseded = merge_versions(newest, [older])
+    assert superseded == []
+    assert body == older
+
+
+def test_versions_of_db_hosts_keep_the_prod_line_without_a_counterpart(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    head = "Staging DB host: db-staging.internal port 5432\n"
+    prod = "Prod DB host: db-prod.internal port 5432\n"
+    tail = "Backups run nightly at 02:00 UTC.\n"
+    newer_head = "Staging DB host: db-staging2.internal port 5432\n"
+    old = write_memory(folder, "hosts.md", "db-hosts", head + prod + tail, type_="reference")
+    new = write_memory(folder, "hosts-copy.md", "db-hosts", newer_head + tail, type_="reference")
+    _age(old, "2026-11-01")
+    _age(new, "2026-11-20")
+    plan = make_plan(folder)
+    [merge] = plan.folders[0].merges
+    assert (merge.survivor, merge.superseded) == ("hosts-copy.md", (head.rstrip("\n"),))
+    report = render_markdown(plan)
+    assert f"    {head.rstrip()}" in report and prod.rstrip() not in report
+    apply_plan(plan)
+    text = (folder / "hosts-copy.md").read_text(encoding="utf-8")
+    assert text.endswith("---\n" + newer_head + prod + tail)
+    assert not make_plan(folder).changed

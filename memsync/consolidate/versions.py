@@ -5,7 +5,8 @@ machine's older copy. Keeping every distinct line of both resurrects what the ne
 replaced (two people holding one slot in a ledger). So the newest version's lines win: an
 older line with a similar but different counterpart in the newer text is *superseded* (left
 out, reported in full, and kept in the older file, which moves to `archive/`); only older
-lines with no counterpart are added, after the line they follow.
+lines with no counterpart are added, after the line they follow. Counterparts pair one to
+one (each newer line supersedes at most one older line, the most similar pair first).
 
 Versions are found two ways. The duplicate search finds near-duplicates by their text alone,
 and keeps look-alikes apart: two texts that differ only in a person, a number or a negated
@@ -70,9 +71,22 @@ def merge_versions(
             lines.pop()
         keys = [_key(line) for line in merged]
         present = set(keys)
-        matcher = SequenceMatcher(None, keys, [_key(x) for x in lines], False)
+        older_keys = [_key(x) for x in lines]
+        opcodes = SequenceMatcher(None, keys, older_keys, False).get_opcodes()
+        replaced_keys: set[str] = set()
+        if replaced:
+            differing = [
+                older_keys[j]
+                for tag, _, _, j1, j2 in opcodes
+                if tag in ("insert", "replace")
+                for j in range(j1, j2)
+                if older_keys[j] and older_keys[j] not in present
+            ]
+            # A newer line the older text also has is its own counterpart: it replaces nothing.
+            own = set(older_keys)
+            replaced_keys = _counterparts(differing, [k for k in keys if k and k not in own])
         result: list[str] = []
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for tag, i1, i2, j1, j2 in opcodes:
             result.extend(merged[i1:i2])
             if tag not in ("insert", "replace"):
                 continue
@@ -80,7 +94,7 @@ def merge_versions(
                 key = _key(line)
                 if not key or key in present:
                     continue
-                if replaced and _has_counterpart(key, keys):
+                if key in replaced_keys:
                     if key not in gone:  # two older versions with one line: reported once
                         superseded.append(line)
                         gone.add(key)
@@ -98,17 +112,29 @@ def _key(line: str) -> str:
     return " ".join(line.split())
 
 
-def _has_counterpart(key: str, newer: list[str]) -> bool:
-    """Whether a newer line says the same thing differently (a version of KEY)."""
-    words = key.lower().split()
-    for candidate in newer:
-        if not candidate:
-            continue
-        other = candidate.lower().split()
-        matcher = SequenceMatcher(None, words, other, False)
-        if matcher.real_quick_ratio() >= SIMILAR_LINE and matcher.ratio() >= SIMILAR_LINE:
-            return True
-    return False
+def _counterparts(older: Sequence[str], newer: Sequence[str]) -> set[str]:
+    """The OLDER lines that have a version among NEWER (a similar but different line), one to
+    one: each newer line supersedes at most one older line, the most similar pair first."""
+    if not older or not newer:
+        return set()
+    pairs: list[tuple[float, int, int]] = []
+    matcher: SequenceMatcher[str] = SequenceMatcher(None, autojunk=False)
+    for j, candidate in enumerate(newer):
+        matcher.set_seq2(candidate.lower().split())  # seq2 is the one SequenceMatcher caches
+        for i, key in enumerate(older):
+            matcher.set_seq1(key.lower().split())
+            if matcher.real_quick_ratio() < SIMILAR_LINE or matcher.quick_ratio() < SIMILAR_LINE:
+                continue
+            score = matcher.ratio()
+            if score >= SIMILAR_LINE:
+                pairs.append((-score, i, j))
+    taken_old: set[int] = set()
+    taken_new: set[int] = set()
+    for _, i, j in sorted(pairs):
+        if i not in taken_old and j not in taken_new:
+            taken_old.add(i)
+            taken_new.add(j)
+    return {older[i] for i in taken_old}
 
 
 def _completeness(item: MemoryFile, indexed: set[str]) -> tuple[Any, ...]:
