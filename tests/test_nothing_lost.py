@@ -242,3 +242,34 @@ def test_versions_of_db_hosts_keep_the_prod_line_without_a_counterpart(tmp_path:
     text = (folder / "hosts-copy.md").read_text(encoding="utf-8")
     assert text.endswith("---\n" + newer_head + prod + tail)
     assert not make_plan(folder).changed
+
+
+INDEX_LINES_HEAD = (
+    "---\n"
+    "name: index-lines\n"
+    "description: Lines memsync consolidate took out of MEMORY.md (a missing file or no room)\n"
+    "metadata:\n"
+    "  type: reference\n"
+    "---\n\n"
+    "# Index lines taken out of MEMORY.md\n\n"
+)
+
+
+def test_a_second_line_of_one_memory_is_kept_in_archive(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    write_memory(folder, "x.md", "x", "The x service runs on port 8080.\n", description="the x")
+    second = "- [X staging](x.md) — staging creds live in vault path secret/x-staging, ask Priya"
+    index = f"- [X](x.md) — the x\n{second}\n- [X](x.md) — the x\n"
+    (folder / "MEMORY.md").write_text(index, encoding="utf-8")
+    plan = make_plan(folder)
+    report = render_markdown(plan)
+    assert (
+        "Duplicate lines removed (kept in `archive/index-lines.md` unless the same as the "
+        f"line kept):\n\n    {second}\n    - [X](x.md) — the x\n"
+    ) in report
+    apply_plan(plan)
+    assert (folder / "MEMORY.md").read_text(encoding="utf-8") == "- [X](x.md) — the x\n"
+    kept = (folder / "archive" / "index-lines.md").read_text(encoding="utf-8")
+    # The copy that says nothing new is not kept twice; the one that does is kept in full.
+    assert kept.startswith(INDEX_LINES_HEAD) and kept.endswith(f"\n\n{second}\n")
+    assert not make_plan(folder).changed

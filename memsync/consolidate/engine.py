@@ -282,6 +282,7 @@ def _dangling_text(
         if target not in retired
     ]
     lines += rebuild.crowded_lines  # a daily log's line given up for a memory with a type
+    lines += rebuild.kept_lines  # a second line of one memory that says something else
     path = root / INDEX_LINES
     old = path.read_bytes() if path.is_file() else None
     new = index_lines_content(old, lines)

@@ -65,6 +65,10 @@ class IndexRebuild:
     after: IndexSize
     # (old line, new line) of every line rewritten in place, so a report shows both.
     rewrites: tuple[tuple[str, str], ...] = ()
+    # Removed lines other than dangling and crowded ones whose text goes to archive/: a second
+    # line of one memory that says something else than the line kept (nothing a person wrote
+    # is lost; an identical copy loses nothing and is not kept twice).
+    kept_lines: tuple[str, ...] = ()
 
     @property
     def fits(self) -> bool:
@@ -116,6 +120,8 @@ def rebuild_index(
     shortened: list[str] = []
     dangling_lines: list[str] = []
     duplicate_lines: list[str] = []
+    kept_lines: list[str] = []
+    first_line: dict[str, str] = {}  # each memory's line as written, whitespace collapsed
     for line in existing.lines if existing else ():
         entry = line.entry
         if entry is None or not _is_memory_link(entry.target):
@@ -135,8 +141,11 @@ def rebuild_index(
         if memory.path in seen:
             duplicates.append(memory.path)
             duplicate_lines.append(line.text)
+            if " ".join(line.text.split()) != first_line[memory.path]:
+                kept_lines.append(line.text)
             continue
         seen.add(memory.path)
+        first_line[memory.path] = " ".join(line.text.split())
         # The link as the person wrote it: it names the memory, rewriting it is only noise.
         title, hook = _title(entry.title, memory.title), memory.hook or entry.hook
         new = entry_line(title, entry.target, hook)
@@ -194,6 +203,7 @@ def rebuild_index(
         before=before,
         after=measure_index(index.text()),
         rewrites=tuple((old, new) for path, old, new in rewrites if path not in archived),
+        kept_lines=tuple(kept_lines),
     )
 
 

@@ -143,6 +143,9 @@ def _folder_markdown(folder: FolderPlan) -> list[str]:
     return out
 
 
+_KEPT_UNLESS_SAME = "kept in `archive/index-lines.md` unless the same as the line kept"
+
+
 def _index_markdown(folder: FolderPlan) -> list[str]:
     rebuild = folder.index
     assert rebuild is not None
@@ -172,7 +175,7 @@ def _index_markdown(folder: FolderPlan) -> list[str]:
         out += ["", "Lines given up for a memory's line (kept in `archive/index-lines.md`):", ""]
         out += [f"    {line}" for line in rebuild.crowded_lines]
     if rebuild.duplicate_lines:
-        out += ["", "Duplicate lines removed:", ""]
+        out += ["", f"Duplicate lines removed ({_KEPT_UNLESS_SAME}):", ""]
         out += [f"    {line}" for line in rebuild.duplicate_lines]
         out.append("")
     before, after = rebuild.before, rebuild.after
@@ -198,6 +201,7 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                 "dangling_removed": list(r.dangling),
                 "dangling_lines": list(r.dangling_lines),
                 "duplicate_lines": list(r.duplicate_lines),
+                "kept_lines": list(r.kept_lines),
                 "duplicates_removed": list(r.duplicates),
                 "rewritten": list(r.rewritten),
                 "rewrites": [{"before": old, "after": new} for old, new in r.rewrites],
