@@ -11,7 +11,7 @@ import pytest
 from memsync.consolidate.engine import apply_plan, make_plan
 from memsync.consolidate.plan import Options
 from memsync.consolidate.report import plan_to_json, render_markdown
-from memsync.consolidate.versions import merge_versions
+from memsync.consolidate.versions import MergeChange, merge_versions, survivors
 from testing.gitrepo import git
 from testing.memories import write_memory
 
@@ -273,3 +273,66 @@ def test_a_second_line_of_one_memory_is_kept_in_archive(tmp_path: Path) -> None:
     # The copy that says nothing new is not kept twice; the one that does is kept in full.
     assert kept.startswith(INDEX_LINES_HEAD) and kept.endswith(f"\n\n{second}\n")
     assert not make_plan(folder).changed
+
+
+ROTA_BODY = "Slot 1: Alice reviews backend changes.\nSlot 2: Bob reviews frontend changes.\n"
+
+
+def _rota_versions(folder: Path) -> None:
+    for filename, who, day in (
+        ("rota.md", "Chen", "2026-11-01"),
+        ("rota-copy.md", "Dana", "2026-11-20"),
+    ):
+        body = f"{ROTA_BODY}Slot 3: {who} reviews infra changes.\n"
+        path = write_memory(folder, filename, "review-rota", body, description="who reviews what")
+        _age(path, day)
+    write_memory(folder, "alpha.md", "alpha", "Restart alpha.\n", description="alpha runbook")
+
+
+def test_a_merged_away_memory_gives_its_line_to_the_survivor(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    _rota_versions(folder)
+    line = "- [Code review rota (Q4)](rota.md) — who reviews what"
+    index = f"# Team\n\n{line}\n\n# Runbooks\n\n- [Alpha](alpha.md) — alpha runbook\n"
+    (folder / "MEMORY.md").write_text(index, encoding="utf-8")
+    plan = make_plan(folder)
+    report = render_markdown(plan)
+    new_line = "- [Code review rota (Q4)](rota-copy.md) — who reviews what"
+    assert f"```diff\n- {line}\n+ {new_line}\n```" in report
+    assert (
+        "Lines of merged-away memories, now their survivor's (kept as written in "
+        f"`archive/index-lines.md`):\n\n    {line}\n"
+    ) in report
+    assert "Lines whose memory is missing" not in report
+    apply_plan(plan)
+    # The survivor takes the line's place, its hand-written title and its section.
+    assert (folder / "MEMORY.md").read_text(encoding="utf-8") == index.replace(line, new_line)
+    kept = (folder / "archive" / "index-lines.md").read_text(encoding="utf-8")
+    assert kept.startswith(INDEX_LINES_HEAD) and kept.endswith(f"\n\n{line}\n")
+    assert make_plan(folder).changed is False
+
+
+def test_the_first_line_of_merged_versions_is_the_survivors(tmp_path: Path) -> None:
+    # Both versions had a line: the memory is one now, with the first of its lines; the other
+    # is a second line of it, kept in archive/ as any other.
+    folder = tmp_path / "memory"
+    _rota_versions(folder)
+    line = "- [Code review rota (Q4)](rota.md) — who reviews what"
+    own = "- [review-rota](rota-copy.md) — who reviews what"
+    index = f"# Team\n\n{line}\n\n# Runbooks\n\n- [Alpha](alpha.md) — alpha runbook\n{own}\n"
+    (folder / "MEMORY.md").write_text(index, encoding="utf-8")
+    plan = make_plan(folder)
+    apply_plan(plan)
+    new_line = "- [Code review rota (Q4)](rota-copy.md) — who reviews what"
+    assert (folder / "MEMORY.md").read_text(encoding="utf-8") == (
+        f"# Team\n\n{new_line}\n\n# Runbooks\n\n- [Alpha](alpha.md) — alpha runbook\n"
+    )
+    kept = (folder / "archive" / "index-lines.md").read_text(encoding="utf-8")
+    assert kept.endswith(f"\n\n{line}\n{own}\n")
+    assert make_plan(folder).changed is False
+
+
+def test_survivors_follow_a_memory_merged_twice() -> None:
+    first = MergeChange("near", "b.md", ("a.md",), 0.9, ())
+    second = MergeChange("near", "c.md", ("b.md", "d.md"), 0.9, ())
+    assert survivors([first, second]) == {"a.md": "c.md", "b.md": "c.md", "d.md": "c.md"}

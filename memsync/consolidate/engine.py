@@ -37,7 +37,7 @@ from memsync.consolidate.indexlines import (
 )
 from memsync.consolidate.plan import ArchiveMove, DateChange, FolderPlan, Options, Plan
 from memsync.consolidate.problems import left_out, over_limit, shallow_clone
-from memsync.consolidate.versions import plan_merges
+from memsync.consolidate.versions import plan_merges, survivors
 from memsync.errors import UsageError, UserMessageError
 from memsync.model.index import Index, IndexLine, link_paths, parse_index
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
@@ -93,7 +93,13 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     memories = [
         IndexMemory(f.path, f.name, f.description, f.type, updated_key(f)) for f in files.values()
     ]
-    rebuild = rebuild_index(existing, memories, exists=others, allow_archive=options.allow_archive)
+    rebuild = rebuild_index(
+        existing,
+        memories,
+        exists=others,
+        allow_archive=options.allow_archive,
+        merged=survivors(merges),
+    )
     allocated: set[str] = set()
     archives = [_archive_move(root, files[p], allocated) for p in rebuild.archived]
     problems = []
@@ -122,7 +128,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         else:
             moves.append((rel, destination))
             originals[destination] = None
-    kept_lines = _dangling_text(root, rebuild, {rel for rel, _ in retired})
+    kept_lines = _dangling_text(root, rebuild)
     repaired = []
     if kept_lines is not None:
         writes[INDEX_LINES], originals[INDEX_LINES] = kept_lines
@@ -270,17 +276,13 @@ def _archive_destination(root: Path, rel: str, digest: bytes, allocated: set[str
     return destination
 
 
-def _dangling_text(
-    root: Path, rebuild: IndexRebuild, retired: set[str]
-) -> tuple[bytes, bytes | None] | None:
+def _dangling_text(root: Path, rebuild: IndexRebuild) -> tuple[bytes, bytes | None] | None:
     """The new content of archive/index-lines.md and the digest of the old: every index line
-    whose memory is missing is kept there (a merged-away memory's line is not: its file is in
-    archive/ itself); an older memsync's file without frontmatter is given it."""
-    lines = [
-        text
-        for text, target in zip(rebuild.dangling_lines, rebuild.dangling, strict=True)
-        if target not in retired
-    ]
+    whose memory is missing is kept there, and every other line removed or re-pointed that
+    said something the new index does not; an older memsync's file without frontmatter is
+    given it."""
+    lines = list(rebuild.dangling_lines)
+    lines += rebuild.merged_lines  # a merged-away memory's line, as written
     lines += rebuild.crowded_lines  # a daily log's line given up for a memory with a type
     lines += rebuild.kept_lines  # a second line of one memory that says something else
     path = root / INDEX_LINES

@@ -8,7 +8,7 @@ new lines that cannot fit are left out, files without frontmatter before any mem
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -69,6 +69,8 @@ class IndexRebuild:
     # line of one memory that says something else than the line kept (nothing a person wrote
     # is lost; an identical copy loses nothing and is not kept twice).
     kept_lines: tuple[str, ...] = ()
+    # Lines of merged-away memories now pointing at their survivor, as written (kept in archive/).
+    merged_lines: tuple[str, ...] = ()
 
     @property
     def fits(self) -> bool:
@@ -102,13 +104,17 @@ def rebuild_index(
     *,
     exists: Sequence[str] = (),
     allow_archive: str = "project-reference",
+    merged: Mapping[str, str] | None = None,
 ) -> IndexRebuild:
     """The index for MEMORIES: existing prose and order kept, one entry per memory, limits met.
 
     EXISTS lists other files in the folder that links may point to (not memories, not
-    dangling). When the result is over Claude Code's limits, the least recently updated
-    memories of the types ALLOW_ARCHIVE names are left out, in order, and listed as archived.
+    dangling). MERGED maps each memory merged away to the one it was merged into: its line
+    is a line of that memory. When the result is over Claude Code's limits, the least recently
+    updated memories of the types ALLOW_ARCHIVE names are left out, in order, and listed as
+    archived.
     """
+    merged = merged or {}
     known = {m.path: m for m in memories}
     other_files = set(exists)
     lines: list[IndexLine] = []
@@ -122,6 +128,7 @@ def rebuild_index(
     duplicate_lines: list[str] = []
     kept_lines: list[str] = []
     first_line: dict[str, str] = {}  # each memory's line as written, whitespace collapsed
+    merged_lines: list[str] = []
     for line in existing.lines if existing else ():
         entry = line.entry
         if entry is None or not _is_memory_link(entry.target):
@@ -130,6 +137,12 @@ def rebuild_index(
         # The files the link may name, read as `check` reads it (`with%20space.md`).
         paths = link_paths(entry.target)
         memory = next((known[p] for p in paths if p in known), None)
+        # A merged-away version's line is its survivor's: it may be the one with the place and
+        # the title a person chose (the survivor is often an unindexed copy).
+        survivor = next((merged[p] for p in paths if p in merged), None)
+        moved = memory is None and survivor in known
+        if moved:
+            memory = known[str(survivor)]
         if memory is None:
             archived_link = paths[0].startswith(f"{ARCHIVE_DIR}/")
             if any(p in other_files for p in paths) and not archived_link:
@@ -148,7 +161,9 @@ def rebuild_index(
         first_line[memory.path] = " ".join(line.text.split())
         # The link as the person wrote it: it names the memory, rewriting it is only noise.
         title, hook = _title(entry.title, memory.title), memory.hook or entry.hook
-        new = entry_line(title, entry.target, hook)
+        new = entry_line(title, memory.path if moved else entry.target, hook)
+        if moved:
+            merged_lines.append(line.text)
         if new != line.text:
             rewritten.append(memory.path)
             rewrites.append((memory.path, line.text, new))
@@ -204,6 +219,7 @@ def rebuild_index(
         after=measure_index(index.text()),
         rewrites=tuple((old, new) for path, old, new in rewrites if path not in archived),
         kept_lines=tuple(kept_lines),
+        merged_lines=tuple(merged_lines),
     )
 
 

@@ -143,6 +143,7 @@ def _folder_markdown(folder: FolderPlan) -> list[str]:
     return out
 
 
+_KEPT_AS_WRITTEN = "kept as written in `archive/index-lines.md`"
 _KEPT_UNLESS_SAME = "kept in `archive/index-lines.md` unless the same as the line kept"
 
 
@@ -171,6 +172,13 @@ def _index_markdown(folder: FolderPlan) -> list[str]:
     if rebuild.dangling_lines:
         out += ["", "Lines whose memory is missing (kept in `archive/index-lines.md`):", ""]
         out += [f"    {line}" for line in rebuild.dangling_lines]
+    if rebuild.merged_lines:
+        out += [
+            "",
+            f"Lines of merged-away memories, now their survivor's ({_KEPT_AS_WRITTEN}):",
+            "",
+        ]
+        out += [f"    {line}" for line in rebuild.merged_lines]
     if rebuild.crowded_lines:
         out += ["", "Lines given up for a memory's line (kept in `archive/index-lines.md`):", ""]
         out += [f"    {line}" for line in rebuild.crowded_lines]
@@ -202,6 +210,7 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                 "dangling_lines": list(r.dangling_lines),
                 "duplicate_lines": list(r.duplicate_lines),
                 "kept_lines": list(r.kept_lines),
+                "merged_lines": list(r.merged_lines),
                 "duplicates_removed": list(r.duplicates),
                 "rewritten": list(r.rewritten),
                 "rewrites": [{"before": old, "after": new} for old, new in r.rewrites],

@@ -218,6 +218,20 @@ def plan_merges(
     return merges, removed
 
 
+def survivors(merges: Sequence[MergeChange]) -> dict[str, str]:
+    """Each merged-away memory and the memory it lives on in (followed to the end when a later
+    round merged that one away too)."""
+    into = {gone: m.survivor for m in merges for gone in m.merged}
+    ends = {}
+    for gone, first in into.items():
+        survivor, seen = first, {gone}
+        while survivor in into and survivor not in seen:
+            seen.add(survivor)
+            survivor = into[survivor]
+        ends[gone] = survivor
+    return ends
+
+
 def merge_group(
     survivor: Memory, rest: list[Memory], older: list[bool]
 ) -> tuple[Memory, list[str], list[str]]:
