@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 
 from memsync.check.findings import Finding, finding
 from memsync.check.frontmatter import frontmatter_findings, recall_size
-from memsync.model.index import JS_WHITESPACE, link_paths, measure_index, parse_index_text
+from memsync.model.index import link_paths, measure_index, parse_index_text
 from memsync.model.limits import (
     ARCHIVE_DIR,
     INDEX_NAME,
@@ -21,6 +21,7 @@ from memsync.model.limits import (
     MEMORY_TYPES,
     NEAR_LIMIT_RATIO,
 )
+from memsync.model.loaded import JS_WHITESPACE, loaded_view
 from memsync.model.memory import Memory, parse_memory
 from memsync.model.safety import Skipped, size_reason, unsafe_path_reason
 from memsync.model.textcodec import decode
@@ -241,17 +242,26 @@ def check_index(path: str, data: bytes) -> list[Finding]:
 
 def _index_size(path: str, text: str) -> list[Finding]:
     size = measure_index(text)
-    lead = len(text) - len(text.lstrip(JS_WHITESPACE))  # where Claude Code starts counting
+    # Counted in what Claude Code loads (no frontmatter, no comment blocks), named by file line.
+    view = loaded_view(text)
+    lead = len(view.text) - len(view.text.lstrip(JS_WHITESPACE))  # where the count starts
+
+    def line_of(number: int) -> int:
+        at = lead
+        for _ in range(number - 1):
+            at = view.text.index("\n", at) + 1
+        return view.source_line(at)
+
     found: list[Finding] = []
     if size.over_lines:
-        line = text.count("\n", 0, lead) + MAX_INDEX_LINES + 1
+        line = line_of(MAX_INDEX_LINES + 1)
         message = (
             f"index has {size.lines} lines: Claude Code loads only the first {MAX_INDEX_LINES}, "
             "so entries from here on are invisible"
         )
         found.append(finding("index-too-many-lines", path, line, message))
     if size.over_chars:
-        line = text.count("\n", 0, lead + MAX_INDEX_CHARS) + 1
+        line = view.source_line(lead + MAX_INDEX_CHARS)
         message = (
             f"index has {size.chars:,} characters: Claude Code loads only the first "
             f"{MAX_INDEX_CHARS:,}, so the text from here on is invisible"
@@ -264,14 +274,14 @@ def _index_size(path: str, text: str) -> list[Finding]:
             f"index has {size.lines} lines, {size.lines * 100 // MAX_INDEX_LINES} % of the "
             f"{MAX_INDEX_LINES} Claude Code loads: run `memsync consolidate` before it overflows"
         )
-        line = text.count("\n", 0, lead) + near_lines
+        line = line_of(near_lines)
         found.append(finding("index-near-limit", path, line, message))
     if not size.over_chars and size.chars >= near_chars:
         message = (
             f"index has {size.chars:,} characters, {size.chars * 100 // MAX_INDEX_CHARS} % of "
             f"the {MAX_INDEX_CHARS:,} Claude Code loads: shorten lines or run `memsync consolidate`"
         )
-        line = text.count("\n", 0, lead + near_chars) + 1
+        line = view.source_line(lead + near_chars)
         found.append(finding("index-near-limit", path, line, message))
     return found
 

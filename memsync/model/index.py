@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, replace
 
 from memsync.model.limits import MAX_INDEX_CHARS, MAX_INDEX_LINE_CHARS, MAX_INDEX_LINES
+from memsync.model.loaded import JS_WHITESPACE, loaded_text
 from memsync.model.textcodec import decode, encode
 
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -20,10 +21,6 @@ _ENTRY = re.compile(
     re.VERBOSE,
 )
 _SEPARATOR = re.compile(r"^[ \t]*(?:—|–|--?|:|\|)?[ \t]*")
-# What JavaScript's trim() removes; Python's str.strip() differs (BOM, U+001C-1F, U+0085).
-JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(
-    chr(c) for c in range(0x2000, 0x200B)
-)
 
 
 @dataclass(frozen=True)
@@ -188,16 +185,18 @@ def js_trim(text: str) -> str:
 
 
 def measure_index(text: str) -> IndexSize:
-    """Size of the index the way Claude Code counts it: trimmed, lines, then characters."""
-    trimmed = js_trim(text)
+    """Size of the index the way Claude Code counts it: what it loads (no frontmatter, no HTML
+    comment blocks: `memsync.model.loaded`), trimmed, lines, then characters."""
+    trimmed = js_trim(loaded_text(text))
     if not trimmed:
         return IndexSize(lines=0, chars=0)
     return IndexSize(lines=trimmed.count("\n") + 1, chars=len(trimmed))
 
 
 def visible_part(text: str) -> str:
-    """What Claude Code actually loads: 200 lines, then 25,000 characters at a line break."""
-    lines = js_trim(text).split("\n")
+    """What Claude Code actually loads: frontmatter and HTML comment blocks out, then 200
+    lines, then 25,000 characters at a line break."""
+    lines = js_trim(loaded_text(text)).split("\n")
     kept = "\n".join(lines[:MAX_INDEX_LINES])
     if len(kept) > MAX_INDEX_CHARS:
         # JavaScript's lastIndexOf(x, n) also finds a match starting exactly at n.

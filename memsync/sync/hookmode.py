@@ -29,7 +29,8 @@ MAX_NAMES = 4
 
 
 def _read_index(path: Path, limit: int = 256_000) -> list[str]:
-    """The lines of an index file, read only when it is a regular file, at most LIMIT bytes."""
+    """The lines of an index file as Claude Code loads it (no frontmatter, no HTML comment
+    blocks), read only when it is a regular file, at most LIMIT bytes."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -45,7 +46,10 @@ def _read_index(path: Path, limit: int = 256_000) -> list[str]:
         return []
     finally:
         os.close(fd)
-    return data.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
+    from memsync.model.loaded import loaded_text
+
+    # What the model is told the index holds is what the client would show it of the file.
+    return loaded_text(data.decode("utf-8", "replace")).lstrip("\ufeff").splitlines()
 
 
 def _memory_paths(report: StoreReport, paths: Sequence[str]) -> list[str]:
