@@ -82,3 +82,29 @@ def test_a_dropped_value_is_in_the_commit_the_log_and_the_hook_message(
         "log", "--format=%(trailers:key=Memsync-Decision,valueonly)", "main", cwd=clone
     ).strip()
     assert trailers == f"acme-api/{decision}"
+
+
+def test_the_machine_whose_value_was_dropped_is_told_at_its_next_pull(
+    pair: tuple[Machine, Path, Machine, Path],
+) -> None:
+    """A merge review: only the machine that merged said what was dropped; bob, whose
+    wording lost, pulled the merge without a word."""
+    alice, pa, bob, pb = pair
+    replace(memory_dir(bob, pb) / "setup.md", "how to set up the repo", "bob's wording")
+    bob.memsync("push", cwd=pb)
+    time.sleep(1.1)  # alice's change is newer: hers is kept, bob's dropped
+    replace(memory_dir(alice, pa) / "setup.md", "how to set up the repo", "alice's wording")
+    alice.memsync("push", cwd=pa)
+    hook = bob.memsync(
+        "pull", "--hook", cwd=pb, stdin=json.dumps({"hook_event_name": "SessionStart"})
+    )
+    message = json.loads(hook.stdout)["systemMessage"]
+    [line] = [line for line in message.splitlines() if "merge:" in line]
+    assert line == (
+        "memsync: private: merge: setup.md (description): both sides changed `description`; "
+        'kept the newer change; kept "alice\'s wording", lost "bob\'s wording" (merged on '
+        "alice-laptop) (`memsync log` has both versions)"
+    )
+    # Said once: the next pull brings nothing new.
+    again = bob.memsync("pull", "--hook", cwd=pb, stdin="{}")
+    assert "merge:" not in again.stdout
