@@ -14,7 +14,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from memsync.consolidate import labels, lookalike, phrasing, sections
+from memsync.consolidate import habits, labels, lookalike, phrasing, sections
 from memsync.consolidate.weekdays import WEEKDAYS, bare_weekday, told_in_past
 from memsync.model.mdspans import protected_spans
 
@@ -309,6 +309,8 @@ def _recipe(
             return None
         if group == "inn" and (lookalike.counted_period(before, after) or told_in_past(before)):
             return None
+        if group == "inn" and habits.standing_period(before):
+            return None  # `Access tokens expire in 2 days`: a rule's period, any day
         count = parse_number(g(f"{prefix}_n"))
         unit = g(f"{prefix}_u").lower().rstrip("s")
         if g(f"{prefix}_n").lower() in ("a", "an") and g(f"{prefix}_u").lower().endswith("s"):
@@ -366,6 +368,8 @@ def _recipe(
         return "day", ("days", offset, 0), None, False
     if _DATE_AFTER.match(ctx.after) or _capitalized(ctx.nxt):
         return None
+    if habits.habitual_weekday(before, after):
+        return None  # `Monday is the team's no-meeting day`, `happens Monday at 10:00`
     decided = bare_weekday(g("bare_d"), ctx, match.end())
     if decided is None:
         return None

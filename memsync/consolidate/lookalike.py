@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 
-from memsync.consolidate import labels, present, sections
+from memsync.consolidate import habits, labels, present, sections
 
 _MONTH = sections.MONTH
 _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?"
@@ -233,6 +233,8 @@ def recurring_day(line: str, at: int, word: str = "today") -> bool:
     sentence around AT counts, or a job's `Last run:` on its line: a log's `recurring-cron path
     producing (5/25, 5/27 clean). Today's brief produced from the sandbox` is one day's."""
     sentence = line[_sentence_cut(line[:at]) : at + _sentence_end(line[at:])]
+    if habits.habitual_job(line[_sentence_cut(line[:at]) : at], sentence):
+        return True  # `The nightly job processes yesterday's logs`: each run's
     if word.lower() != "today":
         return _EVERY_RUN.search(sentence) is not None
     return _RECURRING_DAY.search(sentence) is not None or _LAST_RUN.search(line) is not None

@@ -1,0 +1,62 @@
+"""Rules found by an adversarial review of the relative-date grammar: standing rules and
+recurring events."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from memsync.consolidate.dates import convertible_dates, resolve_relative_dates
+
+WEDNESDAY = date(2026, 11, 18)
+
+
+def _agrees(text: str) -> None:
+    """`check` flags exactly what `consolidate` rewrites."""
+    rewritten = [(r.start, r.end) for r in resolve_relative_dates(text, WEDNESDAY)[1]]
+    assert [(m.start, m.end) for m in convertible_dates(text)] == rewritten
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # bug5: a policy's duration, a habitual present, a nightly job (SPEC section 5)
+        "Access tokens expire in 2 days.",
+        "Password reset links expire in one day.",
+        "Invoices are due in 30 days.",
+        "Each invite link expires in 7 days.",
+        "Monday is the team's no-meeting day.",
+        "Friday is our demo day.",
+        "Our demo day is Friday.",
+        "The nightly job processes yesterday's logs.",
+        "The on-call handoff happens Monday at 10:00.",
+        "Standup takes place Monday at 9:30.",
+    ],
+)
+def test_standing_rules_and_recurring_events_are_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, WEDNESDAY) == (text, [])
+    assert convertible_dates(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        # One token, one deadline, one run: a day
+        ("The token expires in 2 days.", "The token expires on 2026-11-20."),
+        ("The report is due in 3 days.", "The report is due on 2026-11-21."),
+        ("Release is due in 2 weeks.", "Release is due on 2026-12-02."),
+        ("The bucket is deleted in ten days.", "The bucket is deleted on 2026-11-28."),
+        ("Access tokens will expire in 2 days.", "Access tokens will expire on 2026-11-20."),
+        ("Friday is my last day.", "2026-11-20 is my last day."),
+        (
+            "The nightly job failed on yesterday's logs.",
+            "The nightly job failed on the 2026-11-17 logs.",
+        ),
+        ("- Phone interview Monday 10:30 AM", "- Phone interview on 2026-11-23 10:30 AM"),
+        ("Call with Dana Monday at 10:00.", "Call with Dana on 2026-11-23 at 10:00."),
+    ],
+)
+def test_one_off_days_beside_the_standing_rules_still_convert(text: str, converted: str) -> None:
+    assert resolve_relative_dates(text, WEDNESDAY)[0] == converted
+    _agrees(text)
