@@ -1,5 +1,5 @@
 """Rules found by an adversarial review of the relative-date grammar: standing rules and
-recurring events."""
+recurring events, reported future."""
 
 from __future__ import annotations
 
@@ -58,5 +58,25 @@ def test_standing_rules_and_recurring_events_are_left_alone(text: str) -> None:
     ],
 )
 def test_one_off_days_beside_the_standing_rules_still_convert(text: str, converted: str) -> None:
+    assert resolve_relative_dates(text, WEDNESDAY)[0] == converted
+    _agrees(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        # bug15: `would` in the weekday's clause points ahead, whatever the reporting verb
+        ("Sam said he would call Monday.", "Sam said he would call on 2026-11-23."),
+        (
+            "I told Sam I would send the contract Friday.",
+            "I told Sam I would send the contract on 2026-11-20.",
+        ),
+        ("Sam said he will call Monday.", "Sam said he will call on 2026-11-23."),
+        # Past stays past: a counterfactual, or no `would` at all
+        ("Sam would have called Monday.", "Sam would have called on 2026-11-16."),
+        ("Sam called Monday.", "Sam called on 2026-11-16."),
+    ],
+)
+def test_reported_future_points_ahead(text: str, converted: str) -> None:
     assert resolve_relative_dates(text, WEDNESDAY)[0] == converted
     _agrees(text)

@@ -99,7 +99,9 @@ _RECURRING = re.compile(
 _PROPER_BEFORE = re.compile(r"(?<![.!?:]\s)\b[A-Z][a-z]+\s+$")
 _HEADING_LINE = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$)")
 FUTURE_CUES = re.compile(
-    r"(?<!-)\b(?:will|shall|going\s+to|gonna|scheduled|planned|plans?|due|upcoming|expect(?:ed|s)?"
+    # `said he would call Monday`: a future told in the past (not `would have called`)
+    r"(?<!-)\b(?:would(?!\s+(?:not\s+)?have\b)|will|shall|going\s+to|gonna|scheduled|planned"
+    r"|plans?|due|upcoming|expect(?:ed|s)?"
     r"|should|must|needs?\s+to|ha(?:s|ve)\s+to|is|are|am|starts?|begins?|ends?|pending|queued"
     r"|tomorrow|next)\b(?!-)|'ll\b"
     # `to be built on Monday`: a passive ahead (not `used to be`); `deferred to Friday`: moved
