@@ -1,5 +1,5 @@
 """Rules found by an adversarial review of the relative-date grammar: standing rules and
-recurring events, reported future."""
+recurring events, reported future, weekday ranges after `next <weekday>`."""
 
 from __future__ import annotations
 
@@ -80,3 +80,40 @@ def test_one_off_days_beside_the_standing_rules_still_convert(text: str, convert
 def test_reported_future_points_ahead(text: str, converted: str) -> None:
     assert resolve_relative_dates(text, WEDNESDAY)[0] == converted
     _agrees(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        # bug6: the end of a range is counted from its start, not from the day of writing
+        (
+            "Ana covers on-call next Monday through Wednesday.",
+            "Ana covers on-call on 2026-11-23 through 2026-11-25.",
+        ),
+        # bug7: both ends in one run, so a second run finds nothing
+        ("Dana is out next Monday until Thursday.", "Dana is out on 2026-11-23 until 2026-11-26."),
+        ("We were out last Friday to Monday.", "We were out on 2026-11-13 to 2026-11-16."),
+        ("Ana is away this Monday - Wednesday.", "Ana is away on 2026-11-16 - 2026-11-18."),
+    ],
+)
+def test_a_range_after_a_relative_weekday_ends_after_its_start(text: str, converted: str) -> None:
+    new_text, _ = resolve_relative_dates(text, WEDNESDAY)
+    assert new_text == converted
+    assert resolve_relative_dates(new_text, date(2026, 11, 30)) == (new_text, [])
+    _agrees(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ana covers on-call Monday through Wednesday.",
+        # A clock time made the end an appointment ahead, its start left alone
+        "Ana covers Monday through Wednesday 10am.",
+        "Office hours: Monday - Friday 9am",
+        "Support runs Monday thru Friday 9am.",
+    ],
+)
+def test_a_range_whose_start_is_left_alone_is_left_alone(text: str) -> None:
+    """`Monday through Wednesday` with no tense for `Monday`: half a range is no range."""
+    assert resolve_relative_dates(text, WEDNESDAY) == (text, [])
+    assert convertible_dates(text) == []

@@ -65,6 +65,8 @@ def mode(kind: str, ctx: Context) -> str:
         connector = ctx.text[chained.end : ctx.start].strip().lower()
         if connector in ("and", "or"):
             return chained.mode
+        if connector in ("-", "–"):
+            return "noun"  # a range's end reads as after `to`: `on 2026-11-16 - 2026-11-18`
     if ctx.before.endswith("/") or ctx.before.rstrip().endswith(("→", "->")):
         return "noun"  # `on 2026-05-13/2026-05-12`, `(2026-03-29 → 2026-03-30)`
     prev = ctx.prev

@@ -119,10 +119,13 @@ PAST_CUES = re.compile(
     re.IGNORECASE,
 )
 _PAST_AUX = re.compile(r"\b(?:was|were|had|did)\b", re.IGNORECASE)
-# `Monday until Friday` whose `Monday` was left alone: converting only `Friday` would leave
-# half a range (the range words `to`/`through` chain only from a converted first day).
+# `Monday until Friday`, `Monday through Wednesday 10am`, `Monday - Friday 9am` whose `Monday`
+# was left alone: converting only the end would leave half a range (the range words chain
+# only from a converted first day).
 _RANGE_START = re.compile(
-    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+(?:until|till)\s*$", re.IGNORECASE
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+(?:until|till|through|thru|to)\s*$"
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+[-–]\s+$",
+    re.IGNORECASE,
 )
 # A sentence that opens with one of these verbs is a to-do: its bare weekday is ahead.
 _IMPERATIVE_START = re.compile(
@@ -143,10 +146,14 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
     """(direction, chained range) of a bare weekday at CTX, or None to leave it alone."""
     text, prev = ctx.text, ctx.prev
     chained = chained_to(ctx.found, text, ctx.start)
+    connector = text[chained.end : ctx.start].strip().lower() if chained else ""
+    is_range = connector in ("to", "through", "thru", "until", "till", "-", "–")
     if chained is not None and chained.recipe[0] == "bare":
-        connector = text[chained.end : ctx.start].strip().lower()
-        is_range = connector in ("to", "through", "thru", "until", "till", "-", "–")
         return chained.recipe[2], is_range
+    if chained is not None and chained.recipe[0] == "weekday" and is_range:
+        # `next Monday through Wednesday`: the end is the first such day after the start,
+        # converted in the same run (a start the rule knows never moves: direction ahead)
+        return 1, True
     # A table cell starts a clause (`| ⏳ Verify Monday |`), and so may a parenthesis (`(share
     # Monday)`) inside a to-do's sentence (`Review the prep (phone screen Monday)`).
     cell = _sentence(ctx.before.split("|")[-1])
