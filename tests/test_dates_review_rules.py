@@ -1,5 +1,6 @@
-"""Rules found by an adversarial review of the relative-date grammar: standing rules and
-recurring events, reported future, weekday ranges after `next <weekday>`."""
+"""Rules found by an adversarial review of the relative-date grammar (/work/rev/import's
+bug5, bug6, bug7, bug14, bug15): standing rules and recurring events, reported future,
+weekday ranges after `next <weekday>`, and single-quoted quotations."""
 
 from __future__ import annotations
 
@@ -117,3 +118,34 @@ def test_a_range_whose_start_is_left_alone_is_left_alone(text: str) -> None:
     """`Monday through Wednesday` with no tense for `Monday`: half a range is no range."""
     assert resolve_relative_dates(text, WEDNESDAY) == (text, [])
     assert convertible_dates(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # bug14: single quotes quote the writer's words as double quotes do
+        "He wrote 'we ship tomorrow' in the channel.",
+        "Dana's Slack status: 'back next week'",
+        "'ship it tomorrow', he said.",
+        "He wrote ‘we ship tomorrow’ in the channel.",
+    ],
+)
+def test_text_in_single_quotes_is_a_quotation(text: str) -> None:
+    assert resolve_relative_dates(text, WEDNESDAY) == (text, [])
+    assert convertible_dates(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        # Apostrophes are no quotes
+        ("Sam's team don't ship tomorrow.", "Sam's team don't ship on 2026-11-19."),
+        ("The users' logs from yesterday are gone.", "The users' logs from 2026-11-17 are gone."),
+        ("Dana's status changed yesterday.", "Dana's status changed on 2026-11-17."),
+        ("He said 'ok' and we ship tomorrow.", "He said 'ok' and we ship on 2026-11-19."),
+        ("We ship tomorrow, the team's call.", "We ship on 2026-11-19, the team's call."),
+    ],
+)
+def test_apostrophes_are_no_quotes(text: str, converted: str) -> None:
+    assert resolve_relative_dates(text, WEDNESDAY)[0] == converted
+    _agrees(text)

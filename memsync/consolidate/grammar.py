@@ -225,7 +225,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
         return None  # `today = today_date - start`: a formula's variable
     if before[-1:] in "\"'“‘`" and before[-1:] and after[:1] in "\"'”’`" and after[:1]:
         return None  # a quoted mention of the words, not a use
-    if lookalike.inside_double_quotes(before, after) and not _yaml_quoted(text, line_start, line):
+    if lookalike.inside_quotes(before, after) and not _yaml_quoted(text, line_start, line):
         return None  # a quotation (a UI string, what someone said) stays verbatim
     prev_match = _WORD_BEFORE.search(before)
     prev = prev_match.group(1).lower() if prev_match else None

@@ -80,8 +80,11 @@ _PLACEHOLDER = re.compile(r"\bYYYY-?MM(?:-?DD)?\b|<date>|\{date\}|\bDD/MM\b|\bMM
 _LABEL_ROW = re.compile(r"(?:^|\s)[/−]\s*$")
 _FULL_STOP = re.compile(r"[.!?](?=\s|$)")
 _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
-_SINGLE_OPEN = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Z])(?!.*(?:^|\s)['‘][A-Z])")
-_SINGLE_CLOSE = re.compile(r"^(?:[^'’]*?[a-z])?['’](?=$|[\s.,;:!?)\]—–])", re.IGNORECASE)
+# A single quote opens a quotation after a space, a colon, a bracket or the line's start and
+# closes one before a space, punctuation or the end; inside a word (`don't`, `team's`) it is
+# an apostrophe, and one ending a word (`users'`) closes nothing that was not opened.
+_QUOTE_OPENS = re.compile(r"(?:^|(?<=[\s:(\[]))['‘](?=\S)")
+_QUOTE_CLOSES = re.compile(r"(?<!\s)['’](?=$|[\s.,;:!?)\]—–-])")
 _NUMBER_TAIL = re.compile(r"\d,$")
 # A line of copied `git log --oneline`: `7a5604d    fix(reservations): Today tab returns only
 # today`, `- \`14c6770\` - Fix cron schedule (Tuesday 7AM)`: its subject quoted from the commit
@@ -316,10 +319,11 @@ _QUOTED_FIELD = re.compile(r'\s*(?:name|title|description|summary)\s*:\s*"')
 _QUOTE_OPENS_LINE = re.compile(r'^\s*(?:>\s*)*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?["“]')
 
 
-def inside_double_quotes(before: str, after: str) -> bool:
+def inside_quotes(before: str, after: str) -> bool:
     """Whether the match sits between a pair of double quotes on its line, after a double quote
     that opens the line and is not closed on it (a quotation going on below), or between
-    single quotes around a title (`'Hurry Up Tomorrow'`; an apostrophe in a word is none)."""
+    single quotes (`He wrote 'we ship tomorrow'`, `'Hurry Up Tomorrow'`; an apostrophe in a
+    word is none)."""
     field = _QUOTED_FIELD.match(before)
     if field is not None and after.rstrip().endswith('"'):
         # `description: "… today's debugging session …"`: YAML's quotes around a value
@@ -331,7 +335,17 @@ def inside_double_quotes(before: str, after: str) -> bool:
         or (before.count("“") > before.count("”") and "”" not in after)
     ):
         return True  # `> "Hey [Name] — … on this week`: a message quoted over several lines
-    opened = _SINGLE_OPEN.search(before)
-    if opened is None or _SINGLE_CLOSE.search(before[opened.end() :]):
-        return straight or curly
-    return straight or curly or _SINGLE_CLOSE.search(after) is not None
+    return straight or curly or _inside_single_quotes(before, after)
+
+
+def _inside_single_quotes(before: str, after: str) -> bool:
+    """Whether a single quote opened in BEFORE is still open there and closes in AFTER."""
+    opened = False
+    for at, char in enumerate(before):
+        if char not in "'‘’":
+            continue
+        if opened and _QUOTE_CLOSES.match(before, at):
+            opened = False
+        elif not opened and _QUOTE_OPENS.match(before, at):
+            opened = True
+    return opened and _QUOTE_CLOSES.search(after) is not None
