@@ -286,3 +286,16 @@ def test_the_scaffolded_pre_commit_hook_passes_on_its_first_run(tmp_path: Path) 
     assert second.returncode == 1
     assert re.search(r"memsync check\.+Failed", second.stdout)
     assert "broken.md" in second.stdout
+
+
+def test_a_dry_run_says_what_would_happen(tmp_path: Path) -> None:
+    """A walkthrough: the dry run printed `would wrote` and `would appended`."""
+    (tmp_path / ".gitattributes").write_text("* text=auto\n")
+    (tmp_path / "README.md").write_text("# Our team\n")
+    done = memsync_cli("scaffold", "--dry-run", str(tmp_path), cwd=tmp_path)
+    lines = done.stdout.splitlines()
+    assert "would write .github/workflows/memsync-check.yml" in lines
+    assert "would append .gitattributes (the merge-driver lines)" in lines
+    assert "would keep README.md (exists; not written by memsync, left as it is)" in lines
+    assert not any(word in done.stdout for word in ("would wrote", "would appended", "would kept"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".gitattributes", "README.md"]

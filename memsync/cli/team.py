@@ -61,15 +61,26 @@ def scaffold(
         data["files"] = [{**f, "path": f["path"].as_posix()} for f in data["files"]]
         render.print_json(data)
         return
-    prefix = "would " if dry_run else ""
     for item in result.files:
+        # A dry run says what would happen: "would write", not "would wrote".
+        action = f"would {_WOULD.get(item.action, item.action)}" if dry_run else item.action
         render.line(
-            f"{prefix}{item.action:<8} {item.path.as_posix()}"
-            + (f" ({item.note})" if item.note else "")
+            f"{action:<8} {item.path.as_posix()}" + (f" ({item.note})" if item.note else "")
         )
     render.line(f"memsync spec: {result.memsync_spec}")
     for warning in result.warnings:
         render.line(("warning:", "yellow"), f" {warning}", stderr=True)
+
+
+_WOULD = {
+    "wrote": "write",
+    "kept": "keep",
+    "appended": "append",
+    "updated": "update",
+    "merged": "merge",
+    "deleted": "leave out",
+    "current": "keep",
+}
 
 
 def review(
