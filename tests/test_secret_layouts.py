@@ -43,6 +43,13 @@ def test_a_row_naming_its_credential_in_the_cell_before_is_read(row: str, shown:
     assert secret not in redact(text)
 
 
+def test_cells_without_padding_and_the_first_cell_are_read_as_written() -> None:
+    secret = token("<<alnum:18>>", "tight")
+    assert found(f"|Password|{secret}|\n") == [(1, "Password=…[redacted 18 chars]")]
+    # The first cell has no cell on its left (not the row's last one, `Password`).
+    assert found(f"| {secret} | notes | Password |\n") == []
+
+
 def test_a_column_headed_password_is_read_in_every_row() -> None:
     first, second = token("<<alnum:16>>", "argo"), token("<<alnum:40>>", "grafana")
     text = (

@@ -68,6 +68,14 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
         ["memsync/consolidate/present.py"],
         ["tests/test_dates_blind14.py", "tests/test_dates_sweep_rules.py"],
     ),
+    "habits": (
+        ["memsync/consolidate/habits.py"],
+        ["tests/test_dates_review_rules.py"],
+    ),
+    "secret-layouts": (
+        ["memsync/check/secret_layouts.py"],
+        ["tests/test_secret_layouts.py"],
+    ),
     "dedupe": (
         ["memsync/consolidate/dedupe.py", "memsync/consolidate/likeness.py"],
         ["tests/test_dedupe.py", "tests/test_paraphrase.py", "tests/test_mutation_dedupe.py"],

@@ -15,7 +15,8 @@ TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMAR
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-# A pair: the credential's name, then where its value may start and must end in the text.
+# A pair: the credential's name, then where its value may start and must end in the text
+# (a value ends at white space anyway; a table cell's at its `|`).
 Pair = tuple[str, int, int]
 
 # A table cell that names something: words, maybe bold or in backticks, maybe a colon.
@@ -43,19 +44,13 @@ def named_values(text: str) -> Iterator[Pair]:
         yield from _table_pairs(text)
     if "--" in text:
         for match in _FLAG.finditer(text):
-            yield match.group(1), match.end(), _line_end(text, match.end())
+            yield match.group(1), match.end(), len(text)
     if "-p" in text:
         for match in _MYSQL_PASSWORD.finditer(text):
-            yield "password", match.end(), _line_end(text, match.end())
-    lowered = text.lower()
-    if "pass" in lowered:
+            yield "password", match.end(), len(text)
+    if "pass" in text.lower():
         for match in _SAID.finditer(text):
-            yield match.group(1), match.end(), _line_end(text, match.end())
-
-
-def _line_end(text: str, start: int) -> int:
-    end = text.find("\n", start)
-    return len(text) if end < 0 else end
+            yield match.group(1), match.end(), len(text)
 
 
 def _table_pairs(text: str) -> Iterator[Pair]:
