@@ -16,7 +16,7 @@ from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
 from memsync.sync.deadline import Deadline, backoff
 from memsync.sync.filetimes import WriteTimes
-from memsync.sync.identity import check_folder
+from memsync.sync.identity import check_folder, missing_record
 from memsync.sync.lock import store_lock
 from memsync.sync.manifest import (
     hashes,
@@ -77,11 +77,13 @@ def _commit_local(run: StoreRun) -> str | None:
     author = git.identity(binding.clone_dir, hostname())
     new = heads.local
     groups = list(store.by_write_day(binding.live_dir, merged))
+    record = missing_record(binding, current)
     for n, (authored, group) in enumerate(groups):
         message = commit_message(binding.project_key, group, current, run.message)
         message += trailers(riding(decisions, group, merged, n == len(groups) - 1), binding.prefix)
+        files = {**group, **record} if n == 0 else group
         new = store.commit_files(
-            binding, parent=new, changes=group, message=message, author=author, authored=authored
+            binding, parent=new, changes=files, message=message, author=author, authored=authored
         )
     assert new is not None
     git.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")

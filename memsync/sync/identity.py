@@ -123,6 +123,14 @@ def refuse_mismatch(
     )
 
 
+def missing_record(binding: Binding, entries: Mapping[str, TreeEntry]) -> dict[str, bytes]:
+    """The identity file to commit along with the first files a sync writes into a folder
+    that has none: a folder filled after a store change by hand records its project too."""
+    if binding.identity is None or IDENTITY_FILE in entries:
+        return {}
+    return {IDENTITY_FILE: format_record(FolderRecord(binding.identity))}
+
+
 def check_folder(binding: Binding, entries: Mapping[str, TreeEntry]) -> None:
     """Refuse to sync a folder that records another project or was moved elsewhere."""
     entry = entries.get(IDENTITY_FILE)

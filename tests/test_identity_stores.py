@@ -1,0 +1,71 @@
+"""Every project folder a store gets records its project, and no two projects' folders mix.
+
+Real git throughout: bare remotes over plain paths, simulated machines with their own
+HOME, Claude directory and memsync directories (a merge review's findings).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine
+from testing.memories import write_memory
+
+GITHUB = "git@github.com:acme/api.git"
+GITLAB = "git@gitlab.com:acme/api.git"
+
+
+def live_dirs(machine: Machine, project: Path) -> dict[str, Path]:
+    """The live directories of PROJECT on MACHINE, by scope."""
+    out = machine.memsync("status", "--json", cwd=project, check=False)
+    return {s["scope"]: Path(s["live_dir"]) for s in json.loads(out.stdout)}
+
+
+def names(directory: Path) -> set[str]:
+    """The memories below DIRECTORY (relative paths), the index left out."""
+    found = {p.relative_to(directory).as_posix() for p in directory.rglob("*.md")}
+    return {p for p in found if not p.endswith("MEMORY.md")}
+
+
+def remote_files(remote: Path) -> set[str]:
+    """Every file path on REMOTE's main branch."""
+    return set(git("ls-tree", "-r", "--name-only", "main", cwd=remote).split())
+
+
+def said(result: object) -> str:
+    """A finished command's stdout and stderr, whitespace folded (rich wraps lines)."""
+    return " ".join((getattr(result, "stdout", "") + getattr(result, "stderr", "")).split())
+
+
+def test_a_sync_into_a_store_set_by_a_config_edit_records_the_project_there(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """A team URL changed by hand: the sync filled the new store's folder but wrote no
+    `.memsync-project`, so an unrelated same-named project bound to it, received the first
+    one's team memory and locked the first one out of its own folder."""
+    alice, _, bob = machines
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    first = make_bare_remote(tmp_path / "remotes" / "team.git")
+    second = make_bare_remote(tmp_path / "remotes" / "team2.git")
+    github = alice.checkout_project(GITHUB, "src/api")
+    args = ("--private", str(private), "--no-hooks")
+    alice.memsync("init", *args, "--team", str(first), cwd=github)
+    write_memory(live_dirs(alice, github)["team"], "gh.md", "gh", "GitHub team note.\n")
+    alice.memsync("push", cwd=github)
+    config = Path(alice.env["MEMSYNC_CONFIG"])
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace(f"url: {first}\n", f"url: {second}\n"), encoding="utf-8")
+    alice.memsync("sync", "--scope", "team", cwd=github)
+    assert {"acme-api/gh.md", "acme-api/.memsync-project"} <= remote_files(second)
+    record = git("show", "main:acme-api/.memsync-project", cwd=second)
+    assert "origin: github.com/acme/api" in record
+
+    gitlab = bob.checkout_project(GITLAB, "src/api")
+    refused = bob.memsync("init", *args, "--team", str(second), cwd=gitlab, check=False)
+    assert refused.returncode == 1, said(refused)
+    assert "belongs to another project (origin github.com/acme/api)" in said(refused)
+    assert "this project is origin gitlab.com/acme/api" in said(refused)
+    assert "gh.md" not in {p.name for p in (bob.claude_dir / "projects").rglob("*.md")}
+    alice.memsync("sync", "--scope", "team", cwd=github)
