@@ -69,3 +69,37 @@ def test_a_sync_into_a_store_set_by_a_config_edit_records_the_project_there(
     assert "this project is origin gitlab.com/acme/api" in said(refused)
     assert "gh.md" not in {p.name for p in (bob.claude_dir / "projects").rglob("*.md")}
     alice.memsync("sync", "--scope", "team", cwd=github)
+
+
+def test_a_subdir_inside_another_projects_folder_is_refused(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """`--subdir acme-web/api` put api's folder inside web's: web syncs its folder
+    recursively, so api's private and team memories appeared in web's memory."""
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    args = ("--private", str(private), "--team", str(team), "--no-hooks")
+    web = alice.checkout_project("git@github.com:acme/web.git", "src/web")
+    api = alice.checkout_project(GITHUB, "src/api")
+    alice.memsync("init", *args, cwd=web)
+    config = Path(alice.env["MEMSYNC_CONFIG"])
+    before = config.read_bytes()
+    refused = alice.memsync("init", *args, "--subdir", "acme-web/api", cwd=api, check=False)
+    assert refused.returncode == 2, said(refused)
+    assert "--subdir 'acme-web/api' cannot name a folder of a store (not one folder name)" in (
+        said(refused)
+    )
+    assert config.read_bytes() == before
+    assert not any(p.startswith("acme-web/api") for p in remote_files(private))
+    # Nor by editing the config: the folder is refused before anything is synced.
+    alice.memsync("init", *args, cwd=api)
+    write_memory(live_dirs(alice, api)["private"], "n.md", "n", "API private note.\n")
+    text = config.read_text(encoding="utf-8").replace("subdir: acme-api", "subdir: acme-web/api")
+    config.write_text(text, encoding="utf-8")
+    pushed = alice.memsync("push", cwd=api, check=False)
+    assert pushed.returncode == 2, said(pushed)
+    assert "('acme-web/api') is not usable" in said(pushed)
+    alice.memsync("sync", cwd=web)
+    assert names(live_dirs(alice, web)["private"]) == set()
+    assert not any(p.startswith("acme-web/api") for p in remote_files(private))

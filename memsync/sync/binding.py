@@ -172,6 +172,10 @@ def check_subdir(subdir: str) -> None:
     if subdir == ".":
         return
     reason = unsafe_path_reason(subdir)
+    if reason is None and "/" in subdir:
+        # A project's folder is synced recursively: a folder inside it (or one holding
+        # it) would hand one project's memories to the other.
+        reason = "not one folder name"
     if reason is not None or subdir.startswith(".") or subdir in ("team", "archive"):
         raise UsageError(
             f"--subdir {subdir!r} cannot name a folder of a store ({reason or 'reserved name'})",
