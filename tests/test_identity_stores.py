@@ -103,3 +103,52 @@ def test_a_subdir_inside_another_projects_folder_is_refused(
     alice.memsync("sync", cwd=web)
     assert names(live_dirs(alice, web)["private"]) == set()
     assert not any(p.startswith("acme-web/api") for p in remote_files(private))
+
+
+def test_a_team_repository_of_its_own_is_one_no_other_project_uses(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """`--subdir .` on a team repository already holding web's folder was accepted, and
+    web's team memories appeared in api's team memory; the reverse (a folder in a repository
+    dedicated to another project) handed the folder's memories to that project."""
+    alice, _, bob = machines
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    args = ("--private", str(private), "--team", str(team), "--no-hooks")
+    web = alice.checkout_project("git@github.com:acme/web.git", "src/web")
+    alice.memsync("init", *args, cwd=web)
+    write_memory(live_dirs(alice, web)["team"], "tw.md", "tw", "Web team plan.\n")
+    alice.memsync("push", cwd=web)
+    api = bob.checkout_project(GITHUB, "src/api")
+    config = Path(bob.env["MEMSYNC_CONFIG"])
+    refused = bob.memsync("init", *args, "--subdir", ".", cwd=api, check=False)
+    assert refused.returncode == 1, said(refused)
+    assert (
+        "the team (team-team) store holds acme-web/, the folder of another project "
+        "(origin github.com/acme/web); this project is origin github.com/acme/api"
+    ) in said(refused)
+    assert "`.` is for a team repository no other project uses" in said(refused)
+    assert not config.exists()
+    assert "tw.md" not in {p.name for p in (bob.claude_dir / "projects").rglob("*.md")}
+    # Nor by editing the config: every sync refuses before it writes the live directory.
+    bob.memsync("init", *args, cwd=api)
+    text = config.read_text(encoding="utf-8")
+    team_entry = text.rindex("subdir: acme-api")  # the team binding follows the private one
+    text = text[:team_entry] + "subdir: ." + text[team_entry + len("subdir: acme-api") :]
+    config.write_text(text, encoding="utf-8")
+    pulled = bob.memsync("sync", cwd=api, check=False)
+    assert pulled.returncode == 1, said(pulled)
+    assert "holds acme-web/, the folder of another project" in said(pulled)
+    assert "tw.md" not in {p.name for p in (bob.claude_dir / "projects").rglob("*.md")}
+
+    dedicated = make_bare_remote(tmp_path / "remotes" / "dedicated.git")
+    own = ("--private", str(private), "--team", str(dedicated), "--no-hooks")
+    bob.memsync("init", *own, "--subdir", ".", cwd=api)
+    assert ".memsync-project" in remote_files(dedicated)
+    inside = alice.memsync("init", *own, cwd=web, check=False)
+    assert inside.returncode == 1, said(inside)
+    assert (
+        "the team (team-dedicated) store is dedicated to another project "
+        "(origin github.com/acme/api, `--subdir .`)"
+    ) in said(inside)
+    assert not any(p.startswith("acme-web/") for p in remote_files(dedicated))

@@ -133,6 +133,7 @@ def missing_record(binding: Binding, entries: Mapping[str, TreeEntry]) -> dict[s
 
 def check_folder(binding: Binding, entries: Mapping[str, TreeEntry]) -> None:
     """Refuse to sync a folder that records another project or was moved elsewhere."""
+    _refuse_nested(binding, entries)
     entry = entries.get(IDENTITY_FILE)
     if entry is None:
         return
@@ -158,3 +159,49 @@ def check_folder(binding: Binding, entries: Mapping[str, TreeEntry]) -> None:
         refuse_mismatch(
             binding.prefix, record.identity, binding.identity, binding.label, binding.project_key
         )
+
+
+def _refuse_nested(binding: Binding, entries: Mapping[str, TreeEntry]) -> None:
+    """Refuse a folder holding another project's folder: it is synced recursively, so that
+    project's memories would become this one's (`--subdir .` on a shared team repository)."""
+    nested = sorted(p for p in entries if p.endswith(f"/{IDENTITY_FILE}"))
+    if not nested:
+        return
+    from memsync.git import read_blobs
+
+    blobs = read_blobs(binding.clone_dir, [entries[p].sha for p in nested])
+    for path in nested:
+        data = blobs.get(entries[path].sha)
+        record = parse_record(data) if data is not None else None
+        if record is None or (binding.identity and record.identity.same_project(binding.identity)):
+            continue
+        where = f"folder {binding.prefix}" if binding.prefix else "store"
+        this = binding.identity.describe() if binding.identity else "not recorded"
+        raise UserMessageError(
+            f"the {binding.label} {where} holds {path.rsplit('/', 1)[0]}/, the folder of another "
+            f"project ({record.identity.describe()}); this project is {this}",
+            hint="`.` is for a team repository no other project uses: bind this project to its "
+            f"own folder (`memsync init --subdir {binding.project_key}`).",
+        )
+
+
+def check_root(binding: Binding, commit: str) -> None:
+    """Refuse a folder in a store dedicated to another project (`--subdir .`): that project
+    syncs the whole repository, this folder included."""
+    from memsync.git import list_tree, read_blobs
+
+    if not binding.prefix:
+        return
+    entry = list_tree(binding.clone_dir, commit, paths=[IDENTITY_FILE]).get(IDENTITY_FILE)
+    data = read_blobs(binding.clone_dir, [entry.sha]).get(entry.sha) if entry else None
+    if data is None:
+        return
+    record = parse_record(data)
+    if binding.identity and record.identity.same_project(binding.identity):
+        return
+    raise UserMessageError(
+        f"the {binding.label} store is dedicated to another project "
+        f"({record.identity.describe()}, `--subdir .`): a folder in it would be synced into "
+        "that project's memory",
+        hint="Use another team repository for this project.",
+    )

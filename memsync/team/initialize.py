@@ -260,7 +260,7 @@ def _locked(binding: Binding, plan: InitPlan) -> contextlib.AbstractContextManag
 def _prepare(binding: Binding, memsync_spec: str | None) -> tuple[str, ...]:
     """Clone and fetch the store, scaffold an empty team store, refuse a foreign folder."""
     from memsync.sync import store
-    from memsync.sync.identity import check_folder
+    from memsync.sync.identity import check_folder, check_root
 
     store.ensure_clone(binding)
     store.check_state(binding)
@@ -273,6 +273,8 @@ def _prepare(binding: Binding, memsync_spec: str | None) -> tuple[str, ...]:
     team = binding.scope == "team"
     scaffolded = scaffold_empty_team_store(binding, memsync_spec) if team else ()
     for commit in {store.heads(binding).local, heads.remote} - {None}:
+        assert commit is not None
+        check_root(binding, commit)
         check_folder(binding, store.store_files(binding, commit))
     return scaffolded
 
