@@ -152,3 +152,48 @@ def test_a_team_repository_of_its_own_is_one_no_other_project_uses(
         "(origin github.com/acme/api, `--subdir .`)"
     ) in said(inside)
     assert not any(p.startswith("acme-web/") for p in remote_files(dedicated))
+
+
+def test_a_clone_made_after_the_repository_gained_an_origin_finds_its_folder(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """Set up before it had an origin, the project was keyed `root-<hash>`; a clone made
+    after it was published was keyed `acme-api`: same root commit, two folders, and the
+    clone never saw the first machine's memory."""
+    laptop, desktop, _ = machines
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    first = laptop.home / "src" / "api"
+    first.mkdir(parents=True)
+    laptop.git("init", "-q", str(first), cwd=laptop.home)
+    laptop.git("commit", "-q", "--allow-empty", "-m", "root", cwd=first)
+    root = laptop.git("rev-parse", "HEAD", cwd=first).strip()
+    laptop.memsync("init", "--private", str(private), "--no-hooks", cwd=first)
+    live = live_dirs(laptop, first)["private"]
+    write_memory(live, "n.md", "n", "Saved before the repository had an origin.\n")
+    laptop.memsync("push", cwd=first)
+    laptop.git("remote", "add", "origin", GITHUB, cwd=first)
+    second = desktop.home / "code" / "api"
+    desktop.git("clone", "-q", str(first), str(second), cwd=desktop.home)
+    desktop.git("remote", "set-url", "origin", GITHUB, cwd=second)
+
+    result = desktop.memsync("init", "--private", str(private), "--no-hooks", cwd=second)
+    assert f"(key root-{root[:12]})" in said(result)
+    clone_live = live_dirs(desktop, second)["private"]
+    assert names(clone_live) == {"n.md"}
+    write_memory(clone_live, "c.md", "c", "Saved on the clone.\n")
+    desktop.memsync("sync", cwd=second)
+    laptop.memsync("sync", cwd=first)
+    assert names(live) == {"n.md", "c.md"}
+    folders = {p.split("/")[0] for p in remote_files(private)}
+    assert folders == {f"root-{root[:12]}"}
+    # A fork (another origin, the same history) keeps a folder of its own.
+    bob = machines[2]
+    theirs = make_bare_remote(tmp_path / "remotes" / "bob.git")
+    upstream, fork = bob.home / "upstream", bob.home / "fork"
+    for clone, origin in ((upstream, GITHUB), (fork, "git@github.com:someone/api.git")):
+        bob.git("clone", "-q", str(first), str(clone), cwd=bob.home)
+        bob.git("remote", "set-url", "origin", origin, cwd=clone)
+    bob.memsync("init", "--private", str(theirs), "--no-hooks", cwd=upstream)
+    forked = bob.memsync("init", "--private", str(theirs), "--no-hooks", cwd=fork)
+    assert "(key someone-api)" in said(forked)
+    assert {p.split("/")[0] for p in remote_files(theirs)} == {"acme-api", "someone-api"}

@@ -205,3 +205,31 @@ def check_root(binding: Binding, commit: str) -> None:
         "that project's memory",
         hint="Use another team repository for this project.",
     )
+
+
+def own_folder(binding: Binding, commit: str) -> str | None:
+    """The top-level folder at COMMIT recording this project under another key (made by a
+    clone set up before the repository had an origin, or after it lost one), or None."""
+    from memsync.git import list_tree, read_blobs
+
+    identity = binding.identity
+    if identity is None or not (identity.origin or identity.root_commit):
+        return None  # a directory name alone proves nothing about a folder's project
+    records = {
+        path.split("/")[0]: entry.sha
+        for path, entry in list_tree(binding.clone_dir, commit).items()
+        if path.count("/") == 1 and path.endswith(f"/{IDENTITY_FILE}")
+    }
+    blobs = read_blobs(binding.clone_dir, list(records.values()))
+    found: list[tuple[bool, str]] = []
+    for folder, sha in records.items():
+        record = parse_record(blobs[sha]) if sha in blobs else None
+        if record is None or record.moved_to or not record.identity.same_project(identity):
+            continue
+        theirs = record.identity.origin
+        if theirs and identity.origin and theirs != identity.origin:
+            continue  # a fork: the same history published as another project
+        found.append((theirs != identity.origin, folder))  # the same origin first
+    if any(folder == binding.prefix for _, folder in found):
+        return binding.prefix
+    return min(found)[1] if found else None

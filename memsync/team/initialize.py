@@ -45,6 +45,8 @@ class InitPlan:
     # The embedded default private remote, created only once the other remotes answered.
     create_local_remote: Path | None
     warnings: tuple[str, ...] = ()
+    # The key is new (no --subdir): a folder another clone made for this project is reused.
+    adopt: bool = False
 
 
 def default_private_remote() -> Path:
@@ -134,7 +136,8 @@ def plan_init(
     )
     config = config.with_project(project)
     location = ProjectLocation(location.root, location.memory_dir, location.origin_url, key)
-    return InitPlan(location, config, private, team, create, warnings)
+    adopt = subdir is None and existing is None
+    return InitPlan(location, config, private, team, create, warnings, adopt)
 
 
 def probe_remote(url: str, cwd: Path, timeout: float | None) -> str | None:
@@ -237,9 +240,11 @@ def run_init(
         assert folder is not None
         bindings.append(make_binding(plan.location, scope, entry, folder.subdir, project.identity))
     scaffolded: tuple[str, ...] = ()
-    for binding in bindings:
+    for n, binding in enumerate(bindings):
         with _locked(binding, plan):
-            scaffolded = _prepare(binding, memsync_spec) or scaffolded
+            bindings[n], done = _prepare(binding, memsync_spec, adopt=plan.adopt)
+            scaffolded = done or scaffolded
+    plan = _with_folders(plan, bindings)
     config_file = save_config(plan.config)
     for binding in bindings:
         binding.live_dir.mkdir(parents=True, exist_ok=True)
@@ -257,10 +262,15 @@ def _locked(binding: Binding, plan: InitPlan) -> contextlib.AbstractContextManag
     return store_lock(binding.lock_path, timeout=timeout, command="init", store=binding.label)
 
 
-def _prepare(binding: Binding, memsync_spec: str | None) -> tuple[str, ...]:
-    """Clone and fetch the store, scaffold an empty team store, refuse a foreign folder."""
+def _prepare(
+    binding: Binding, memsync_spec: str | None, *, adopt: bool
+) -> tuple[Binding, tuple[str, ...]]:
+    """Clone and fetch the store, scaffold an empty team store, find the project's folder
+    (with ADOPT) and refuse a foreign one; the binding to use and what was scaffolded."""
+    from dataclasses import replace
+
     from memsync.sync import store
-    from memsync.sync.identity import check_folder, check_root
+    from memsync.sync.identity import check_folder, check_root, own_folder
 
     store.ensure_clone(binding)
     store.check_state(binding)
@@ -272,11 +282,30 @@ def _prepare(binding: Binding, memsync_spec: str | None) -> tuple[str, ...]:
         git.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
     team = binding.scope == "team"
     scaffolded = scaffold_empty_team_store(binding, memsync_spec) if team else ()
-    for commit in {store.heads(binding).local, heads.remote} - {None}:
-        assert commit is not None
+    commits = [c for c in dict.fromkeys((store.heads(binding).local, heads.remote)) if c]
+    if adopt and commits:
+        # The same history keyed otherwise elsewhere (before it had an origin): one project.
+        found = own_folder(binding, commits[-1])
+        binding = replace(binding, subdir=found, project_key=found) if found else binding
+    for commit in commits:
         check_root(binding, commit)
         check_folder(binding, store.store_files(binding, commit))
-    return scaffolded
+    return binding, scaffolded
+
+
+def _with_folders(plan: InitPlan, bindings: list[Binding]) -> InitPlan:
+    """PLAN with the folders `_prepare` settled on; the key follows the private folder."""
+    from dataclasses import replace
+
+    project = plan.config.projects[str(plan.location.root)]
+    for binding in bindings:
+        folder = ConfigBinding(binding.store.name, binding.subdir)
+        if binding.scope == "private":
+            project = replace(project, private=folder, key=binding.prefix or project.key)
+        else:
+            project = replace(project, team=folder)
+    location = replace(plan.location, key=project.key)
+    return replace(plan, config=plan.config.with_project(project), location=location)
 
 
 def record_identity(binding: Binding) -> None:
