@@ -197,3 +197,41 @@ def test_a_clone_made_after_the_repository_gained_an_origin_finds_its_folder(
     forked = bob.memsync("init", "--private", str(theirs), "--no-hooks", cwd=fork)
     assert "(key someone-api)" in said(forked)
     assert {p.split("/")[0] for p in remote_files(theirs)} == {"acme-api", "someone-api"}
+
+
+def test_init_again_after_the_first_commit_keys_the_project_by_its_history(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """init warned "commit (or add an origin) and run `memsync init` again"; doing exactly
+    that exited 1 calling the project's own folder another project's."""
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    args = ("--private", str(private), "--team", str(team), "--no-hooks")
+    web = alice.home / "src" / "web"
+    web.mkdir(parents=True)
+    alice.git("init", "-q", str(web), cwd=alice.home)
+    first = alice.memsync("init", *args, cwd=web)
+    live = live_dirs(alice, web)
+    write_memory(live["private"], "a.md", "a", "The web project uses Django.\n")
+    write_memory(live["team"], "t.md", "t", "Team plan for web.\n")
+    alice.memsync("push", cwd=web)
+    alice.git("commit", "-q", "--allow-empty", "-m", "first", cwd=web)
+    root = alice.git("rev-parse", "HEAD", cwd=web).strip()
+
+    again = alice.memsync("init", *args, cwd=web, check=False)
+    assert again.returncode == 0, said(again)
+    assert f"(key root-{root[:12]})" in said(again)
+    assert "its memory moves from the folder `web` (keyed by its name)" in said(again)
+    assert names(live["private"]) == {"a.md", "team/t.md"}
+    for remote, memory in ((private, "a.md"), (team, "t.md")):
+        assert f"root-{root[:12]}/{memory}" in remote_files(remote)
+        record = git("show", f"main:root-{root[:12]}/.memsync-project", cwd=remote)
+        assert f"root-commit: {root}" in record and "directory" not in record
+    config = Path(alice.env["MEMSYNC_CONFIG"]).read_text(encoding="utf-8")
+    assert f"key: root-{root[:12]}" in config and "subdir: web" not in config
+    write_memory(live["private"], "b.md", "b", "Written after the move.\n")
+    alice.memsync("sync", cwd=web)
+    assert f"root-{root[:12]}/b.md" in remote_files(private)
+    # The advice names exactly what was run.
+    assert "make a first commit (or add an origin), then run `memsync init` again" in said(first)

@@ -67,8 +67,8 @@ def resolve_project(location: ProjectLocation) -> ResolvedProject:
     warning = (
         f"{location.root} {what} and has no origin: its memory is keyed by the folder "
         f"name `{_clean(location.root.name)}`, which an unrelated project of that name "
-        "would share; commit (or add an origin) and run `memsync init` again to key it "
-        "by its history"
+        "would share; make a first commit (or add an origin), then run `memsync init` "
+        "again: its memory moves to a folder keyed by its history"
     )
     return ResolvedProject(identity, _clean(location.root.name), warning)
 

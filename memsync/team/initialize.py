@@ -112,7 +112,16 @@ def plan_init(
         team = config.stores.get(existing.team.store)
 
     resolved = resolve_project(location)
-    warnings = (resolved.warning,) if resolved.warning else ()
+    warnings: tuple[str, ...] = (resolved.warning,) if resolved.warning else ()
+    if subdir is None and existing is not None and _by_name(existing) and not resolved.warning:
+        # Keyed by its name before it had a history (the warning then said to run init
+        # again): its folder records only that name, so it moves to one keyed by the history.
+        warnings += (
+            f"{location.root} has a history now: its memory moves from the folder "
+            f"`{existing.key}` (keyed by its name) to one keyed by its history; "
+            f"`{existing.key}` stays in the stores as it was",
+        )
+        existing = None
     # A project keeps its folder across re-inits: its memory is already there.
     key = existing.key if existing is not None else resolved.key
     if subdir is None:
@@ -138,6 +147,12 @@ def plan_init(
     location = ProjectLocation(location.root, location.memory_dir, location.origin_url, key)
     adopt = subdir is None and existing is None
     return InitPlan(location, config, private, team, create, warnings, adopt)
+
+
+def _by_name(project: ProjectConfig) -> bool:
+    """Whether PROJECT was bound by its directory name alone (no origin, no commit yet)."""
+    identity = project.identity
+    return identity is not None and not (identity.origin or identity.root_commit)
 
 
 def probe_remote(url: str, cwd: Path, timeout: float | None) -> str | None:
