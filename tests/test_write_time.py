@@ -37,14 +37,20 @@ def _live(machine: Machine, project: Path) -> Path:
         return locate_project(project).memory_dir
 
 
+def _fresh(machine: Machine, tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(an empty private remote, a project on MACHINE, its live memory folder, created)."""
+    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
+    project = machine.checkout_project(ORIGIN, "src/api")
+    live = _live(machine, project)
+    live.mkdir(parents=True)
+    return remote, project, live
+
+
 def test_import_keeps_each_files_write_day_and_consolidation_counts_from_it(
     machines: list[Machine], tmp_path: Path
 ) -> None:
-    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
     laptop, desktop, _ = machines
-    project = laptop.checkout_project(ORIGIN, "src/api")
-    live = _live(laptop, project)
-    live.mkdir(parents=True)
+    remote, project, live = _fresh(laptop, tmp_path)
     _memory(live, "deploy", "We deployed the hotfix yesterday.", day="2026-10-02")
     _memory(live, "freeze", "The code freeze starts tomorrow.", day="2026-10-02")
     # The client's `metadata.modified` is later than the file time: it wins.
@@ -93,12 +99,9 @@ def test_an_evening_edit_west_of_greenwich_keeps_its_local_day_in_blame(
 ) -> None:
     # Stamped +0000, an edit at 20:00 in Los Angeles (04:00 UTC the next day) was dated the
     # next day by blame, and a heading's day was then thrown out as "after the line".
-    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
     laptop = machines[0]
     laptop.env["TZ"] = "America/Los_Angeles"
-    project = laptop.checkout_project(ORIGIN, "src/api")
-    live = _live(laptop, project)
-    live.mkdir(parents=True)
+    remote, project, live = _fresh(laptop, tmp_path)
     evening = datetime(2026, 11, 10, 20, 0, tzinfo=ZoneInfo("America/Los_Angeles")).timestamp()
     for name, body in (
         ("certs", "Yesterday we renewed the TLS certificates."),
@@ -120,11 +123,8 @@ def test_an_evening_edit_west_of_greenwich_keeps_its_local_day_in_blame(
 def test_a_stamp_in_the_future_is_not_when_a_memory_was_written(
     machines: list[Machine], tmp_path: Path
 ) -> None:
-    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
     laptop = machines[0]
-    project = laptop.checkout_project(ORIGIN, "src/api")
-    live = _live(laptop, project)
-    live.mkdir(parents=True)
+    remote, project, live = _fresh(laptop, tmp_path)
     _memory(
         live, "certs", "Yesterday we renewed the TLS certificates.",
         day="2026-11-10", modified="2099-12-28T09:00:00.000Z",
@@ -141,11 +141,8 @@ def test_a_line_not_pushed_yet_is_dated_as_its_commit_will_date_it(
 ) -> None:
     # A line added by hand on the 25th to a memory the client last stamped on the 10th: the
     # live folder said the 10th before the push and the 25th (blame) after it.
-    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
     laptop = machines[0]
-    project = laptop.checkout_project(ORIGIN, "src/api")
-    live = _live(laptop, project)
-    live.mkdir(parents=True)
+    remote, project, live = _fresh(laptop, tmp_path)
     stamp = "2026-11-10T09:00:00.000Z"
     _memory(live, "standup", "Standup notes.", day="2026-11-10", modified=stamp)
     laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
@@ -166,11 +163,8 @@ def test_a_line_two_machines_edited_is_dated_by_the_latest_edit_not_the_sync(
 ) -> None:
     # An import review: the word merge wrote a line in neither parent, blamed on a merge
     # commit authored at the sync (the 26th), so B's "Tomorrow" of the 22nd became the 27th.
-    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
     laptop, desktop, _ = machines
-    mine = laptop.checkout_project(ORIGIN, "src/api")
-    live = _live(laptop, mine)
-    live.mkdir(parents=True)
+    remote, mine, live = _fresh(laptop, tmp_path)
     line = "The release ships after QA signs off, owner Priya."
     _memory(live, "release", line, day="2026-11-10")
     laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=mine)

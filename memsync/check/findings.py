@@ -21,6 +21,10 @@ FORMATS = ("text", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
+# How a secret finding about a file's name says so (sync.outcome gives it its own fix).
+IN_FILE_NAME = "in the file name"
+
+
 @dataclass(frozen=True)
 class Rule:
     """One validation rule: a stable id, its severity, and what to do about it."""

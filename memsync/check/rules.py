@@ -8,7 +8,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 
-from memsync.check.findings import Finding, finding
+from memsync.check.findings import IN_FILE_NAME, Finding, finding
 from memsync.check.frontmatter import frontmatter_findings, recall_size
 from memsync.model.index import link_paths, measure_index, parse_index_text
 from memsync.model.limits import (
@@ -75,7 +75,7 @@ def _secret_in_name(path: str) -> list[Finding]:
     from memsync.check.secrets import scan_text
 
     return [
-        finding("secret", path, 1, f"possible secret ({hit.rule_id}) in the file name: rename it")
+        finding("secret", path, 1, f"possible secret ({hit.rule_id}) {IN_FILE_NAME}: rename it")
         for hit in scan_text(path)[:1]
     ]
 

@@ -23,22 +23,22 @@ JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + 
 _JS_SPACE = f"[{re.escape(JS_WHITESPACE)}]"
 _FRONTMATTER = re.compile(f"---{_JS_SPACE}*\n[\\s\\S]*?---{_JS_SPACE}*\n?")
 _COMMENT = re.compile(r"<!--[\s\S]*?-->")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_ITEM = re.compile(r"( {0,3})([-+*]|\d{1,9}[.)])( {1,4}(?! )|[ \t]*$)")
-_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
-_RAW_HTML = re.compile(r" {0,3}<(script|pre|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
+# The block patterns below are read only for an index with a comment in it: kept as text and
+# compiled by `re`'s own cache on first use, so the session start's import stays cheap.
+_FENCE = r" {0,3}(`{3,}|~{3,})"
+_ITEM = r"( {0,3})([-+*]|\d{1,9}[.)])( {1,4}(?! )|[ \t]*$)"
+_HEADING = r" {0,3}#{1,6}(?:[ \t]|$)"
+_RAW_HTML = r"(?i) {0,3}<(script|pre|style|textarea)(?:[\s>]|$)"
 _BLOCK_TAGS = (
     "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
     "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|"
     "header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|"
     "param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul"
 )
-_BLOCK_HTML = re.compile(f" {{0,3}}</?(?:{_BLOCK_TAGS})(?:[\\s/>]|$)", re.IGNORECASE)
-_OTHER_TAG = re.compile(
-    r" {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|</[A-Za-z][A-Za-z0-9-]*\s*>)\s*$"
-)
+_BLOCK_HTML = f"(?i) {{0,3}}</?(?:{_BLOCK_TAGS})(?:[\\s/>]|$)"
+_OTHER_TAG = r" {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|</[A-Za-z][A-Za-z0-9-]*\s*>)\s*$"
 # A line that ends a list item it is not indented into (not a lazy continuation of it).
-_BLOCK_START = re.compile(r" {0,3}(?:`{3}|~{3}|#{1,6}(?:[ \t]|$)|<[A-Za-z!/]|(?:[-*_][ \t]*){3,}$)")
+_BLOCK_START = r" {0,3}(?:`{3}|~{3}|#{1,6}(?:[ \t]|$)|<[A-Za-z!/]|(?:[-*_][ \t]*){3,}$)"
 
 
 @dataclass(frozen=True)
@@ -113,10 +113,12 @@ def _kept_pieces(source: str, at: int) -> list[tuple[int, int]]:
                 html_end = None
         elif item is not None and (blank or indent >= item):
             pass  # inside the item: nested blocks are the item's, never top-level
-        elif item is not None and not (was_blank or _ITEM.match(line) or _BLOCK_START.match(line)):
+        elif item is not None and not (
+            was_blank or re.match(_ITEM, line) or re.match(_BLOCK_START, line)
+        ):
             pass  # a lazy continuation of the item's paragraph
         else:
-            new_item = _ITEM.match(line)
+            new_item = re.match(_ITEM, line)
             item = len(new_item.group(0)) if new_item and not blank else None
             # A comment indented 1-3 spaces does not interrupt a paragraph (probed).
             opens = line.lstrip(" ").startswith("<!--") and (indent == 0 or not paragraph)
@@ -134,7 +136,7 @@ def _kept_pieces(source: str, at: int) -> list[tuple[int, int]]:
                 and item is None
                 and fence is None
                 and html_end is None
-                and not (_HEADING.match(line) or (indent >= 4 and not paragraph))
+                and not (re.match(_HEADING, line) or (indent >= 4 and not paragraph))
             )
         pos = end
     pieces.append((kept_from, len(source)))
@@ -169,7 +171,7 @@ def _comment_block(source: str, pos: int) -> tuple[int, list[tuple[int, int]]] |
 
 def _fence(line: str) -> str | None:
     """The fence LINE opens (a backtick fence's info string has no backtick), or None."""
-    fenced = _FENCE.match(line)
+    fenced = re.match(_FENCE, line)
     if fenced is None or (fenced.group(1)[0] == "`" and "`" in line[fenced.end() :]):
         return None
     return fenced.group(1)
@@ -177,10 +179,10 @@ def _fence(line: str) -> str | None:
 
 def _html_block(line: str, paragraph: bool) -> re.Pattern[str] | None:
     """The end of the HTML block LINE starts (a pattern its last line matches), or None."""
-    raw = _RAW_HTML.match(line)
+    raw = re.match(_RAW_HTML, line)
     if raw:
         closing = re.compile(f"</{raw.group(1)}>", re.IGNORECASE)
         return None if closing.search(line) else closing
-    if _BLOCK_HTML.match(line) or (not paragraph and _OTHER_TAG.match(line)):
+    if re.match(_BLOCK_HTML, line) or (not paragraph and re.match(_OTHER_TAG, line)):
         return re.compile("^$")  # ends at a blank line
     return None

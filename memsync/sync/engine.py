@@ -111,16 +111,16 @@ def _integrate_remote(run: StoreRun) -> str | None:
     base = git.merge_base(binding.clone_dir, heads.local, heads.remote)
     if base == heads.remote:
         return heads.local
-    from memsync.sync.storemerge import merge_heads, merged_elsewhere
-
     # Another machine's merge may have dropped this machine's value: say so here too.
-    told = merged_elsewhere(binding, heads.local, heads.remote)
+    told = store.merged_elsewhere(binding, heads.local, heads.remote)
     if base == heads.local:
         git.update_branch(
             binding.clone_dir, heads.branch, heads.remote, heads.local, "memsync: fast-forward"
         )
         run.note(decisions=run.report.decisions + told)
         return heads.remote
+    from memsync.sync.storemerge import merge_heads
+
     new, decisions = merge_heads(binding, heads.local, heads.remote, base)
     git.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: merge")
     run.note(decisions=run.report.decisions + told + decisions)

@@ -217,3 +217,19 @@ def by_write_day(
         else:
             groups.append((None, {p: changes[p] for p in sorted(undated)}))
     return groups
+
+
+def merged_elsewhere(binding: Binding, local: str, remote: str) -> tuple[str, ...]:
+    """The decisions of merges made on other machines that REMOTE brings (a merge review:
+    the machine whose value was lost was never told), as lines of the sync report."""
+    prefix = binding.prefix.rstrip("/")
+    lines = []
+    for entry in reversed(git.decision_entries(binding.clone_dir, f"{local}..{remote}")):
+        # storemerge.merge_heads writes `memsync: merge STORE changes on HOST`.
+        host = entry.subject.rpartition(" changes on ")[2] or entry.author
+        for decision in entry.decisions:
+            if prefix and not decision.startswith(f"{prefix}/"):
+                continue  # another project's folder in a shared store
+            shown = decision[len(prefix) + 1 :] if prefix else decision
+            lines.append(f"{shown} (merged on {host})")
+    return tuple(lines)

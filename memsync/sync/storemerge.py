@@ -263,18 +263,3 @@ def merge_heads(
         author=git.identity(repo, host),
     )
     return merged.commit, tuple(describe(d, binding.prefix) for d in merged.decisions)
-
-
-def merged_elsewhere(binding: Binding, local: str, remote: str) -> tuple[str, ...]:
-    """The decisions of merges made on other machines that REMOTE brings (a merge review:
-    the machine whose value was lost was never told), as lines of the sync report."""
-    prefix = binding.prefix.rstrip("/")
-    lines = []
-    for entry in reversed(git.decision_entries(binding.clone_dir, f"{local}..{remote}")):
-        host = entry.subject.rpartition(" changes on ")[2] or entry.author
-        for decision in entry.decisions:
-            if prefix and not decision.startswith(f"{prefix}/"):
-                continue  # another project's folder in a shared store
-            shown = decision[len(prefix) + 1 :] if prefix else decision
-            lines.append(f"{shown} (merged on {host})")
-    return tuple(lines)
