@@ -6,6 +6,7 @@ import os
 import re
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,7 @@ from memsync.merge.diff3 import merge3, merge_text
 from memsync.merge.fields import parses_as_mapping
 from memsync.merge.memory import FileMerge, merge_memory
 from memsync.model.memory import split_frontmatter
+from testing import diffs
 
 EXAMPLES = 3000 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 300
 SETTINGS = settings(
@@ -109,26 +111,35 @@ def _valid(text: str | None) -> bool:
     return problem is None and fm is not None and parses_as_mapping(fm)
 
 
+@pytest.mark.parametrize("diff", diffs.DIFFS)
 @SETTINGS
 @given(triple(), TIMES, TIMES)
-def test_symmetric(files: tuple[bytes | None, ...], t1: int | None, t2: int | None) -> None:
-    base, ours, theirs = files
-    one = merge_memory("m.md", base, ours, theirs, ours_time=t1, theirs_time=t2)
-    two = merge_memory("m.md", base, theirs, ours, ours_time=t2, theirs_time=t1)
-    assert one.content == two.content
-    assert dict(one.extra_files) == dict(two.extra_files)
-    assert set(one.decisions) == set(two.decisions)
+def test_symmetric(
+    diff: str, files: tuple[bytes | None, ...], t1: int | None, t2: int | None
+) -> None:
+    with diffs.using(diff):
+        base, ours, theirs = files
+        one = merge_memory("m.md", base, ours, theirs, ours_time=t1, theirs_time=t2)
+        two = merge_memory("m.md", base, theirs, ours, ours_time=t2, theirs_time=t1)
+        assert one.content == two.content
+        assert dict(one.extra_files) == dict(two.extra_files)
+        assert set(one.decisions) == set(two.decisions)
 
 
+@pytest.mark.parametrize("diff", diffs.DIFFS)
 @SETTINGS
 @given(triple(), TIMES, TIMES)
-def test_identities(files: tuple[bytes | None, ...], t1: int | None, t2: int | None) -> None:
-    base, x, _ = files
-    assert merge_memory("m.md", base, x, x, ours_time=t1, theirs_time=t2).content == x
-    assert merge_memory("m.md", base, base, x, ours_time=t1, theirs_time=t2).content == x
-    assert merge_memory("m.md", base, x, base, ours_time=t1, theirs_time=t2).content == x
+def test_identities(
+    diff: str, files: tuple[bytes | None, ...], t1: int | None, t2: int | None
+) -> None:
+    with diffs.using(diff):
+        base, x, _ = files
+        assert merge_memory("m.md", base, x, x, ours_time=t1, theirs_time=t2).content == x
+        assert merge_memory("m.md", base, base, x, ours_time=t1, theirs_time=t2).content == x
+        assert merge_memory("m.md", base, x, base, ours_time=t1, theirs_time=t2).content == x
 
 
+@pytest.mark.parametrize("diff", diffs.DIFFS)
 @SETTINGS
 @given(triple(), TIMES, TIMES)
 # Found by this test: one side deleted a line break, the other inserted a word beside it, and
@@ -144,28 +155,29 @@ def test_identities(files: tuple[bytes | None, ...], t1: int | None, t2: int | N
 )
 @example((b"x\nA\n\n", b"x\nA\nbeta\n\n", b"x\nalpha\n"), None, None)
 def test_no_markers_and_no_lost_words(
-    files: tuple[bytes | None, ...], t1: int | None, t2: int | None
+    diff: str, files: tuple[bytes | None, ...], t1: int | None, t2: int | None
 ) -> None:
-    base, ours, theirs = files
-    result = merge_memory("m.md", base, ours, theirs, ours_time=t1, theirs_time=t2)
-    texts = _texts(result)
-    assert not any(marker in text for text in texts for marker in MARKERS)
-    dec = [None if x is None else x.decode() for x in files]
-    # Frontmatter may lose a field conflict (reported); body words never get lost (lines
-    # both sides changed are merged by words, so a line may be combined with the other's).
-    whole = not all(t is None or split_frontmatter(t)[0] is not None for t in dec[1:])
-    merged: set[str] = set()
-    for text in texts:
-        merged |= set(_body_words(text, whole))
-    base_words = _body_words(dec[0], whole)
-    for mine, other in ((dec[1], dec[2]), (dec[2], dec[1])):
-        if mine is None:
-            continue
-        if other is None and dec[0] is not None and result.content is None:
-            continue  # deleted on one side, untouched on the other
-        # A word may go only when the other side deleted (an occurrence of) it from the base.
-        for word in set(_body_words(mine, whole)) - merged:
-            assert base_words[word] > _body_words(other, whole)[word], word
+    with diffs.using(diff):
+        base, ours, theirs = files
+        result = merge_memory("m.md", base, ours, theirs, ours_time=t1, theirs_time=t2)
+        texts = _texts(result)
+        assert not any(marker in text for text in texts for marker in MARKERS)
+        dec = [None if x is None else x.decode() for x in files]
+        # Frontmatter may lose a field conflict (reported); body words never get lost (lines
+        # both sides changed are merged by words, so a line may be combined with the other's).
+        whole = not all(t is None or split_frontmatter(t)[0] is not None for t in dec[1:])
+        merged: set[str] = set()
+        for text in texts:
+            merged |= set(_body_words(text, whole))
+        base_words = _body_words(dec[0], whole)
+        for mine, other in ((dec[1], dec[2]), (dec[2], dec[1])):
+            if mine is None:
+                continue
+            if other is None and dec[0] is not None and result.content is None:
+                continue  # deleted on one side, untouched on the other
+            # A word may go only when the other side deleted (an occurrence of) it from the base.
+            for word in set(_body_words(mine, whole)) - merged:
+                assert base_words[word] > _body_words(other, whole)[word], word
 
 
 @SETTINGS
@@ -184,16 +196,20 @@ def test_frontmatter_parses_when_both_sides_did(
 SEQ = st.lists(st.integers(0, 5), max_size=10)
 
 
+@pytest.mark.parametrize("diff", diffs.DIFFS)
 @SETTINGS
 @given(SEQ, SEQ, SEQ, st.booleans())
-def test_merge3_sequences(base: list[int], a: list[int], b: list[int], a_first: bool) -> None:
-    merged = merge3(base, a, b, a_first=a_first)
-    assert merged.items == merge3(base, b, a, a_first=not a_first).items
-    assert merge3(base, a, a, a_first=a_first).items == tuple(a)
-    assert merge3(base, base, a, a_first=a_first).items == tuple(a)
-    for mine, other in ((a, b), (b, a)):
-        for item in set(mine) - set(merged.items):
-            assert base.count(item) > other.count(item)
+def test_merge3_sequences(
+    diff: str, base: list[int], a: list[int], b: list[int], a_first: bool
+) -> None:
+    with diffs.using(diff):
+        merged = merge3(base, a, b, a_first=a_first)
+        assert merged.items == merge3(base, b, a, a_first=not a_first).items
+        assert merge3(base, a, a, a_first=a_first).items == tuple(a)
+        assert merge3(base, base, a, a_first=a_first).items == tuple(a)
+        for mine, other in ((a, b), (b, a)):
+            for item in set(mine) - set(merged.items):
+                assert base.count(item) > other.count(item)
 
 
 def test_a_blank_line_added_at_the_end_survives_a_merge() -> None:

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memsync.merge import diff3
 from memsync.merge.memory import FileMerge, merge_memory
 from memsync.merge.words import merge_words, tokenize
+from testing import diffs
 
 EXAMPLES = 2000 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 250
 SETTINGS = settings(
@@ -180,54 +179,48 @@ def merged(base: bytes, ours: bytes, theirs: bytes, t1: int | None, t2: int | No
     return merge_memory("m.md", base, ours, theirs, ours_time=t1, theirs_time=t2)
 
 
+@pytest.mark.parametrize("diff", diffs.DIFFS)
 @SETTINGS
 @given(triple(), TIMES, TIMES)
 def test_prose_merge_is_symmetric(
-    files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None
+    diff: str, files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None
 ) -> None:
-    symmetric(files, t1, t2)
+    with diffs.using(diff):
+        base, ours, theirs = files
+        one, two = merged(base, ours, theirs, t1, t2), merged(base, theirs, ours, t2, t1)
+        assert one.content == two.content
+        assert set(one.decisions) == set(two.decisions)
 
 
-def symmetric(files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None) -> None:
-    base, ours, theirs = files
-    one, two = merged(base, ours, theirs, t1, t2), merged(base, theirs, ours, t2, t1)
-    assert one.content == two.content
-    assert set(one.decisions) == set(two.decisions)
-
-
+@pytest.mark.parametrize("diff", diffs.DIFFS)
 @SETTINGS
 @given(triple(), TIMES, TIMES)
 def test_prose_identities(
-    files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None
+    diff: str, files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None
 ) -> None:
-    identities(files, t1, t2)
+    with diffs.using(diff):
+        base, x, _ = files
+        assert merged(base, x, x, t1, t2).content == x
+        assert merged(base, base, x, t1, t2).content == x
+        assert merged(base, x, base, t1, t2).content == x
 
 
-def identities(files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None) -> None:
-    base, x, _ = files
-    assert merged(base, x, x, t1, t2).content == x
-    assert merged(base, base, x, t1, t2).content == x
-    assert merged(base, x, base, t1, t2).content == x
-
-
+@pytest.mark.parametrize("diff", diffs.DIFFS)
 @SETTINGS
 @given(triple(), TIMES, TIMES)
 def test_prose_no_markers_and_no_word_lost(
-    files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None
+    diff: str, files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None
 ) -> None:
-    no_word_lost(files, t1, t2)
-
-
-def no_word_lost(files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None) -> None:
-    base, ours, theirs = files
-    result = merged(base, ours, theirs, t1, t2)
-    assert result.content is not None
-    assert not any(marker.encode() in result.content for marker in MARKERS)
-    kept = words(result.content)
-    for mine, other in ((ours, theirs), (theirs, ours)):
-        # A word may go only when the other side deleted (an occurrence of) it.
-        for word in set(words(mine)) - set(kept):
-            assert words(base)[word] > words(other)[word], word
+    with diffs.using(diff):
+        base, ours, theirs = files
+        result = merged(base, ours, theirs, t1, t2)
+        assert result.content is not None
+        assert not any(marker.encode() in result.content for marker in MARKERS)
+        kept = words(result.content)
+        for mine, other in ((ours, theirs), (theirs, ours)):
+            # A word may go only when the other side deleted (an occurrence of) it.
+            for word in set(words(mine)) - set(kept):
+                assert words(base)[word] > words(other)[word], word
 
 
 @st.composite
@@ -261,58 +254,22 @@ def anchored_triple(draw: st.DrawFn) -> tuple[bytes, bytes, bytes]:
     return tuple((HEAD + text).encode() for text in texts)  # type: ignore[return-value]
 
 
+@pytest.mark.parametrize("diff", diffs.DIFFS)
 @SETTINGS
 @given(anchored_triple(), TIMES, TIMES)
 def test_prose_remerge_is_idempotent(
-    files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None
+    diff: str, files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None
 ) -> None:
-    idempotent(files, t1, t2)
-
-
-def idempotent(files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None) -> None:
-    base, ours, theirs = files
-    result = merged(base, ours, theirs, t1, t2)
-    assert result.content is not None
-    assert merged(ours, result.content, result.content, t1, t2).content == result.content
-    assert result.decisions == ()
-    # Merging the result again with either side changes nothing.
-    assert merged(base, result.content, ours, t1, t2).content == result.content
-    assert merged(base, result.content, theirs, t1, t2).content == result.content
-    assert merged(ours, result.content, result.content, t1, t2).content == result.content
-
-
-# --- long regions: the common prefix and suffix, then a re-wrap aligned word by word ------
-
-
-@contextlib.contextmanager
-def long_regions() -> Iterator[None]:
-    """Every diff takes the path of sequences past diff3._WHOLE_DIFF items."""
-    saved = diff3._WHOLE_DIFF
-    diff3._WHOLE_DIFF = 0
-    try:
-        yield
-    finally:
-        diff3._WHOLE_DIFF = saved
-
-
-@SETTINGS
-@given(triple(), TIMES, TIMES)
-def test_the_properties_hold_on_the_long_region_path(
-    files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None
-) -> None:
-    with long_regions():
-        symmetric(files, t1, t2)
-        identities(files, t1, t2)
-        no_word_lost(files, t1, t2)
-
-
-@SETTINGS
-@given(anchored_triple(), TIMES, TIMES)
-def test_remerge_is_idempotent_on_the_long_region_path(
-    files: tuple[bytes, bytes, bytes], t1: int | None, t2: int | None
-) -> None:
-    with long_regions():
-        idempotent(files, t1, t2)
+    with diffs.using(diff):
+        base, ours, theirs = files
+        result = merged(base, ours, theirs, t1, t2)
+        assert result.content is not None
+        assert merged(ours, result.content, result.content, t1, t2).content == result.content
+        assert result.decisions == ()
+        # Merging the result again with either side changes nothing.
+        assert merged(base, result.content, ours, t1, t2).content == result.content
+        assert merged(base, result.content, theirs, t1, t2).content == result.content
+        assert merged(ours, result.content, result.content, t1, t2).content == result.content
 
 
 def test_a_long_paragraph_re_wrapped_merges_with_a_word_added_elsewhere() -> None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import bisect
-from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Generic, TypeVar
+
+from memsync.merge.matching import opcodes
 
 T = TypeVar("T", bound=Hashable)
 
@@ -60,7 +60,7 @@ def diff_hunks(
     """
     if len(base) == len(side) and all(x == y for x, y in zip(base, side, strict=False)):
         return []
-    changes = [op[1:] for op in _opcodes(base, side) if op[0] != "equal"]
+    changes = [op[1:] for op in opcodes(base, side) if op[0] != "equal"]
     spans: list[list[int]] = []  # [i1, i2, j1, j2] of each change
     for n, change in enumerate(changes):
         i1, i2, j1, j2 = change
@@ -76,113 +76,6 @@ def diff_hunks(
         else:
             spans.append([i1, i2, j1, j2])
     return [Hunk(i1, i2, tuple(side[j1:j2]), side_id) for i1, i2, j1, j2 in spans]
-
-
-# Up to this many items SequenceMatcher diffs the whole of both; past it, its cost grows with
-# the square of how often common items (spaces, `the`) repeat: a 30 KB paragraph re-wrapped
-# on one machine took 44 s to merge with one word added on the other (a merge review).
-_WHOLE_DIFF = 2_000
-
-
-_Op = tuple[str, int, int, int, int]
-
-
-def _opcodes(base: Sequence[T], side: Sequence[T]) -> list[_Op]:
-    """SequenceMatcher's opcodes turning BASE into SIDE; for long sequences, the non-blank
-    items (words) are matched first, by their common prefix and suffix and then by the words
-    each holds once (patience), and the white space between matched words is compared as a
-    whole: a re-wrapped paragraph costs one pass."""
-    # autojunk off: its popularity heuristic would make the diff depend on file length.
-    if len(base) + len(side) <= _WHOLE_DIFF:
-        return list(SequenceMatcher(None, base, side, autojunk=False).get_opcodes())
-    words = [i for i, item in enumerate(base) if not _blank(item)]
-    others = [j for j, item in enumerate(side) if not _blank(item)]
-    pairs: list[tuple[int, int]] = []
-    _match([base[i] for i in words], [side[j] for j in others], pairs)
-    ops: list[_Op] = []
-
-    def add(tag: str, i1: int, i2: int, j1: int, j2: int) -> None:
-        if i1 == i2 and j1 == j2:
-            return
-        if ops and ops[-1][0] == tag == "equal":
-            ops[-1] = (tag, ops[-1][1], i2, ops[-1][3], j2)
-        else:
-            ops.append((tag, i1, i2, j1, j2))
-
-    i = j = 0
-    for word, other in [*((words[p], others[q]) for p, q in pairs), (len(base), len(side))]:
-        # What lies between two matched words: the same, or changed as a whole.
-        if base[i:word] == side[j:other]:
-            add("equal", i, word, j, other)
-        else:
-            add("replace" if i < word and j < other else "delete" if i < word else "insert",
-                i, word, j, other)  # fmt: skip
-        add("equal", word, min(word + 1, len(base)), other, min(other + 1, len(side)))
-        i, j = word + 1, other + 1
-    return ops
-
-
-def _blank(item: object) -> bool:
-    return isinstance(item, str) and (item == "" or item.isspace())
-
-
-def _match(a: Sequence[T], b: Sequence[T], out: list[tuple[int, int]]) -> None:
-    """Append to OUT the (index in A, index in B) of matched items, in order."""
-    stack: list[tuple[int, int, int, int]] = [(0, len(a), 0, len(b))]
-    found: list[tuple[int, int]] = []
-    while stack:
-        lo_a, hi_a, lo_b, hi_b = stack.pop()
-        while lo_a < hi_a and lo_b < hi_b and a[lo_a] == b[lo_b]:
-            found.append((lo_a, lo_b))
-            lo_a, lo_b = lo_a + 1, lo_b + 1
-        while lo_a < hi_a and lo_b < hi_b and a[hi_a - 1] == b[hi_b - 1]:
-            hi_a, hi_b = hi_a - 1, hi_b - 1
-            found.append((hi_a, hi_b))
-        if lo_a == hi_a or lo_b == hi_b:
-            continue
-        anchors = _unique_anchors(a, b, (lo_a, hi_a, lo_b, hi_b))
-        if not anchors or (hi_a - lo_a) + (hi_b - lo_b) <= _WHOLE_DIFF:
-            matcher = SequenceMatcher(None, a[lo_a:hi_a], b[lo_b:hi_b], autojunk=False)
-            for block in matcher.get_matching_blocks():
-                found.extend((lo_a + block.a + k, lo_b + block.b + k) for k in range(block.size))
-            continue
-        for x, y in anchors:
-            found.append((x, y))
-            stack.append((lo_a, x, lo_b, y))
-            lo_a, lo_b = x + 1, y + 1
-        stack.append((lo_a, hi_a, lo_b, hi_b))
-    out.extend(sorted(found))
-
-
-def _unique_anchors(
-    a: Sequence[T], b: Sequence[T], ranges: tuple[int, int, int, int]
-) -> list[tuple[int, int]]:
-    """Items found once in each range, in an order both keep (their longest increasing run)."""
-    lo_a, hi_a, lo_b, hi_b = ranges
-    count_a = Counter(a[lo_a:hi_a])
-    count_b = Counter(b[lo_b:hi_b])
-    where = {b[y]: y for y in range(lo_b, hi_b) if count_b[b[y]] == 1}
-    candidates = [
-        (x, where[a[x]]) for x in range(lo_a, hi_a) if count_a[a[x]] == 1 and a[x] in where
-    ]
-    # Patience sorting: the longest run of candidates whose B positions increase.
-    tails: list[int] = []
-    links: list[int] = []
-    ends: list[int] = []
-    for n, (_, y) in enumerate(candidates):
-        k = bisect.bisect_left(tails, y)
-        if k == len(tails):
-            tails.append(y)
-            ends.append(n)
-        else:
-            tails[k], ends[k] = y, n
-        links.append(ends[k - 1] if k else -1)
-    run: list[tuple[int, int]] = []
-    n = ends[-1] if ends else -1
-    while n >= 0:
-        run.append(candidates[n])
-        n = links[n]
-    return run[::-1]
 
 
 def _conflicting(h: Hunk[T], k: Hunk[T]) -> bool:
@@ -206,9 +99,8 @@ def _apply(base: Sequence[T], start: int, end: int, hunks: list[Hunk[T]]) -> tup
 
 def union(first: Sequence[T], second: Sequence[T]) -> tuple[T, ...]:
     """Both sequences interleaved: common runs once, differing runs FIRST's then SECOND's."""
-    matcher = SequenceMatcher(None, first, second, autojunk=False)
     out: list[T] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes(first, second):
         out.extend(first[i1:i2])
         if tag in ("replace", "insert"):
             out.extend(second[j1:j2])
@@ -252,14 +144,34 @@ def _absorbed(
     with the insertion, or its change after the point begins with it, with only GLUE items
     of the base in between.
     """
+    # Each side's replacements are disjoint and in base order, so their starts and ends both
+    # ascend: only those ending or starting within an insertion's length of its point can
+    # hold it, found by bisection (a re-wrapped paragraph has thousands of replacements).
+    changed = [
+        sorted((k for k in hunks if k.side == s and not k.is_insertion), key=_span) for s in (0, 1)
+    ]
+    starts = [[k.start for k in side] for side in changed]
+    ends = [[k.end for k in side] for side in changed]
     kept: list[Hunk[T]] = []
     for h in hunks:
-        if h.is_insertion and any(
-            _holds(base, h, k, glue) for k in hunks if k.side != h.side and not k.is_insertion
-        ):
-            continue
+        if h.is_insertion:
+            other, p, n = 1 - h.side, h.start, len(h.items)
+            near = (
+                changed[other][
+                    bisect.bisect_left(ends[other], p - n + 1) : bisect.bisect_right(ends[other], p)
+                ]
+                + changed[other][
+                    bisect.bisect_left(starts[other], p) : bisect.bisect_left(starts[other], p + n)
+                ]
+            )
+            if any(_holds(base, h, k, glue) for k in near):
+                continue
         kept.append(h)
     return kept
+
+
+def _span(hunk: Hunk[T]) -> tuple[int, int]:
+    return hunk.start, hunk.end
 
 
 def _holds(base: Sequence[T], h: Hunk[T], k: Hunk[T], glue: Callable[[T], bool] | None) -> bool:
@@ -277,6 +189,13 @@ def _holds(base: Sequence[T], h: Hunk[T], k: Hunk[T], glue: Callable[[T], bool] 
     return found and n > len(gap) and (not gap or (glue is not None and all(map(glue, gap))))
 
 
+def side_hunks(
+    base: Sequence[T], a: Sequence[T], b: Sequence[T], glue: Callable[[T], bool] | None = None
+) -> list[Hunk[T]]:
+    """Both sides' changes of BASE as `merge3` combines them (A's side 0, B's side 1)."""
+    return _absorbed(base, diff_hunks(base, a, 0, glue) + diff_hunks(base, b, 1, glue), glue)
+
+
 def merge3(
     base: Sequence[T],
     a: Sequence[T],
@@ -285,12 +204,14 @@ def merge3(
     a_first: bool,
     resolve: Resolver[T] | None = None,
     glue: Callable[[T], bool] | None = None,
+    hunks: list[Hunk[T]] | None = None,
 ) -> SequenceMerge[T]:
     """Merge A and B, two edits of BASE; where they collide RESOLVE (default: keep both).
 
-    GLUE: see `diff_hunks`.
+    GLUE: see `diff_hunks`. HUNKS: `side_hunks(base, a, b, glue)`, when already known.
     """
-    hunks = _absorbed(base, diff_hunks(base, a, 0, glue) + diff_hunks(base, b, 1, glue), glue)
+    if hunks is None:
+        hunks = side_hunks(base, a, b, glue)
     out: list[T] = []
     conflicts: list[Conflict[T]] = []
     pos = 0

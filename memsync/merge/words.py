@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from memsync.merge.diff3 import Resolver, keep_both, merge3, union
+from memsync.merge.diff3 import Resolver, keep_both, merge3, side_hunks, union
 from memsync.model.mdspans import code_block_lines
 
 _TOKEN = re.compile(
@@ -43,7 +43,12 @@ def _is_space(token: str) -> bool:
 
 def _contains(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
     n = len(shorter)
-    return any(longer[i : i + n] == shorter for i in range(len(longer) - n + 1))
+    if not n:
+        return True
+    # Slices only where the first token matches: both sides may insert long runs here.
+    return any(
+        longer[i] == shorter[0] and longer[i : i + n] == shorter for i in range(len(longer) - n + 1)
+    )
 
 
 def _insertions(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -79,7 +84,8 @@ def _held(
     for short, long in ((first, second), (second, first)):
         if _subsequence(short, long):
             extra = [item for item in Counter(long) - Counter(short) if not _is_space(item)]
-            from_base = [item for item in extra if item in base]
+            in_base = set(base)  # a set: the region may be a whole 250 KB paragraph
+            from_base = [item for item in extra if item in in_base]
             if extra and len(from_base) == len(extra):
                 return short
             if extra and not from_base:
@@ -114,8 +120,12 @@ def merge_words(
 ) -> tuple[tuple[str, ...], str | None]:
     """Merge the lines of one region by words: (lines, None) or both versions ("words")."""
     tokens = [tokenize("\n".join(lines)) for lines in (base, first, second)]
+    # The diffs once for both streams: on a large region they are most of the time.
+    hunks = side_hunks(tokens[0], tokens[1], tokens[2], _is_space)
     streams = [
-        merge3(*tokens, a_first=True, resolve=_taking(tokens[0], which), glue=_is_space)
+        merge3(
+            *tokens, a_first=True, resolve=_taking(tokens[0], which), glue=_is_space, hunks=hunks
+        )
         for which in (0, 1)
     ]
     if any(_glued(stream.items, tokens) for stream in streams):
