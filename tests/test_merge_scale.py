@@ -88,6 +88,7 @@ def test_the_anchored_diff_turns_one_sequence_into_the_other(
     a: list[int], b: list[int], budget: int
 ) -> None:
     assert apply(a, b, opcodes(a, b, budget)) == b
+    assert opcodes(a, tuple(b), budget) == opcodes(a, b, budget)  # callers mix the two
 
 
 @SETTINGS

@@ -77,10 +77,11 @@ def _anchors(
         found = where.get(key)
         if found is not None and found[0] == 1:
             found[2] = j if found[2] == -1 else -2  # -2: more than once in b
+    # Checked as tuples: callers mix lists and tuples, whose slices never compare equal.
     pairs = sorted(
         (i, j)
         for count, i, j in where.values()
-        if count == 1 and j >= 0 and a[i : i + run] == b[j : j + run]
+        if count == 1 and j >= 0 and tuple(a[i : i + run]) == tuple(b[j : j + run])
     )
     # The longest chain of pairs increasing in b (patience sorting), kept with back links.
     tails: list[int] = []  # b places ending the best chain of each length
