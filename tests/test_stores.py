@@ -467,6 +467,53 @@ def test_project_move_renames_the_folder_and_other_machines_follow_losing_nothin
     assert "api/d.md" in remote_files(private)
 
 
+def _moved_while_edited(
+    machines: list[Machine], tmp_path: Path
+) -> tuple[Machine, Path, Path, Path, Path]:
+    """The laptop moves acme-api/ to api/ while the desktop holds an unpushed edit of a.md."""
+    laptop, desktop, _ = machines
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    p1 = laptop.checkout_project(ORIGIN, "src/api")
+    p2 = desktop.checkout_project(ORIGIN, "work/api")
+    laptop.memsync("init", "--private", str(private), "--no-hooks", cwd=p1)
+    write_memory(live_dirs(laptop, p1)["private"], "a.md", "a", "Deploys run on Friday.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("init", "--private", str(private), "--no-hooks", cwd=p2)
+    live2 = live_dirs(desktop, p2)["private"]
+    write_memory(live2, "a.md", "a", "Deploys run on Monday.\n")  # not pushed yet
+    laptop.memsync("project", "move", "api", cwd=p1)
+    return laptop, p1, desktop, p2, private
+
+
+def _assert_the_edit_moved(private: Path, output: str) -> None:
+    body = git("show", "main:api/a.md", cwd=private)
+    # Merged as two additions with no base, both sentences were kept, on every machine.
+    assert "Deploys run on Monday." in body and "Friday" not in body, body
+    assert "kept both" not in output, output
+
+
+def test_following_a_move_with_an_unpushed_edit_sends_the_edit_not_a_second_copy(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, p1, desktop, p2, private = _moved_while_edited(machines, tmp_path)
+    followed = desktop.memsync("init", "--subdir", "api", "--no-hooks", cwd=p2)
+    _assert_the_edit_moved(private, followed.stdout + followed.stderr)
+    laptop.memsync("sync", cwd=p1)
+    assert "Friday" not in (live_dirs(laptop, p1)["private"] / "a.md").read_text("utf-8")
+
+
+def test_a_folder_changed_in_the_config_merges_the_edit_into_the_moved_memory(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    _, _, desktop, p2, private = _moved_while_edited(machines, tmp_path)
+    path = config_file(desktop)
+    text = path.read_text(encoding="utf-8")
+    assert text.count("subdir: acme-api") == 1, text
+    path.write_text(text.replace("subdir: acme-api", "subdir: api"), encoding="utf-8")
+    synced = desktop.memsync("sync", cwd=p2)
+    _assert_the_edit_moved(private, synced.stdout + synced.stderr)
+
+
 def test_project_move_refuses_a_folder_in_use(machines: list[Machine], tmp_path: Path) -> None:
     alice = machines[0]
     private = make_bare_remote(tmp_path / "remotes" / "private.git")

@@ -24,7 +24,7 @@ from memsync.sync.manifest import (
     never_synced,
     save_manifest,
 )
-from memsync.sync.migrate import edits_to_commit
+from memsync.sync.migrate import catch_up, edits_to_commit
 from memsync.sync.outgoing import commit_message
 from memsync.sync.report import StoreReport
 from memsync.sync.storerun import StoreRun, scan_live, start_run, without_unread_deletions
@@ -36,6 +36,11 @@ if TYPE_CHECKING:
 def _commit_local(run: StoreRun) -> str | None:
     """Commit local edits on top of the local branch; returns the new head (or the old)."""
     binding = run.binding
+    if run.manifest.previous is not None:
+        # A new folder or store: the live edits are merged against its newest version.
+        with contextlib.suppress(RemoteUnavailableError):
+            _fetch(run)
+        catch_up(binding)
     heads = store.heads(binding)
     changes, base, current = edits_to_commit(binding, run.manifest, run.live, heads.local)
     # A synced memory saved as Latin-1, grown past the size limit or replaced by a symlink is

@@ -46,6 +46,27 @@ def edits_to_commit(
     return edits, base, current
 
 
+def catch_up(binding: Binding) -> None:
+    """Fast-forward the local branch to the fetched remote one when it is only behind.
+
+    Before a migration's edits are committed: the new folder's newest known version is
+    then their merge base. A folder another machine moved there (`project move`) otherwise
+    reached this machine after its edits, as a second copy of each memory with no base.
+    """
+    from memsync.sync.store import heads as store_heads
+    from memsync.sync.store import store_files
+
+    heads = store_heads(binding)
+    if heads.local is None or heads.remote is None or heads.local == heads.remote:
+        return
+    if git.merge_base(binding.clone_dir, heads.local, heads.remote) != heads.local:
+        return
+    check_folder(binding, store_files(binding, heads.remote))  # moved or foreign: stop here
+    git.update_branch(
+        binding.clone_dir, heads.branch, heads.remote, heads.local, "memsync: fast-forward"
+    )
+
+
 def migration_edits(
     binding: Binding,
     manifest: Manifest,

@@ -286,6 +286,8 @@ def _prepare(
 
     from memsync.sync import store
     from memsync.sync.identity import check_folder, check_root, own_folder
+    from memsync.sync.manifest import binding_manifest
+    from memsync.sync.migrate import catch_up
 
     store.ensure_clone(binding)
     store.check_state(binding)
@@ -295,6 +297,10 @@ def _prepare(
     if heads.local is None and heads.remote is not None:
         # Start from the store's history: live memories become commits on top of it.
         git.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
+    elif binding_manifest(binding)[0].previous is not None:
+        # A new folder for this live directory: its newest version, before the identity
+        # record is committed there, is the base of the live edits (sync.migrate).
+        catch_up(binding)
     team = binding.scope == "team"
     scaffolded = scaffold_empty_team_store(binding, memsync_spec) if team else ()
     commits = [c for c in dict.fromkeys((store.heads(binding).local, heads.remote)) if c]
