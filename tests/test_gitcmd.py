@@ -163,3 +163,17 @@ def test_change_times_are_when_the_edit_was_made(clone: Path) -> None:
     )
     assert gitcmd.change_times(clone, None, edit) == {"d.md": 1_700_000_000}
     assert gitcmd.authored_time(clone, edit) == 1_700_000_000
+
+
+def test_an_empty_local_remote_names_its_default_branch_by_its_head(tmp_path: Path) -> None:
+    # git 2.39 advertises no HEAD for an empty repository: read it from disk when local.
+    work = tmp_path / "work"
+    git("init", "-q", "-b", "trunk", str(work), cwd=tmp_path)
+    clone = tmp_path / "clone.git"
+    gitcmd.init_bare(clone, str(work))
+    assert gitcmd.remote_default_branch(clone, 10) == "trunk"  # a working repository's .git
+    git("-c", "user.name=u", "-c", "user.email=u@e", "commit", "-q", "--allow-empty", "-m", "x",
+        cwd=work)  # fmt: skip
+    git("symbolic-ref", "HEAD", "refs/heads/gone", cwd=work)
+    # Branches and a HEAD naming none of them: not an empty repository, nothing to adopt.
+    assert gitcmd.remote_default_branch(clone, 10) is None

@@ -561,3 +561,25 @@ def test_status_and_pull_on_an_unreachable_store_never_delete(
     status = alice.memsync("status", cwd=project, check=False)
     assert "Traceback" not in status.stderr
     assert names(live) == {"deploy.md", "review.md"}
+
+
+@pytest.mark.parametrize("branch", ["master", "trunk"])
+def test_an_empty_local_store_keeps_the_branch_its_head_names(
+    machines: list[Machine], tmp_path: Path, branch: str
+) -> None:
+    # A plain `git init --bare` names `master` unless configured; git 2.39 does not say so
+    # over the wire for an empty repository, and memsync pushed `main` beside it, so a plain
+    # `git clone` of the store found nothing to check out.
+    laptop, desktop, _ = machines
+    remote = tmp_path / "remotes" / "plain.git"
+    remote.parent.mkdir(parents=True)
+    git("init", "-q", "--bare", "-b", branch, str(remote), cwd=remote.parent)
+    p1 = laptop.checkout_project(ORIGIN, "src/api")
+    laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=p1)
+    write_memory(live_dirs(laptop, p1)["private"], "a.md", "a", "A.\n")
+    laptop.memsync("push", cwd=p1)
+    refs = git("for-each-ref", "--format=%(refname)", cwd=remote).split()
+    assert refs == [f"refs/heads/{branch}"], refs
+    p2 = desktop.checkout_project(ORIGIN, "work/api")
+    desktop.memsync("init", "--private", f"file://{remote}", "--no-hooks", cwd=p2)
+    assert names(live_dirs(desktop, p2)["private"]) == {"a.md"}

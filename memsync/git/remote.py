@@ -34,8 +34,38 @@ def set_remote_url(repo: Path, url: str) -> None:
 
 
 def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
-    """The remote's default branch (None for an empty remote)."""
-    return default_branch_of(ls_remote_head(repo, "origin", timeout))
+    """The remote's default branch (None for an empty remote on another machine)."""
+    return default_branch_of(ls_remote_head(repo, "origin", timeout)) or _empty_local_head(repo)
+
+
+def _empty_local_head(repo: Path) -> str | None:
+    """The branch HEAD names in an empty repository on this machine that origin points at.
+
+    git 2.39 does not advertise an empty repository's HEAD, so a store made with a plain
+    `git init --bare` (HEAD: `master` unless configured) got memsync's `main` beside it, and
+    a plain `git clone` of it then found nothing to check out.
+    """
+    from memsync.model.paths import is_local_url, normalize_url, origin_from_config_file
+
+    url = origin_from_config_file(repo / "config")
+    if not url or not is_local_url(normalize_url(url)):
+        return None
+    where = Path(normalize_url(url))
+    if not (where / "HEAD").is_file():
+        where = where / ".git"  # a working repository's
+    try:
+        head = (where / "HEAD").read_text(encoding="utf-8").strip()
+        packed = (
+            (where / "packed-refs").read_text(encoding="utf-8")
+            if (where / "packed-refs").is_file()
+            else ""
+        )
+        has_branch = any((where / "refs" / "heads").rglob("*")) or " refs/heads/" in packed
+    except (OSError, UnicodeDecodeError):
+        return None
+    if has_branch or not head.startswith("ref: refs/heads/"):
+        return None  # a repository with branches says its HEAD itself (or it dangles)
+    return head.removeprefix("ref: refs/heads/") or None
 
 
 def ls_remote_head(
