@@ -247,7 +247,7 @@ def test_versions_of_db_hosts_keep_the_prod_line_without_a_counterpart(tmp_path:
 INDEX_LINES_HEAD = (
     "---\n"
     "name: index-lines\n"
-    "description: Lines memsync consolidate took out of MEMORY.md (a missing file or no room)\n"
+    "description: Lines memsync consolidate took out of MEMORY.md, kept here in full\n"
     "metadata:\n"
     "  type: reference\n"
     "---\n\n"

@@ -13,15 +13,16 @@ from testing.memories import write_memory
 FRONTMATTER = (
     "---\n"
     "name: index-lines\n"
-    "description: Lines memsync consolidate took out of MEMORY.md (a missing file or no room)\n"
+    "description: Lines memsync consolidate took out of MEMORY.md, kept here in full\n"
     "metadata:\n"
     "  type: reference\n"
     "---\n\n"
 )
 HEADING = (
     "# Index lines taken out of MEMORY.md\n\n"
-    "memsync consolidate keeps here every MEMORY.md line that pointed at a missing file, and\n"
-    "every line of a file without frontmatter that gave its room up to a memory.\n\n"
+    "memsync consolidate keeps here, in full, every MEMORY.md line it took out that no memory\n"
+    "carries on: a line to a missing file, a line of a file without frontmatter that\n"
+    "gave its room up to a memory, a merged-away duplicate's line and a memory's second line.\n\n"
 )
 
 

@@ -1,7 +1,8 @@
 """`archive/index-lines.md`: the index lines consolidation took out, kept as a valid memory.
 
-A line whose file is missing, or a daily log's line that gave its room up, is never dropped
-silently: its text is appended here. The file lives in the memory folder and is synced like
+A line whose file is missing, a daily log's line that gave its room up, a merged-away
+duplicate's line and a memory's second line are never dropped silently: their text is
+appended here. The file lives in the memory folder and is synced like
 any other, so it must pass the rules every synced file passes (`memsync check`, and push's
 validation in a team store, where a file without frontmatter is an error and is held back).
 It is therefore written with frontmatter in the client's current format (`metadata.type`,
@@ -23,15 +24,16 @@ INDEX_LINES = f"{ARCHIVE_DIR}/index-lines.md"
 FRONTMATTER = (
     "---\n"
     "name: index-lines\n"
-    "description: Lines memsync consolidate took out of MEMORY.md (a missing file or no room)\n"
+    "description: Lines memsync consolidate took out of MEMORY.md, kept here in full\n"
     "metadata:\n"
     "  type: reference\n"
     "---\n\n"
 )
 HEADING = (
     "# Index lines taken out of MEMORY.md\n\n"
-    "memsync consolidate keeps here every MEMORY.md line that pointed at a missing file, and\n"
-    "every line of a file without frontmatter that gave its room up to a memory.\n\n"
+    "memsync consolidate keeps here, in full, every MEMORY.md line it took out that no memory\n"
+    "carries on: a line to a missing file, a line of a file without frontmatter that\n"
+    "gave its room up to a memory, a merged-away duplicate's line and a memory's second line.\n\n"
 )
 
 
