@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import textwrap
@@ -63,6 +64,8 @@ def apply(
     """B rebuilt from A and OPS, checking that the opcodes tile both sequences."""
     out: list[Hashable] = []
     i = j = 0
+    tags = [op[0] for op in ops]
+    assert ("equal", "equal") not in itertools.pairwise(tags)  # as difflib: joined
     for tag, i1, i2, j1, j2 in ops:
         assert (i1, j1) == (i, j)
         if tag == "equal":
@@ -150,3 +153,19 @@ def test_words_that_match_nowhere_are_one_replacement() -> None:
     a = ["x", " ", "y", " "] * 50
     b = ["y", " ", "x", " "] * 50
     assert opcodes(a, b, budget=0) == [("replace", 0, 200, 0, 200)]
+
+
+def test_within_the_budget_difflib_runs_without_its_popularity_heuristic() -> None:
+    # autojunk would make the diff of one memory depend on its length (200 items and up).
+    rng = random.Random(1)
+    while True:
+        a = [
+            rng.choice("ab") if rng.random() < 0.05 else str(rng.randrange(400)) for _ in range(210)
+        ]
+        b = list(a)
+        for _ in range(5):
+            b.insert(rng.randrange(len(b)), "a")
+        junked = SequenceMatcher(None, a, b, autojunk=True).get_opcodes()
+        if junked != SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+            break
+    assert opcodes(a, b) == SequenceMatcher(None, a, b, autojunk=False).get_opcodes() != junked

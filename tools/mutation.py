@@ -30,6 +30,10 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
         ["memsync/merge/words.py"],
         ["tests/test_merge_words.py", "tests/test_mutation_merge.py"],
     ),
+    "merge-matching": (
+        ["memsync/merge/matching.py"],
+        ["tests/test_merge_scale.py", "tests/test_merge.py", "tests/test_mutation_merge.py"],
+    ),
     "merge-diff3": (
         ["memsync/merge/diff3.py"],
         ["tests/test_merge.py", "tests/test_merge_words.py", "tests/test_mutation_merge.py"],

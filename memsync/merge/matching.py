@@ -166,21 +166,6 @@ def _blocks(a: Sequence[T], b: Sequence[T], stretch: int, budget: int) -> list[B
     return out
 
 
-def _matching_blocks(a: Sequence[T], b: Sequence[T], budget: int) -> list[Block]:
-    """Blocks where A and B match, in order, adjacent ones joined, ending with (len, len, 0)."""
-    joined: list[Block] = []
-    for i, j, n in _blocks(a, b, min(budget, STRETCH), budget):
-        if n == 0:
-            continue
-        if joined and joined[-1][0] + joined[-1][2] == i and joined[-1][1] + joined[-1][2] == j:
-            last = joined.pop()
-            joined.append((last[0], last[1], last[2] + n))
-        else:
-            joined.append((i, j, n))
-    joined.append((len(a), len(b), 0))
-    return joined
-
-
 def opcodes(a: Sequence[T], b: Sequence[T], budget: int | None = None) -> list[Opcode]:
     """How to turn A into B, as `SequenceMatcher.get_opcodes` gives it (BUDGET: see above)."""
     budget = BUDGET if budget is None else budget  # read at each call, so tests can lower it
@@ -195,7 +180,9 @@ def opcodes(a: Sequence[T], b: Sequence[T], budget: int | None = None) -> list[O
     others = [j for j, item in enumerate(b) if not _blank(item)]
     pairs = [
         (words[p + k], others[q + k])
-        for p, q, n in _matching_blocks([a[i] for i in words], [b[j] for j in others], budget)
+        for p, q, n in _blocks(
+            [a[i] for i in words], [b[j] for j in others], min(budget, STRETCH), budget
+        )
         for k in range(n)
     ]
     ops: list[Opcode] = []
@@ -217,11 +204,11 @@ def opcodes(a: Sequence[T], b: Sequence[T], budget: int | None = None) -> list[O
         elif _work(gap_a, gap_b) <= STRETCH:
             # A word added at a line's end must stay an insertion before the line break,
             # which the other side may have replaced by a space: difflib's diff of the gap.
-            for tag, i1, i2, j1, j2 in SequenceMatcher(None, gap_a, gap_b, False).get_opcodes():
+            gap = SequenceMatcher(None, gap_a, gap_b, autojunk=False)
+            for tag, i1, i2, j1, j2 in gap.get_opcodes():
                 add(tag, i + i1, i + i2, j + j1, j + j2)
-        else:
-            add("replace" if i < word and j < other else "delete" if i < word else "insert",
-                i, word, j, other)  # fmt: skip
+        else:  # work past STRETCH: items on both sides
+            add("replace", i, word, j, other)
         add("equal", word, min(word + 1, len(a)), other, min(other + 1, len(b)))
         i, j = word + 1, other + 1
     return ops
