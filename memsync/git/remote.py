@@ -7,7 +7,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from memsync.errors import GitError, RemoteUnavailableError
-from memsync.git.refs import set_head
+from memsync.git.refs import set_head, symbolic_head
 from memsync.git.run import GitResult, error_for, git_env, run_git
 from memsync.git.spawn import Background, start_git
 
@@ -48,24 +48,21 @@ def _empty_local_head(repo: Path) -> str | None:
     from memsync.model.paths import is_local_url, normalize_url, origin_from_config_file
 
     url = origin_from_config_file(repo / "config")
-    if not url or not is_local_url(normalize_url(url)):
+    local = normalize_url(url) if url else ""
+    if not is_local_url(local):
         return None
-    where = Path(normalize_url(url))
+    where = Path(local)
     if not (where / "HEAD").is_file():
         where = where / ".git"  # a working repository's
+    packed = where / "packed-refs"
     try:
-        head = (where / "HEAD").read_text(encoding="utf-8").strip()
-        packed = (
-            (where / "packed-refs").read_text(encoding="utf-8")
-            if (where / "packed-refs").is_file()
-            else ""
+        has_branch = any((where / "refs" / "heads").rglob("*")) or (
+            packed.is_file() and " refs/heads/" in packed.read_text(errors="replace")
         )
-        has_branch = any((where / "refs" / "heads").rglob("*")) or " refs/heads/" in packed
-    except (OSError, UnicodeDecodeError):
+    except OSError:
         return None
-    if has_branch or not head.startswith("ref: refs/heads/"):
-        return None  # a repository with branches says its HEAD itself (or it dangles)
-    return head.removeprefix("ref: refs/heads/") or None
+    # A repository with branches names its HEAD over the wire itself (or its HEAD dangles).
+    return None if has_branch or not (where / "HEAD").is_file() else symbolic_head(where)
 
 
 def ls_remote_head(

@@ -124,9 +124,9 @@ def _blocks(a: Sequence[T], b: Sequence[T], stretch: int, budget: int) -> list[B
         if alo == ahi or blo == bhi:
             continue
         sub_a, sub_b = a[alo:ahi], b[blo:bhi]
-        if _work(sub_a, sub_b) <= stretch:
-            matcher = SequenceMatcher(None, sub_a, sub_b, autojunk=False)
-            out.extend((alo + i, blo + j, n) for i, j, n in matcher.get_matching_blocks() if n)
+        work = _work(sub_a, sub_b)
+        if work <= stretch:
+            out.extend(_difflib_blocks(sub_a, sub_b, alo, blo))
             continue
         head = 0
         while head < len(sub_a) and head < len(sub_b) and sub_a[head] == sub_b[head]:
@@ -147,9 +147,8 @@ def _blocks(a: Sequence[T], b: Sequence[T], stretch: int, budget: int) -> list[B
             anchors = _anchors(sub_a, sub_b, prefixes, run)
             if anchors:
                 break
-        if not anchors and _work(sub_a, sub_b) <= budget:
-            matcher = SequenceMatcher(None, sub_a, sub_b, autojunk=False)
-            out.extend((alo + i, blo + j, n) for i, j, n in matcher.get_matching_blocks() if n)
+        if not anchors and work <= budget:
+            out.extend(_difflib_blocks(sub_a, sub_b, alo, blo))
             continue
         for run in () if anchors else _SHORT_RUNS:
             anchors = _anchors(sub_a, sub_b, prefixes, run)
@@ -164,6 +163,12 @@ def _blocks(a: Sequence[T], b: Sequence[T], stretch: int, budget: int) -> list[B
         if anchors:
             todo.append((alo, ai, blo, bj))
     return out
+
+
+def _difflib_blocks(a: Sequence[T], b: Sequence[T], alo: int, blo: int) -> list[Block]:
+    """difflib's matching blocks of A and B, placed at ALO and BLO (its sentinel left out)."""
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    return [(alo + i, blo + j, n) for i, j, n in matcher.get_matching_blocks() if n]
 
 
 def opcodes(a: Sequence[T], b: Sequence[T], budget: int | None = None) -> list[Opcode]:
