@@ -306,3 +306,48 @@ def test_a_weekday_without_such_a_word_still_converts() -> None:
     shipped = resolve_relative_dates("We shipped on Friday.", WRITTEN)[0]
     assert shipped == "We shipped on 2026-03-20."
     assert resolve_relative_dates("Ship it Friday.", WRITTEN)[0] == "Ship it on 2026-03-27."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # heldout16
+        "- Human-friendly schedule labels (Today/Tomorrow/Apr 5 instead of must/should)",
+        "- `/cost [day|model]` — Claude spend (today/7d/30d/all-time)",
+        "`toISOString()` returns UTC date. At 9 PM CDT, UTC is already tomorrow.",
+        "- [ ] Dashboard (KPIs, bays, active jobs, appointments today) — match design p02",
+        "| G9-5 | Dashboard widget | Today’s appointments on home |",
+        "| `velocity_d1` | int (units yesterday) |",
+    ],
+)
+def test_look_alikes_from_the_twelfth_blind_corpus_are_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, WRITTEN) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Two options may be one of two days; a copula without `already` names the day.
+        ("Hits the flag Apr 27 if no session today/tomorrow.", "2026-03-24/2026-03-25"),
+        ("The deadline is tomorrow.", "The deadline is 2026-03-25."),
+        ("- Dashboard fixed today (cards, charts)", "- Dashboard fixed on 2026-03-24 (cards"),
+        ("| Deploy | int tests passed yesterday |", "passed on 2026-03-23 |"),
+        ("| Dashboard widget | shipped today |", "| shipped on 2026-03-24 |"),
+    ],
+)
+def test_real_dates_next_to_the_twelfth_corpus_rules_still_convert(
+    text: str, expected: str
+) -> None:
+    new, replacements = resolve_relative_dates(text, WRITTEN)
+    assert replacements and expected in new, new
+
+
+def test_a_generators_stamp_dates_the_lines_under_it() -> None:
+    lines = [
+        "*Generated 2026-04-11 from STATUS.md and 17+ walkthrough sessions*",
+        "## IMMEDIATE NEXT ACTIONS (in order, today)",
+        "- Ship the fix today",
+    ]
+    stated = stated_dates(lines, lambda _: date(2026, 4, 12))
+    day, where = stated(2) or (None, "")
+    assert day == date(2026, 4, 11) and where.startswith("line `*Generated 2026-04-11"), where

@@ -56,10 +56,12 @@ _LABEL_DATE = re.compile(
 )
 # `March 17 PM cron insights …`: a half of a day the line reports on, not when it was written.
 _HALF_DAY = re.compile(r"\s+[AP]M\b(?!\s*[:\]|)—–-])")
-# `**Date:** February 19, 2026` near a document's top: the day its lines were written.
+# `**Date:** February 19, 2026` near a document's top: the day its lines were written; and a
+# generator's stamp, `*Generated 2026-04-11 from STATUS.md, …*` (its words are that day's).
 DATE_FIELD_SOURCE = (
-    r"^\s*(?:[-*]\s+)?(?:\*\*|__)?(?:date|created|written|logged|session\s+date|last\s+updated)"
+    r"^\s*(?:(?:[-*]\s+)?(?:\*\*|__)?(?:date|created|written|logged|session\s+date|last\s+updated)"
     r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)"
+    r"|[*_]{0,2}(?:generated|compiled|created|written)\s+(?:on\s+)?(?=20\d\d-[01]\d-[0-3]\d\b))"
 )
 _DATE_FIELD = re.compile(DATE_FIELD_SOURCE, re.IGNORECASE)
 # A date a heading gives as a period's bound, not its day of writing: `## Bookkeeping

@@ -80,6 +80,26 @@ _BUCKETS = re.compile(
 )
 
 
+# What a screen's part holds, listed after its name: `Dashboard (KPIs, bays, active jobs,
+# today's appointments)`, `| Dashboard widget | Today's appointments on home |`.
+_SURFACE = r"\b(?:dashboard|widget|screen|panel|card|sidebar)s?\b"
+_SURFACE_ITEMS = re.compile(
+    rf"{_SURFACE}[^()\n|]{{0,20}}\((?:[^(),\n]+,\s*)+[^(),\n]{{0,30}}$", re.IGNORECASE
+)
+_SURFACE_CELL = re.compile(rf"\|[^|\n]*{_SURFACE}[^|\n]*\|\s*$", re.IGNORECASE)
+# A table cell giving a field's type: `| \`velocity_d1\` | int (units yesterday) |`.
+_TYPED_CELL = re.compile(
+    r"\|\s*`?(?:int|integer|float|double|str|string|bool|boolean|number|decimal|date|datetime"
+    r"|timestamp)\b`?\s*\([^|)\n]*$",
+    re.IGNORECASE,
+)
+# Three or more options joined by bare slashes: `labels (Today/Tomorrow/Apr 5 instead of
+# must/should)`, `spend (today/7d/30d/all-time)`. No writer means three days at once; two
+# (`if no session today/tomorrow`) may be one of two days, and stay dates.
+_SLASHED_BEFORE = re.compile(r"(?:[\w'’+-]+(?: [\w'’+-]+)?/)+$")
+_SLASHED_AFTER = re.compile(r"(?:['’]s)?(?:/[\w'’+-]+(?: [\w'’+-]+)?)+")
+
+
 # A shouted name and what it labels: `TODAY + EARLIER sections`, `StreakCard (THIS WEEK
 # section)`, `TODAY section: 3 rows` (a screen's group, whatever day it is looked at).
 _CAPS_LABEL_AFTER = re.compile(
@@ -109,6 +129,13 @@ def shown_or_listed(
         or (possessive and _SCREEN_LABEL.search(lead))
     ):
         return True  # `a view showing only today`, `today filter`: a view's day, any day
+    item = possessive or _LIST_AFTER.match(after) is not None  # `appointments today)`
+    if item and (_SURFACE_ITEMS.search(lead) or _SURFACE_CELL.search(before)):
+        return True  # `Dashboard (KPIs, today's appointments)`: what a screen's part shows
+    if line.lstrip().startswith("|") and _TYPED_CELL.search(before):
+        return True  # `| \`velocity_d1\` | int (units yesterday) |`: a schema's field
+    if _slashed_options(before, after) >= 3:
+        return True  # `Today/Tomorrow/Apr 5`: one option of a label's three
     listed_age = words.lower().endswith(" ago") and "://" in line  # a feed's `| 3 days ago |`
     if own_cell(before, after) and (_header_row(line) or listed_age):
         return True  # `| Metric | Today | Trend |`: a column's name; a listing's copied age
@@ -137,6 +164,13 @@ def named_label(expression: str, before: str, after: str) -> bool:
         return True  # `CNBC, Huffington Post, USA Today, InStyle`: the end of a name
     named = _NAME_AFTER.match(after) is not None  # `, Today's Bookings`: a view's name
     return bool(_LOWER_WORD_BEFORE.search(before) or (before.rstrip().endswith(",") and named))
+
+
+def _slashed_options(before: str, after: str) -> int:
+    """How many options a phrase between BEFORE and AFTER is one of, joined by bare slashes."""
+    ahead = _SLASHED_BEFORE.search(before)
+    behind = _SLASHED_AFTER.match(after)
+    return 1 + sum(m.group().count("/") for m in (ahead, behind) if m is not None)
 
 
 def _header_row(line: str) -> bool:

@@ -61,6 +61,8 @@ _IDIOM_BEFORE = re.compile(
     r"(?:(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+|\bha(?:s|ve)\s+been|\d[\d,.]*k?\s+stars)\s+$",
     re.IGNORECASE,
 )
+# `At 9 PM CDT, UTC is already tomorrow`: where a clock stands, not a day.
+_CLOCK_BEFORE = re.compile(r"\b(?:is|are|it['’]s)\s+already\s+$", re.IGNORECASE)
 # Only a present want can be for yesterday: `wanted it yesterday` may say when.
 _WANT_BEFORE = re.compile(r"\b(?:wants?|needs?)\s+(?:[\w.-]+\s+){0,3}$", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(
@@ -218,6 +220,8 @@ def idiom(before: str, word: str) -> bool:
     yesterday` (they want it at once): not a day."""
     if word.lower() == "yesterday" and _WANT_BEFORE.search(before):
         return True
+    if word.lower() in ("tomorrow", "yesterday") and _CLOCK_BEFORE.search(before):
+        return True  # `UTC is already tomorrow`: a time zone's clock
     return _IDIOM_BEFORE.search(before) is not None
 
 
