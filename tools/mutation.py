@@ -80,6 +80,16 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
         ["memsync/check/secret_layouts.py"],
         ["tests/test_secret_layouts.py"],
     ),
+    "secrets": (
+        ["memsync/check/secrets.py", "memsync/check/secret_generic.py"],
+        [
+            "tests/test_secrets.py",
+            "tests/test_secret_corpus.py",
+            "tests/test_secret_review.py",
+            "tests/test_secret_layouts.py",
+            "tests/test_secret_shapes.py",
+        ],
+    ),
     "dedupe": (
         ["memsync/consolidate/dedupe.py", "memsync/consolidate/likeness.py"],
         ["tests/test_dedupe.py", "tests/test_paraphrase.py", "tests/test_mutation_dedupe.py"],
