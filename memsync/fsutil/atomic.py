@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 # `.<target name>.memsync-<pid>.tmp`; group 1 is the PID of the writer.
@@ -50,6 +51,63 @@ def commit_staged(tmp: Path, path: Path) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
+
+
+def replace_if(tmp: Path, path: Path, unchanged: Callable[[Path], bool] | None) -> bool:
+    """Move staged TMP to PATH only if PATH still holds what the caller saw; False if not.
+
+    UNCHANGED tells whether a file holds that content; None: PATH must not exist. Another
+    writer's file is never replaced: PATH is moved aside and checked there, and TMP is linked
+    in only where nothing has appeared since, so a write racing this one wins. TMP is gone
+    either way."""
+    aside = temporary_path(path.with_name(path.name + ".old"))
+    try:
+        if unchanged is None:
+            return _place(tmp, path)
+        try:
+            os.rename(path, aside)
+        except FileNotFoundError:
+            return False  # deleted since it was read: a deletion is an edit too
+        if not unchanged(aside):
+            _place(aside, path)  # theirs goes back, unless an even newer one is there
+            return False
+        return _place(tmp, path)
+    finally:
+        for leftover in (tmp, aside):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+
+
+def remove_if(path: Path, unchanged: Callable[[Path], bool]) -> bool:
+    """Delete PATH only if it still holds what the caller saw (UNCHANGED); False if not."""
+    aside = temporary_path(path.with_name(path.name + ".old"))
+    try:
+        os.rename(path, aside)
+    except FileNotFoundError:
+        return True  # already gone
+    try:
+        if unchanged(aside):
+            return True
+        _place(aside, path)  # edited meanwhile: it stays
+        return False
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            aside.unlink()
+
+
+def _place(source: Path, path: Path) -> bool:
+    """Give SOURCE's file the name PATH unless PATH exists (a hard link cannot overwrite)."""
+    try:
+        os.link(source, path, follow_symlinks=False)
+        return True
+    except FileExistsError:
+        return False
+    except OSError:
+        # No hard links on this file system: check, then rename, as close together as can be.
+        if os.path.lexists(path):
+            return False
+        os.replace(source, path)
+        return True
 
 
 def atomic_write(path: Path, data: bytes, *, durable: bool = True, keep_mode: bool = False) -> None:

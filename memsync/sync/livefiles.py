@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync.fsutil.atomic import TEMPORARY_NAME, stage
+from memsync.fsutil.atomic import TEMPORARY_NAME, remove_if, replace_if, stage
 from memsync.git import blob_sha
 
 
@@ -80,19 +80,25 @@ _BATCH = 8
 TimeOf = Callable[[str, bytes], "float | None"]
 
 
+# A file to write: (relative path, where, new content, the content it must still have).
+_Write = tuple[str, Path, bytes, "bytes | None"]
+
+
 def _write_all(
-    writes: list[tuple[str, Path, bytes]], time_of: TimeOf | None = None
-) -> tuple[list[str], list[tuple[str, str]]]:
-    """Atomically replace every file of WRITES: stage all, flush once, then rename each."""
+    writes: list[_Write], time_of: TimeOf | None = None
+) -> tuple[list[str], list[str], list[tuple[str, str]]]:
+    """Atomically replace every file of WRITES that still holds what was read: stage all,
+    flush once, then swap each in. Returns the files written, those an edit made meanwhile
+    kept (it wins) and those the file system refused."""
     batch = len(writes) > _BATCH and hasattr(os, "sync")
-    staged: list[tuple[str, Path, Path]] = []
+    staged: list[tuple[str, Path, Path, bytes | None]] = []
     failed: list[tuple[str, str]] = []
-    for path, location, data in writes:
+    for path, location, data, have in writes:
         try:
             if location.is_dir() and not location.is_symlink():
                 raise IsADirectoryError(21, "a folder of that name is in the way")
             tmp = stage(location, data, durable=not batch)
-            staged.append((path, location, tmp))
+            staged.append((path, location, tmp, have))
             when = time_of(path, data) if time_of else None
             if when is not None:
                 # Dated before the rename: no reader ever sees the file with the pull's time.
@@ -104,15 +110,21 @@ def _write_all(
     if batch and staged:
         os.sync()
     done: list[str] = []
-    for path, location, tmp in staged:
+    raced: list[str] = []
+    for path, location, tmp, have in staged:
+        # Checked again at the swap itself: a session writing memories while this pull
+        # stages hundreds of files must never have its edit replaced (the first check
+        # happened before the staging and the flush).
+        unchanged = None if have is None else _holds(have)
         try:
-            os.replace(tmp, location)
-            done.append(path)
+            (done if replace_if(tmp, location, unchanged) else raced).append(path)
         except OSError as exc:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
             failed.append((path, f"cannot write it here: {exc.strerror or exc}"))
-    return done, failed
+    return done, raced, failed
+
+
+def _holds(content: bytes) -> Callable[[Path], bool]:
+    return lambda file: _read(file) == content
 
 
 def _prune_empty_dirs(root: Path, start: Path) -> None:
@@ -143,7 +155,7 @@ def write_live(
     kept: list[str] = []
     failed: list[tuple[str, str]] = []
     manifest: dict[str, str] = {}
-    writes: list[tuple[str, Path, bytes]] = []
+    writes: list[_Write] = []
     for path in sorted(set(target) | set(snapshot) | set(base)):
         want = target.get(path)
         have = snapshot.get(path)
@@ -167,12 +179,15 @@ def write_live(
                 manifest[path] = base[path]
             continue
         if want is None:
-            with contextlib.suppress(FileNotFoundError):
-                location.unlink()
+            if have is not None and not remove_if(location, _holds(have)):
+                kept.append(path)  # edited between the look and the deletion
+                if path in base:
+                    manifest[path] = base[path]
+                continue
             _prune_empty_dirs(live_dir, location.parent)
             deleted.append(path)
         else:
-            writes.append((path, location, want))
+            writes.append((path, location, want, have))
     mark = live_dir / WRITING_MARK
     if mark.exists():
         _sweep_temporary_files(live_dir)
@@ -181,9 +196,13 @@ def write_live(
         mark.write_text(str(os.getpid()), encoding="ascii")
     # Deletions first: a folder `x.md/` the store replaced by a file `x.md` must be gone
     # before the file is written.
-    done, failures = _write_all(writes, time_of)
+    done, raced, failures = _write_all(writes, time_of)
     failed.extend(failures)
-    contents = {path: data for path, _, data in writes}
+    for path in raced:  # edited while the pull wrote: the next run merges it
+        kept.append(path)
+        if path in base:
+            manifest[path] = base[path]
+    contents = {path: data for path, _, data, _ in writes}
     for path in done:
         manifest[path] = blob_sha(contents[path])
         written.append(path)
