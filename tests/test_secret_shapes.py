@@ -86,3 +86,34 @@ def test_an_escape_of_an_unprintable_character_is_kept_as_written() -> None:
     # `&#10;` is a line feed: unescaping it would join the two halves into a new token.
     token = "ghp_" + _random("nl", 36)
     assert scan_text(f"{token[:20]}&#10;{token[20:]}") == []
+
+
+@pytest.mark.parametrize(
+    "password",
+    ["Summer2025", "S3cr3tPassw0rdXyz", "sunshine", "Winter2026!"],
+)
+def test_a_password_a_person_chose_in_a_url_is_a_secret(password: str) -> None:
+    # The `user:password@host` slot says it is a password, random or not (a review pushed
+    # `https://admin:Summer2025@jenkins…` to a team remote).
+    line = f"Jenkins: https://admin:{password}@jenkins.acme-corp.io/"
+    (finding,) = scan_text(line)
+    assert finding.preview == f"https://admin:…[redacted {len(password)} chars]"
+    assert password not in redact(line)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://user:pass@git.acme.io/x",  # the documented slot's fillers
+        "https://user:secret123@git.acme.io/x",
+        "https://admin:admin123@git.acme.io/x",
+        "https://deploy:deploy@git.acme.io/x",  # the user name again
+        "https://u:passw0rd@git.acme.io/x",  # a textbook example alone
+        "https://admin:s3cret@git.acme.io/x",  # a filler in leetspeak
+        "https://u:abc@git.acme.io/x",  # too short to be anyone's
+        "https://u:${GIT_PASSWORD}@git.acme.io/x",
+        "https://admin:Summer2025@localhost:8080/",  # a machine's own
+    ],
+)
+def test_a_url_whose_password_slot_holds_a_filler_is_no_secret(url: str) -> None:
+    assert scan_text(url) == []
