@@ -147,18 +147,17 @@ def consolidate(
             "(MEMORY.md included) or be synced as one.",
         )
 
-    def text() -> Iterator[str]:
-        # In pieces: a 100,000-memory plan is a 16 MB report, redacted piece by piece.
-        return json_chunks(plan) if fmt == "json" else markdown_chunks(plan)
+    from memsync.check.printable import json_printable, printable
 
-    from memsync.check.printable import json_printable
+    def text() -> Iterator[str]:
+        # In pieces: a 100,000-memory plan is a 16 MB report, redacted piece by piece; the
+        # same for the terminal and for `--report` (the weekly workflow's pull request body).
+        chunks = json_chunks(plan) if fmt == "json" else markdown_chunks(plan)
+        # Both escape character by character and redact within a piece (see report.py).
+        return map(json_printable if fmt == "json" else printable, chunks)
 
     for chunk in text():
-        # Both escape character by character and redact within a piece (see report.py).
-        if fmt == "json":
-            sys.stdout.write(json_printable(chunk))
-        else:
-            render.write(chunk)
+        sys.stdout.write(chunk)
     if plan.changed and not dry_run:
         if not yes:
             if not sys.stdin.isatty():
