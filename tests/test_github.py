@@ -48,7 +48,30 @@ def test_compare_url_and_api_url() -> None:
     assert github.api_url_for(repo, {}) == "https://api.github.com"
     assert github.api_url_for(repo, {"GITHUB_API_URL": "http://h/api/"}) == "http://h/api"
     ghe = RepoRef("ghe.corp", "t", "m")
-    assert github.api_url_for(ghe, {}) == "https://ghe.corp/api/v3"
+    # Another host gets the token only when the person named it a GitHub Enterprise server.
+    assert github.api_url_for(ghe, {}) is None
+    assert github.api_url_for(ghe, {"GH_HOST": "GHE.corp"}) == "https://ghe.corp/api/v3"
+    assert github.api_url_for(RepoRef("gitlab.com", "t", "m"), {"GH_HOST": "ghe.corp"}) is None
+
+
+def test_a_token_is_never_sent_to_a_host_that_is_not_github(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_calls(*_: object, **__: object) -> None:
+        raise AssertionError("a request was sent")
+
+    monkeypatch.setattr(github, "_via_api", no_calls)
+    env = {"PATH": "", "GITHUB_TOKEN": TOKEN}
+    result = github.open_or_update_pull_request(
+        "https://gitlab.com/acme/team-memory.git",
+        head=HEAD,
+        base="main",
+        title="title",
+        body="body",
+        env=env,
+    )
+    assert result.method == "url"
+    assert any("not sent to gitlab.com" in w and "GH_HOST" in w for w in result.warnings)
 
 
 def test_long_bodies_are_shortened_to_githubs_limit() -> None:

@@ -110,12 +110,18 @@ def compare_url(repo: RepoRef, base: str, head: str) -> str:
     )
 
 
-def api_url_for(repo: RepoRef, env: Mapping[str, str]) -> str:
-    """`$GITHUB_API_URL`, else the API of github.com or of a GitHub Enterprise host."""
+def api_url_for(repo: RepoRef, env: Mapping[str, str]) -> str | None:
+    """`$GITHUB_API_URL`, else the API of github.com or of the GitHub Enterprise host the
+    person named (`$GH_HOST`, as for gh); None for any other host, which never gets the token:
+    a remote on gitlab.com or a company's Gitea is no GitHub to hand `$GITHUB_TOKEN` to."""
     configured = env.get("GITHUB_API_URL")
     if configured:
         return configured.rstrip("/")
-    return DEFAULT_API_URL if repo.host == "github.com" else f"https://{repo.host}/api/v3"
+    if repo.host == "github.com":
+        return DEFAULT_API_URL
+    if env.get("GH_HOST", "").lower() == repo.host:
+        return f"https://{repo.host}/api/v3"
+    return None
 
 
 def fit_body(body: str) -> str:
@@ -160,9 +166,15 @@ def open_or_update_pull_request(
         except _StepFailed as exc:
             warnings.append(f"gh could not open the pull request: {exc}")
     token = env.get("GITHUB_TOKEN") or env.get("GH_TOKEN")
-    if token:
+    api_url = api_url_for(repo, env)
+    if token and api_url is None:
+        warnings.append(
+            f"$GITHUB_TOKEN not sent to {repo.host}, which is not github.com: if it is a GitHub "
+            f"Enterprise server, set GH_HOST={repo.host} (or GITHUB_API_URL)"
+        )
+    elif token and api_url is not None:
         try:
-            result = _via_api(_Api(api_url_for(repo, env), token, deadline), repo, proposal)
+            result = _via_api(_Api(api_url, token, deadline), repo, proposal)
             return _with_warnings(result, warnings)
         except _StepFailed as exc:
             warnings.append(f"the GitHub API could not open the pull request: {exc}")
