@@ -9,7 +9,7 @@ May import memsync.errors and memsync.model only.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 
 from memsync.model.safety import SCOPES, Scope
@@ -267,6 +267,9 @@ def config_from_data(data: Any) -> Config:
                 raise ConfigValueError(
                     key, f"names the {store.scope} store {folder.store!r} for {scope} memory"
                 )
+    shared = scopes_sharing_a_repository(stores.values())
+    if shared is not None:
+        raise ConfigValueError(f"stores.{shared.name}.url", _SHARED_PROBLEM)
     settings = _decode_dataclass(Settings, data.get("settings") or {}, "settings")
     for name in ("pull_timeout", "push_timeout", "lock_timeout", "network_timeout", "push_retries"):
         if getattr(settings, name) <= 0:
@@ -275,6 +278,21 @@ def config_from_data(data: Any) -> Config:
             # A thread's wait overflows near 2**63 ns; no sync should wait a day anyway.
             raise ConfigValueError(f"settings.{name}", f"must be at most {_MOST:,} (a day)")
     return Config(stores=stores, projects=projects, settings=settings)
+
+
+_SHARED_PROBLEM = (
+    "is the private store's repository too: private memories (`type: user` ones, secrets a "
+    "private store only warns about) would reach the team; give each its own repository"
+)
+
+
+def scopes_sharing_a_repository(stores: Iterable[StoreConfig]) -> StoreConfig | None:
+    """The team store whose repository is also the private store's, if any (SPEC 1: `user`
+    memories never reach a team repository)."""
+    from memsync.model.paths import normalize_url
+
+    private = {normalize_url(s.url) for s in stores if s.scope == "private"}
+    return next((s for s in stores if s.scope == "team" and normalize_url(s.url) in private), None)
 
 
 def config_to_data(config: Config) -> dict[str, Any]:

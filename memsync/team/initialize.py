@@ -17,6 +17,7 @@ from memsync.config import (
     save_config,
 )
 from memsync.config import StoreFolder as ConfigBinding
+from memsync.configschema import scopes_sharing_a_repository
 from memsync.errors import UsageError
 from memsync.model.paths import (
     ProjectLocation,
@@ -110,6 +111,12 @@ def plan_init(
         config = config.with_store(team)
     elif existing is not None and existing.team is not None:
         team = config.stores.get(existing.team.store)
+    if team is not None and scopes_sharing_a_repository([private, team]) is not None:
+        raise UsageError(
+            f"the team store {team.url} is the private store's repository too",
+            hint="Private memories (`type: user` ones, secrets a private store only warns "
+            "about) would reach the team: give --private and --team their own repositories.",
+        )
 
     resolved = resolve_project(location)
     warnings: tuple[str, ...] = (resolved.warning,) if resolved.warning else ()
@@ -302,6 +309,8 @@ def _prepare(
         # record is committed there, is the base of the live edits (sync.migrate).
         catch_up(binding)
     team = binding.scope == "team"
+    if not team and heads.remote is not None:
+        _refuse_a_team_repository(binding, heads.remote)
     scaffolded = scaffold_empty_team_store(binding, memsync_spec) if team else ()
     commits = [c for c in dict.fromkeys((store.heads(binding).local, heads.remote)) if c]
     if adopt and commits:
@@ -312,6 +321,19 @@ def _prepare(
         check_root(binding, commit)
         check_folder(binding, store.store_files(binding, commit))
     return binding, scaffolded
+
+
+def _refuse_a_team_repository(binding: Binding, commit: str) -> None:
+    """Refuse a private store whose repository carries a team's scaffold: a team's."""
+    from memsync.team.scaffold import RECORD
+
+    if git.list_tree(binding.clone_dir, commit, paths=[RECORD.as_posix()]):
+        raise UsageError(
+            f"{binding.store.url} is a team's memory repository (it holds {RECORD.as_posix()})",
+            hint="Private memories (`type: user` ones, secrets a private store only warns "
+            "about) would reach the team: give --private a repository of your own, and "
+            "this one as --team.",
+        )
 
 
 def _with_folders(plan: InitPlan, bindings: list[Binding]) -> InitPlan:
