@@ -1,4 +1,4 @@
-"""Thirteen blind corpora (tests/data/dates/heldout5.json to heldout17.json, each labelled from the
+"""Fourteen blind corpora (tests/data/dates/heldout5.json to heldout18.json, each labelled from the
 memory text alone by a helper that read no memsync code): their size, provenance and floors,
 and the rules the first two taught (a capitalised day word that names a bucket, a view or a
 list item, weekdays joined into a schedule, a phrase pinned by a date with its year, a value
@@ -35,6 +35,7 @@ BLIND = (
     "heldout15.json",
     "heldout16.json",
     "heldout17.json",
+    "heldout18.json",
 )
 # Each holds at least 60 positives and 40 negatives, but the last: its helper ran out of time
 # (most productive memory folders were in earlier corpora), so it is measured, not ratcheted.
@@ -45,6 +46,7 @@ SMALL = {
     "heldout15.json": (20, 30),
     "heldout16.json": (49, 32),  # one helper's 10 minutes
     "heldout17.json": (52, 27),
+    "heldout18.json": (48, 56),  # Claude Code memory copies, which seldom hold one
 }
 
 
@@ -92,6 +94,9 @@ SMALL = {
         ("heldout16.json", (0.85, 0.97)),
         # First blind run, after heldout16's rules: P 0.686 / R 0.814; no rule from it.
         ("heldout17.json", (0.68, 0.81)),
+        # Claude Code memory copies, first blind run after heldout16's rules: P 0.611 /
+        # R 0.825; no rule from it.
+        ("heldout18.json", (0.61, 0.82)),
     ],
 )
 def test_blind_corpus_size_provenance_and_floor(
