@@ -222,7 +222,7 @@ def check_index(path: str, data: bytes) -> list[Finding]:
     # Entry lines are rebuilt from their memories' descriptions, whose dates are asked there:
     # consolidate converts only the headings and prose, and so only they are flagged here.
     found.extend(relative_dates(path, "\n".join("" if ln.entry else ln.text for ln in lines)))
-    found.extend(_index_size(path, text))
+    found.extend(index_size(path, text))
     first_line: dict[str, int] = {}
     for number, line in enumerate(lines, 1):
         visible = line.text.rstrip("\r")
@@ -240,7 +240,13 @@ def check_index(path: str, data: bytes) -> list[Finding]:
     return found
 
 
-def _index_size(path: str, text: str) -> list[Finding]:
+# The rules index_size applies: what an index's size is told by.
+INDEX_SIZE_RULES = frozenset({"index-too-many-lines", "index-too-many-chars", "index-near-limit"})
+
+
+def index_size(path: str, text: str) -> list[Finding]:
+    """Findings on how much of the index TEXT Claude Code loads (SPEC 6: 200 lines, 25,000
+    characters, counted as the client counts them)."""
     size = measure_index(text)
     # Counted in what Claude Code loads (no frontmatter, no comment blocks), named by file line.
     view = loaded_view(text)
@@ -257,14 +263,14 @@ def _index_size(path: str, text: str) -> list[Finding]:
         line = line_of(MAX_INDEX_LINES + 1)
         message = (
             f"index has {size.lines} lines: Claude Code loads only the first {MAX_INDEX_LINES}, "
-            "so entries from here on are invisible"
+            "so entries from here on are invisible: run `memsync consolidate`"
         )
         found.append(finding("index-too-many-lines", path, line, message))
     if size.over_chars:
         line = view.source_line(lead + MAX_INDEX_CHARS)
         message = (
             f"index has {size.chars:,} characters: Claude Code loads only the first "
-            f"{MAX_INDEX_CHARS:,}, so the text from here on is invisible"
+            f"{MAX_INDEX_CHARS:,}, so the text from here on is invisible: run `memsync consolidate`"
         )
         found.append(finding("index-too-many-chars", path, line, message))
     near_lines = int(MAX_INDEX_LINES * NEAR_LIMIT_RATIO)

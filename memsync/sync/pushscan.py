@@ -58,9 +58,33 @@ def vet_push(run: PushRun, heads: store.Heads) -> tuple[str | None, str | None]:
         warnings=report.warnings + warned,
     )
     if not blocked:
+        _tell_merged_index_sizes(run, heads.remote, local)
         return local, local
     run.merged_local = frozenset()
     return heads.remote, None
+
+
+def _tell_merged_index_sizes(run: PushRun, remote: str | None, local: str | None) -> None:
+    """Replace what was said of the size of each index this push changes by what is said of
+    it as merged: the pushed file, not this machine's edit of it (a 199-line index merged with
+    a teammate's 4 new lines goes out with 203, which the client cuts)."""
+    from memsync.check.rules import INDEX_SIZE_RULES, index_size
+    from memsync.model.safety import is_index_path
+
+    binding = run.binding
+    before, after = store.store_files(binding, remote), store.store_files(binding, local)
+    changed = [p for p, e in after.items() if is_index_path(p) and before.get(p) != e]
+    if not changed:
+        return
+    blobs = git.read_blobs(binding.clone_dir, [after[p].sha for p in changed])
+    merged = [
+        finding
+        for path in changed
+        for finding in index_size(path, blobs[after[path].sha].decode("utf-8", "replace"))
+    ]
+    stale = {(path, rule) for path in changed for rule in INDEX_SIZE_RULES}
+    kept = tuple(f for f in run.report.warnings if (f.path, f.rule) not in stale)
+    run.note(warnings=kept + tuple(merged))
 
 
 def refuse_secrets(
