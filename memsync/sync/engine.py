@@ -23,6 +23,7 @@ from memsync.sync.manifest import (
     local_changes,
     never_synced,
     save_manifest,
+    with_committed,
 )
 from memsync.sync.migrate import catch_up, edits_to_commit
 from memsync.sync.outgoing import commit_message
@@ -92,6 +93,12 @@ def _commit_local(run: StoreRun) -> str | None:
         )
     assert new is not None
     git.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
+    if run.manifest.previous is None:  # a migration records its new folder at the end
+        shas = {path: entry.sha for path, entry in current.items()}
+        recorded = with_committed(run.manifest, allowed, merged, shas)
+        if recorded != run.manifest:
+            run.manifest = recorded
+            save_manifest(run.manifest_file, recorded)
     lines = tuple(map(describe, decisions))
     run.note(committed=tuple(sorted(merged)), decisions=run.report.decisions + lines)
     return new

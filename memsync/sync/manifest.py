@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memsync.fsutil.atomic import atomic_write_text
@@ -158,3 +158,33 @@ def never_synced(
     that does not hold it, must not cost the person that file).
     """
     return {p for p in live if p not in manifest.files and p not in target}
+
+
+def with_committed(
+    manifest: Manifest,
+    edits: Mapping[str, bytes | None],
+    merged: Mapping[str, bytes | None],
+    store_shas: Mapping[str, str],
+) -> Manifest:
+    """MANIFEST once EDITS (live files) are committed: MERGED is what the commit changed,
+    STORE_SHAS the store's blobs before it. A live file the commit holds as it is is synced.
+
+    Saved at once, not at the end of the run: a kill after the remote took the push (a
+    session's end hook cut short, a power loss) left the versions before these edits here,
+    and the next edit of such a file was merged against this machine's own commit as if
+    someone else had made it (text the person replaced came back). A file merged with another
+    change waits for the end of the run, when the merged version is written."""
+    files = dict(manifest.files)
+    for path, data in edits.items():
+        if path in merged:
+            stored = merged[path]
+            stored_sha = None if stored is None else blob_sha(stored)
+        else:
+            stored_sha = store_shas.get(path)
+        if stored_sha != (None if data is None else blob_sha(data)):
+            continue
+        if data is None:
+            files.pop(path, None)
+        else:
+            files[path] = blob_sha(data)
+    return manifest if files == manifest.files else replace(manifest, files=files, clean=False)
