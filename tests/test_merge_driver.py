@@ -100,3 +100,65 @@ def test_driver_keeps_the_other_memory_of_an_add_add(repo: Path) -> None:
         "---\nname: two\ntype: user\n---\nB\n",
     }
     assert "new-2.md" in proc.stderr
+
+
+def commit_all(repo: Path, message: str) -> None:
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", message, cwd=repo)
+
+
+def conflicting_docs(repo: Path) -> None:
+    """CONTRIBUTING.md and a `.github` template edited differently on both branches."""
+    (repo / ".github").mkdir()
+    (repo / ".gitattributes").write_text(
+        "*.md merge=memsync\n/CONTRIBUTING.md conflict-marker-size=10\n"
+    )
+    (repo / "CONTRIBUTING.md").write_text("# Contributing\n\nRun `make test` first.\n")
+    (repo / ".github" / "pr.md").write_text("## Checklist\n\n- [ ] tests pass\n")
+    commit_all(repo, "docs")
+    git("checkout", "-q", "-b", "other", cwd=repo)
+    (repo / "CONTRIBUTING.md").write_text("# Contributing\n\nRun `make check` first.\n")
+    (repo / ".github" / "pr.md").write_text("## Checklist\n\n- [ ] tests and lint pass\n")
+    commit_all(repo, "other")
+    git("checkout", "-q", "main", cwd=repo)
+    (repo / "CONTRIBUTING.md").write_text("# Contributing\n\nRun `tox` first.\n")
+    (repo / ".github" / "pr.md").write_text("## Checklist\n\n- [ ] all tests pass\n")
+    commit_all(repo, "main")
+
+
+def test_driver_merges_files_that_are_not_memories_as_git_does(repo: Path) -> None:
+    """CONTRIBUTING.md and `.github/*.md` are not memories: a real conflict stays one (T7)."""
+    conflicting_docs(repo)
+    head = git("rev-parse", "HEAD", cwd=repo)
+    proc = merge(repo)
+    assert proc.returncode == 1, proc.stderr
+    assert git("rev-parse", "HEAD", cwd=repo) == head  # nothing committed
+    status = git("status", "--porcelain", cwd=repo).splitlines()
+    assert "UU CONTRIBUTING.md" in status and "UU .github/pr.md" in status
+    contributing = (repo / "CONTRIBUTING.md").read_text()
+    # Git's conflict markers, of the size the attribute asks for (%L).
+    assert "\n<<<<<<<<<< " in contributing and "\n>>>>>>>>>> " in contributing
+    assert "\n==========\n" in contributing
+    assert "Run `tox` first." in contributing and "Run `make check` first." in contributing
+    template = (repo / ".github" / "pr.md").read_text()
+    assert "\n<<<<<<< " in template and "\n=======\n" in template and "\n>>>>>>> " in template
+    assert "- [ ] all tests pass" in template and "- [ ] tests and lint pass" in template
+    # Not silently "kept both"; the driver says what the person does next.
+    assert "kept both" not in proc.stderr
+    assert "CONTRIBUTING.md: not a memory" in proc.stderr
+    assert "git add CONTRIBUTING.md" in proc.stderr
+
+
+def test_driver_merges_a_clean_non_memory_as_git_does(repo: Path) -> None:
+    (repo / "CONTRIBUTING.md").write_text("one\ntwo\nthree\nfour\nfive\n")
+    commit_all(repo, "docs")
+    git("checkout", "-q", "-b", "other", cwd=repo)
+    (repo / "CONTRIBUTING.md").write_text("one\ntwo\nthree\nfour\nFIVE\n")
+    commit_all(repo, "other")
+    git("checkout", "-q", "main", cwd=repo)
+    (repo / "CONTRIBUTING.md").write_text("ONE\ntwo\nthree\nfour\nfive\n")
+    commit_all(repo, "main")
+    proc = merge(repo)
+    assert proc.returncode == 0, proc.stderr
+    assert (repo / "CONTRIBUTING.md").read_text() == "ONE\ntwo\nthree\nfour\nFIVE\n"
+    assert git("status", "--porcelain", cwd=repo) == ""

@@ -23,13 +23,23 @@ def merge_file(
         str | None, typer.Option("--path", help="The file's path in the repository (%P).")
     ] = None,
     marker_size: Annotated[
-        int, typer.Option("--marker-size", help="Accepted for git (%L); no markers are written.")
+        int,
+        typer.Option(
+            "--marker-size",
+            help="Conflict-marker size (%L), for files that are not memories.",
+        ),
     ] = 7,
 ) -> None:
-    """Git merge driver: merge a memory or MEMORY.md into OURS, without conflict markers."""
+    """Git merge driver: merge a memory or MEMORY.md into OURS, without conflict markers.
+
+    A file that is not a memory (CONTRIBUTING.md, .github/*.md) is merged as git merges text:
+    conflicts are marked and the exit status is 1, so git stops the merge.
+    """
+    from memsync.errors import ExitCode
     from memsync.team.mergedriver import run_merge_driver
 
-    del marker_size  # memsync never writes conflict markers
-    result = run_merge_driver(base, ours, theirs, path)
+    result = run_merge_driver(base, ours, theirs, path, marker_size=marker_size)
     for message in result.messages():
         render.line(message, stderr=True)
+    if not result.finished:
+        raise typer.Exit(int(ExitCode.NEEDS_USER))

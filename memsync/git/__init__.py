@@ -78,6 +78,7 @@ if TYPE_CHECKING:
         run_git,
     )
     from memsync.git.worktree import (
+        merge_text,
         work_tree_changes,
     )
 
@@ -118,6 +119,7 @@ _WHERE: dict[str, str] = {
     "ls_remote_head": "remote",
     "maintain": "remote",
     "merge_base": "refs",
+    "merge_text": "worktree",
     "object_kinds": "objects",
     "path_times": "history",
     "push": "remote",
@@ -189,6 +191,7 @@ __all__ = [
     "ls_remote_head",
     "maintain",
     "merge_base",
+    "merge_text",
     "object_kinds",
     "path_times",
     "push",

@@ -1,7 +1,9 @@
 """The git merge driver on disk: `memsync merge-file %O %A %B --path %P` merges into %A.
 
-The scaffold's `.gitattributes` names it for memory files in a team repository; the merge
-itself is `memsync.merge.driver` (pure). Writes go through the one atomic writer.
+The scaffold's `.gitattributes` names it for `*.md` files in a team repository; the merge
+of a memory or an index is `memsync.merge.driver` (pure). A `.md` file that is not a memory
+(`CONTRIBUTING.md`, `.github/*.md`) gets git's own text merge, conflict markers included.
+Writes go through the one atomic writer.
 """
 
 from __future__ import annotations
@@ -17,33 +19,66 @@ from memsync.merge.memory import MergeDecision
 
 @dataclass(frozen=True)
 class DriverResult:
-    """What the driver wrote: the merged file, extra copies it created, its decisions."""
+    """What the driver wrote: the merged file, extra copies it created, its decisions.
+
+    `conflicts` counts the conflicts git's text merge marked in a file that is not a memory
+    (None: git could not merge it as text and OURS is unchanged).
+    """
 
     path: str
     extra_files: tuple[Path, ...]
     decisions: tuple[MergeDecision, ...]
+    conflicts: int | None = 0
+
+    @property
+    def finished(self) -> bool:
+        """Whether git may record the result: no conflict left."""
+        return self.conflicts == 0
 
     def messages(self) -> list[str]:
-        """One short line per decision, for stderr."""
+        """One short line per decision, then what to do when the merge is not finished."""
         lines = [f"memsync: {self.path}: {d.detail}" for d in self.decisions]
         lines += [
             f"memsync: kept the other version as {p} (untracked: `git add` it)"
             for p in self.extra_files
         ]
+        if self.conflicts is None:
+            lines.append(
+                f"memsync: {self.path}: not a memory, and git cannot merge it as text: kept "
+                f"our version; put in what the other side changed, then "
+                f"`git add {self.path}` and `git commit`"
+            )
+        elif self.conflicts:
+            lines.append(
+                f"memsync: {self.path}: not a memory, so git's text merge: {self.conflicts} "
+                f"conflict(s) marked in the file; resolve them, then `git add {self.path}` "
+                f"and `git commit`"
+            )
         return lines
 
 
 def run_merge_driver(
-    base: Path, ours: Path, theirs: Path, path: str | None, *, worktree: Path | None = None
+    base: Path,
+    ours: Path,
+    theirs: Path,
+    path: str | None,
+    *,
+    worktree: Path | None = None,
+    marker_size: int = 7,
 ) -> DriverResult:
     """Merge the three versions, write the result into OURS; copies go next to PATH."""
     name = path or ours.name
     root = worktree or Path.cwd()  # git runs drivers at the top of the work tree
-    from memsync.model.safety import unsafe_path_reason
+    from memsync.model.safety import is_memory_file, unsafe_path_reason
 
     reason = unsafe_path_reason(name)
     if reason is not None:  # git passes the path in the repository: never `..`, never absolute
         raise UsageError(f"--path {name!r}: {reason}; pass the file's path in the repository")
+    if not is_memory_file(name, "team", repository_root=True):
+        from memsync import git
+
+        conflicts = git.merge_text(ours, base, theirs, marker_size=marker_size, cwd=root)
+        return DriverResult(name, (), (), conflicts)
     merged = merge_for_driver(
         name,
         base.read_bytes(),
