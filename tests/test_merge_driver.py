@@ -93,7 +93,7 @@ def test_driver_keeps_the_other_memory_of_an_add_add(repo: Path) -> None:
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "main", cwd=repo)
     proc = merge(repo)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 1, proc.stderr  # unfinished: new-2.md is not staged yet
     contents = {(repo / "new.md").read_text(), (repo / "new-2.md").read_text()}
     assert contents == {
         "---\nname: one\ntype: user\n---\nA\n",
@@ -105,6 +105,55 @@ def test_driver_keeps_the_other_memory_of_an_add_add(repo: Path) -> None:
 def commit_all(repo: Path, message: str) -> None:
     git("add", "-A", cwd=repo)
     git("commit", "-qm", message, cwd=repo)
+
+
+def test_driver_leaves_an_add_add_of_two_memories_unfinished_and_says_what_to_do(
+    repo: Path,
+) -> None:
+    """A driver cannot stage `n-2.md`: git must not commit the merge without it (T1)."""
+    one = "---\nname: n-one\ndescription: first\nmetadata:\n  type: project\n---\nSide one.\n"
+    two = "---\nname: n-two\ndescription: second\nmetadata:\n  type: feedback\n---\nMain two.\n"
+    git("checkout", "-q", "-b", "other", cwd=repo)
+    (repo / "p").mkdir()
+    (repo / "p" / "n.md").write_text(one)
+    (repo / "p" / "MEMORY.md").write_text("- [N](n.md) — first\n")
+    commit_all(repo, "other")
+    git("checkout", "-q", "main", cwd=repo)
+    (repo / "p").mkdir()
+    (repo / "p" / "n.md").write_text(two)
+    (repo / "p" / "MEMORY.md").write_text("- [N2](n.md) — second\n")
+    commit_all(repo, "main")
+    head = git("rev-parse", "HEAD", cwd=repo)
+    proc = merge(repo)
+    # The merge stops: no merge commit that would hold only one of the two memories.
+    assert proc.returncode != 0, proc.stderr
+    assert git("rev-parse", "HEAD", cwd=repo) == head
+    assert (repo / ".git" / "MERGE_HEAD").exists()
+    kept = {(repo / "p" / "n.md").read_text(), (repo / "p" / "n-2.md").read_text()}
+    assert kept == {one, two}  # both memories on disk, neither with conflict markers
+    assert not any("<<<<<<<" in text or ">>>>>>>" in text for text in kept)
+    status = git("status", "--porcelain", cwd=repo)
+    assert "UU p/n.md" in status or "AA p/n.md" in status
+    assert "?? p/n-2.md" in status
+    # The driver says exactly what to do: stage both, index the copy, commit.
+    assert "git add p/n.md p/n-2.md" in proc.stderr
+    second = "n-2.md"
+    name = "n-two" if (repo / "p" / second).read_text() == two else "n-one"
+    assert f"- [{name}]({second})" in proc.stderr and "p/MEMORY.md" in proc.stderr
+    assert "git commit" in proc.stderr
+    # Following the instructions finishes the merge with both memories indexed.
+    line = next(x for x in proc.stderr.splitlines() if f"]({second})" in x).strip()
+    index = (repo / "p" / "MEMORY.md").read_text()
+    (repo / "p" / "MEMORY.md").write_text(index + line.split("`")[1] + "\n")
+    git("add", "p/n.md", "p/n-2.md", "p/MEMORY.md", cwd=repo)
+    git("commit", "-q", "--no-edit", cwd=repo)
+    assert git("ls-tree", "-r", "--name-only", "HEAD", "p", cwd=repo).split() == [
+        "p/MEMORY.md",
+        "p/n-2.md",
+        "p/n.md",
+    ]
+    targets = parse_index(git("show", "HEAD:p/MEMORY.md", cwd=repo).encode()).targets
+    assert sorted(targets) == ["n-2.md", "n.md"]
 
 
 def conflicting_docs(repo: Path) -> None:

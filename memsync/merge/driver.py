@@ -25,3 +25,12 @@ def merge_for_driver(
     if is_index_path(name):
         return merge_index(base or None, ours, theirs, path=name)
     return merge_file(name, base or None, ours, theirs, taken=taken)
+
+
+def copy_entry(index: str, path: str, data: bytes) -> str:
+    """The line the index INDEX needs for PATH, a copy the driver wrote beside a memory."""
+    import posixpath
+
+    from memsync.merge.treestate import synthesized_line
+
+    return synthesized_line(path, data, posixpath.dirname(index))

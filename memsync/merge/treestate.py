@@ -233,9 +233,13 @@ def _entry_from(index: bytes, folder: str, path: str) -> list[IndexEnsure]:
     return []
 
 
-def _synthesized(path: str, data: bytes, folder: str, sibling: str) -> IndexEnsure:
-    """An entry for a memory no side indexed, built from its frontmatter."""
+def synthesized_line(path: str, data: bytes, folder: str) -> str:
+    """The index line for the memory DATA at PATH, in the index of FOLDER, from its frontmatter."""
     memory = parse_memory(data, path)
     title = memory.name or posixpath.splitext(posixpath.basename(path))[0]
-    line = format_entry(title, relative_target(folder, path), memory.description)
-    return IndexEnsure(path, line, (sibling,))
+    return format_entry(title, relative_target(folder, path), memory.description)
+
+
+def _synthesized(path: str, data: bytes, folder: str, sibling: str) -> IndexEnsure:
+    """An entry for a memory no side indexed, built from its frontmatter."""
+    return IndexEnsure(path, synthesized_line(path, data, folder), (sibling,))

@@ -8,13 +8,24 @@ Writes go through the one atomic writer.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
 from memsync.errors import UsageError
 from memsync.fsutil.atomic import atomic_write
-from memsync.merge.driver import merge_for_driver
+from memsync.merge.driver import copy_entry, merge_for_driver
 from memsync.merge.memory import MergeDecision
+from memsync.model.limits import INDEX_NAME
+
+
+@dataclass(frozen=True)
+class Copy:
+    """A memory the driver wrote beside the merged one, and the index line it needs."""
+
+    path: str  # in the repository
+    index: str  # the MEMORY.md that should list it
+    line: str
 
 
 @dataclass(frozen=True)
@@ -26,22 +37,34 @@ class DriverResult:
     """
 
     path: str
-    extra_files: tuple[Path, ...]
+    copies: tuple[Copy, ...]
     decisions: tuple[MergeDecision, ...]
     conflicts: int | None = 0
 
     @property
     def finished(self) -> bool:
-        """Whether git may record the result: no conflict left."""
-        return self.conflicts == 0
+        """Whether git may record the result: no conflict, no copy git does not know of.
+
+        A driver cannot stage a file: were it to exit 0, git would commit the merge
+        without the copy and without its index line.
+        """
+        return self.conflicts == 0 and not self.copies
 
     def messages(self) -> list[str]:
         """One short line per decision, then what to do when the merge is not finished."""
         lines = [f"memsync: {self.path}: {d.detail}" for d in self.decisions]
-        lines += [
-            f"memsync: kept the other version as {p} (untracked: `git add` it)"
-            for p in self.extra_files
-        ]
+        if self.copies:
+            names = " ".join(c.path for c in self.copies)
+            lines.append(
+                f"memsync: {self.path}: the merge is left unfinished, so that git does not "
+                f"commit it without {names}; to finish it:"
+            )
+            lines.append(f"memsync:   git add {self.path} {names}")
+            for copy in self.copies:
+                lines.append(
+                    f"memsync:   add `{copy.line}` to {copy.index}, then `git add {copy.index}`"
+                )
+            lines.append("memsync:   git commit")
         if self.conflicts is None:
             lines.append(
                 f"memsync: {self.path}: not a memory, and git cannot merge it as text: kept "
@@ -55,6 +78,16 @@ class DriverResult:
                 f"and `git commit`"
             )
         return lines
+
+
+def index_for(root: Path, path: str) -> str:
+    """The MEMORY.md that lists PATH: the nearest one above it in the work tree ROOT."""
+    folder = posixpath.dirname(path)
+    while folder and not (root / folder / INDEX_NAME).exists():
+        folder = posixpath.dirname(folder)
+    if not (root / folder / INDEX_NAME).exists():
+        folder = posixpath.dirname(path)  # none yet: the one its folder would have
+    return posixpath.join(folder, INDEX_NAME)
 
 
 def run_merge_driver(
@@ -88,9 +121,9 @@ def run_merge_driver(
     )
     # Git reads %A once the driver exits: replacing it whole is what it sees.
     atomic_write(ours, merged.content if merged.content is not None else b"", keep_mode=True)
-    written = []
+    copies = []
     for extra, data in sorted(merged.extra_files.items()):
-        target = root / extra
-        atomic_write(target, data)
-        written.append(target)
-    return DriverResult(name, tuple(written), merged.decisions)
+        atomic_write(root / extra, data)
+        index = index_for(root, extra)
+        copies.append(Copy(extra, index, copy_entry(index, extra, data)))
+    return DriverResult(name, tuple(copies), merged.decisions)
