@@ -182,3 +182,30 @@ def test_a_line_two_machines_edited_is_dated_by_the_latest_edit_not_the_sync(
     assert merges == ["2026-11-22"]  # the latest edit merged into the line
     desktop.memsync("consolidate", str(other), "--yes")
     assert "On 2026-11-23 the release ships" in (other / "release.md").read_text()
+
+
+def test_promote_keeps_when_the_memory_was_written(machines: list[Machine], tmp_path: Path) -> None:
+    # Promote only moves a memory: stamped "now", its team commit was authored today and
+    # consolidation turned its "yesterday" into the day before the promote (T6).
+    from testing.machines import setup_machine
+
+    laptop = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    project = setup_machine(laptop, private, team, "src/api")
+    live = _live(laptop, project)
+    _memory(live, "outage", "The payment outage happened yesterday.", day="2026-10-01")
+    (live / "MEMORY.md").write_text("- [outage](outage.md) — outage notes\n", encoding="utf-8")
+    os.utime(live / "outage.md", (_stamp("2026-10-01"), _stamp("2026-10-01")))
+    laptop.memsync("push", cwd=project)
+    written = (live / "outage.md").stat().st_mtime_ns
+    laptop.memsync("promote", "outage.md", cwd=project)
+    moved = live / "team" / "outage.md"
+    assert moved.stat().st_mtime_ns == written  # the file still says when it was written
+    authored = git("log", "--format=%ad", "--date=short", "main", "--", "*/outage.md", cwd=team)
+    assert authored.split() == ["2026-10-01"]  # the team commit too, not the promote's day
+    clone = tmp_path / "clone"
+    git("clone", "-q", str(team), str(clone), cwd=tmp_path)
+    folder = next(p.parent for p in clone.rglob("outage.md"))
+    laptop.memsync("consolidate", str(folder), "--yes")
+    assert "The payment outage happened on 2026-09-30." in (folder / "outage.md").read_text()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -110,13 +111,32 @@ def _place(source: Path, path: Path) -> bool:
         return True
 
 
-def atomic_write(path: Path, data: bytes, *, durable: bool = True, keep_mode: bool = False) -> None:
-    """Replace PATH with DATA atomically (KEEP_MODE: keep an existing file's permissions)."""
+def atomic_write(
+    path: Path,
+    data: bytes,
+    *,
+    durable: bool = True,
+    keep_mode: bool = False,
+    mtime_ns: int | None = None,
+) -> None:
+    """Replace PATH with DATA atomically (KEEP_MODE: keep an existing file's permissions).
+
+    MTIME_NS, when given, is the new file's modification time (set before the rename, so no
+    reader sees it with another): a file's time is when it was written (SPEC section 1).
+    """
     mode = None
     if keep_mode:
         with contextlib.suppress(FileNotFoundError):
             mode = path.stat().st_mode & 0o7777
-    commit_staged(stage(path, data, durable=durable, mode=mode), path)
+    tmp = stage(path, data, durable=durable, mode=mode)
+    if mtime_ns is not None:
+        try:
+            os.utime(tmp, ns=(time.time_ns(), mtime_ns))
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+            raise
+    commit_staged(tmp, path)
 
 
 def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:

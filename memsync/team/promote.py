@@ -128,7 +128,9 @@ def promote(project_dir: Path, file: str) -> PromoteResult:
             f"the team memory already has a different {relpath}",
             hint="Rename your file first, or merge the two by hand.",
         )
-    atomic_write(target, data)
+    # Promote only moves the memory: the file keeps the time it was written, which is the
+    # team commit's author date and what consolidation counts its relative dates from.
+    atomic_write(target, data, mtime_ns=source.lstat().st_mtime_ns)
     source.unlink()
     _move_index_entry(private, team, relpath)
     reports = run_stores(bindings, config.settings, Deadline(), "push")
