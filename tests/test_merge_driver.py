@@ -12,7 +12,8 @@ import pytest
 
 from memsync.model.index import parse_index
 from memsync.model.memory import parse_memory
-from testing.gitrepo import git
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine, setup_machine
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -211,3 +212,73 @@ def test_driver_merges_a_clean_non_memory_as_git_does(repo: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert (repo / "CONTRIBUTING.md").read_text() == "ONE\ntwo\nthree\nfour\nFIVE\n"
     assert git("status", "--porcelain", cwd=repo) == ""
+
+
+DOCS = {
+    "docs/TEAM.md": ROOT / "docs" / "TEAM.md",
+    "templates/README.md": ROOT / "templates" / "README.md",
+    "templates/gitattributes": ROOT / "templates" / "gitattributes",
+}
+CONFIG_LINES = [
+    'git config merge.memsync.name "memsync memory merge"',
+    'git config merge.memsync.driver "memsync merge-file %O %A %B --path %P --marker-size %L"',
+]
+
+
+def test_docs_name_the_command_a_hand_clone_runs_and_claim_no_more_of_init(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """`memsync init` configures no merge driver; the docs must not say it does (T8)."""
+    alice = machines[0]
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    setup_machine(alice, private, team, "src/api")
+    stores = [p for p in alice.home.rglob("*.git") if (p / "config").is_file()]
+    assert stores, "init made no store clone"
+    for store in stores:  # memsync's stores merge with its engine, never through git's driver
+        config = (store / "config").read_text()
+        assert "merge.memsync" not in config and '[merge "memsync"]' not in config
+    for name, path in DOCS.items():
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        claims = ("get it from `memsync init`", "enables the merge driver", "`memsync init` does")
+        for claim in claims:
+            assert claim not in text, f"{name} still says init configures the driver: {claim}"
+    for name in ("docs/TEAM.md", "templates/README.md"):
+        text = DOCS[name].read_text(encoding="utf-8")
+        assert all(line in text for line in CONFIG_LINES), name
+    # The commands the README gives, run in a hand clone, make `git merge` use the driver.
+    clone = tmp_path / "hand"
+    git("clone", "-q", str(team), str(clone), cwd=tmp_path)
+    shim = tmp_path / "bin" / "memsync"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m memsync "$@"\n')
+    shim.chmod(0o755)
+    for line in CONFIG_LINES:
+        git(*shlex.split(line)[1:], cwd=clone)
+    assert (clone / ".gitattributes").is_file()  # the scaffold init wrote
+    folder = next(p for p in clone.iterdir() if p.is_dir() and not p.name.startswith("."))
+    (folder / "MEMORY.md").write_text(INDEX)
+    (folder / "testing-policy.md").write_text(BASE)
+    commit_all(clone, "base")
+    git("checkout", "-q", "-b", "other", cwd=clone)
+    (folder / "MEMORY.md").write_text(INDEX + "- [Ports](ports.md) — dev ports\n")
+    commit_all(clone, "other")
+    git("checkout", "-q", "-", cwd=clone)
+    (folder / "MEMORY.md").write_text(INDEX + "- [Oncall](oncall.md) — rota\n")
+    commit_all(clone, "main")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": f"{shim.parent}:{os.environ['PATH']}"}
+    proc = subprocess.run(
+        ["git", "merge", "--no-edit", "other"],
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "memsync: " in proc.stderr  # the driver ran, not git's text merge
+    assert sorted(parse_index((folder / "MEMORY.md").read_bytes()).targets) == [
+        "oncall.md",
+        "ports.md",
+        "testing-policy.md",
+    ]
