@@ -64,7 +64,7 @@ class DriverResult:
                 lines.append(
                     f"memsync:   add `{copy.line}` to {copy.index}, then `git add {copy.index}`"
                 )
-            lines.append("memsync:   git commit")
+            lines.append("memsync:   git commit (in a rebase or cherry-pick: its --continue)")
         if self.conflicts is None:
             lines.append(
                 f"memsync: {self.path}: not a memory, and git cannot merge it as text: kept "
