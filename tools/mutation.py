@@ -81,7 +81,11 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/test_secret_layouts.py"],
     ),
     "secrets": (
-        ["memsync/check/secrets.py", "memsync/check/secret_generic.py"],
+        [
+            "memsync/check/secrets.py",
+            "memsync/check/secret_generic.py",
+            "memsync/check/secret_fillers.py",
+        ],
         [
             "tests/test_secrets.py",
             "tests/test_secret_corpus.py",

@@ -10,18 +10,15 @@ from collections.abc import Iterable, Mapping
 
 from memsync.check.findings import IN_FILE_NAME, Finding, finding
 from memsync.check.frontmatter import frontmatter_findings, recall_size
-from memsync.model.index import link_paths, measure_index, parse_index_text
+from memsync.check.indexsize import index_size
+from memsync.model.index import link_paths, parse_index_text
 from memsync.model.limits import (
     ARCHIVE_DIR,
     INDEX_NAME,
-    MAX_INDEX_CHARS,
     MAX_INDEX_LINE_CHARS,
-    MAX_INDEX_LINES,
     MAX_MEMORY_BYTES,
     MEMORY_TYPES,
-    NEAR_LIMIT_RATIO,
 )
-from memsync.model.loaded import JS_WHITESPACE, loaded_view
 from memsync.model.memory import Memory, parse_memory
 from memsync.model.safety import Skipped, size_reason, unsafe_path_reason
 from memsync.model.textcodec import decode
@@ -237,58 +234,6 @@ def check_index(path: str, data: bytes) -> list[Finding]:
             found.append(finding("index-duplicate-line", path, number, message))
         else:
             first_line[target] = number
-    return found
-
-
-# The rules index_size applies: what an index's size is told by.
-INDEX_SIZE_RULES = frozenset({"index-too-many-lines", "index-too-many-chars", "index-near-limit"})
-
-
-def index_size(path: str, text: str) -> list[Finding]:
-    """Findings on how much of the index TEXT Claude Code loads (SPEC 6: 200 lines, 25,000
-    characters, counted as the client counts them)."""
-    size = measure_index(text)
-    # Counted in what Claude Code loads (no frontmatter, no comment blocks), named by file line.
-    view = loaded_view(text)
-    lead = len(view.text) - len(view.text.lstrip(JS_WHITESPACE))  # where the count starts
-
-    def line_of(number: int) -> int:
-        at = lead
-        for _ in range(number - 1):
-            at = view.text.index("\n", at) + 1
-        return view.source_line(at)
-
-    found: list[Finding] = []
-    if size.over_lines:
-        line = line_of(MAX_INDEX_LINES + 1)
-        message = (
-            f"index has {size.lines} lines: Claude Code loads only the first {MAX_INDEX_LINES}, "
-            "so entries from here on are invisible: run `memsync consolidate`"
-        )
-        found.append(finding("index-too-many-lines", path, line, message))
-    if size.over_chars:
-        line = view.source_line(lead + MAX_INDEX_CHARS)
-        message = (
-            f"index has {size.chars:,} characters: Claude Code loads only the first "
-            f"{MAX_INDEX_CHARS:,}, so the text from here on is invisible: run `memsync consolidate`"
-        )
-        found.append(finding("index-too-many-chars", path, line, message))
-    near_lines = int(MAX_INDEX_LINES * NEAR_LIMIT_RATIO)
-    near_chars = int(MAX_INDEX_CHARS * NEAR_LIMIT_RATIO)
-    if not size.over_lines and size.lines >= near_lines:
-        message = (
-            f"index has {size.lines} lines, {size.lines * 100 // MAX_INDEX_LINES} % of the "
-            f"{MAX_INDEX_LINES} Claude Code loads: run `memsync consolidate` before it overflows"
-        )
-        line = line_of(near_lines)
-        found.append(finding("index-near-limit", path, line, message))
-    if not size.over_chars and size.chars >= near_chars:
-        message = (
-            f"index has {size.chars:,} characters, {size.chars * 100 // MAX_INDEX_CHARS} % of "
-            f"the {MAX_INDEX_CHARS:,} Claude Code loads: shorten lines or run `memsync consolidate`"
-        )
-        line = view.source_line(lead + near_chars)
-        found.append(finding("index-near-limit", path, line, message))
     return found
 
 

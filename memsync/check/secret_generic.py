@@ -15,25 +15,16 @@ from functools import lru_cache
 from urllib.parse import unquote
 
 from memsync.check.secret_extra import is_sample_jwt
+from memsync.check.secret_fillers import PLACEHOLDER as _PLACEHOLDER
+from memsync.check.secret_fillers import SECRET_REFERENCE as _SECRET_REFERENCE
+from memsync.check.secret_fillers import Lazy as _Lazy
+from memsync.check.secret_fillers import url_password as _url_password
 from memsync.check.secret_layouts import named_values
 from memsync.check.secret_rules import GENERIC_RULE, Hit, redacted, shannon_entropy
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from collections.abc import Iterator
-
-
-class _Lazy:
-    """A regex compiled on first use, so importing this module stays cheap."""
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._pattern, self._flags = pattern, flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def get(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self._pattern, self._flags)
-        return self._compiled
 
 
 # Cheap lowercase prefilter: without one of these the generic rule cannot match.
@@ -114,24 +105,6 @@ _SCP_CREDENTIALS = _Lazy(
 )
 _PRINTABLE_RUN = _Lazy(r"[!-~]+", re.ASCII)
 _KEY_PARTS = _Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", re.ASCII)
-# Textbook example passwords: fillers alone, not inside a longer one a person built on them.
-_LEET = str.maketrans("430157@$", "aeoilsas")
-_FAMOUS_SOURCE = r"tr0ub4dor|p@ssw0rd|passw0rd|hunter2|correcthorse"
-_FAMOUS = _Lazy(_FAMOUS_SOURCE, re.IGNORECASE)
-_PLACEHOLDER = _Lazy(
-    r"""x{4,}|X{4,}|\*{3,}|\.\.\.|…|\#{3,}|changeme|change[_-]me|example|placeholder
-    |your[_-]|redacted|dummy|sample|lorem|replace[_-]?me|insert[_-]|todo|fixme|<|>
-    |\$\{|\$\(|\{\{|%[A-Za-z_]+%|^\$[A-Za-z_]|^@[A-Za-z_]+@?$|"""
-    + _FAMOUS_SOURCE,
-    re.VERBOSE | re.IGNORECASE | re.ASCII,
-)
-# References to secret stores and encrypted blobs name a secret without holding it.
-_SECRET_REFERENCE = _Lazy(
-    r"^(?:ENC\[|vault:|arn:|op://|sm://|gcp:|azure:|ref\+|secretsmanager:|ssm:|"
-    r"projects/|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|sha\d+[-:]|md5[-:]|AAAA[BC]3N|"
-    r"data:|pk_(?:live|test)_)",
-    re.IGNORECASE | re.ASCII,
-)
 _BASE64 = _Lazy(r"[A-Za-z0-9+/]+={0,2}", re.ASCII)
 _HEX = _Lazy(r"(?:0x)?(?:[0-9a-f]+|[0-9A-F]+)", re.ASCII)
 _UUID = _Lazy(
@@ -162,12 +135,6 @@ _EXPRESSION = re.compile(r"=[^=]")
 _JWT_HEADER_ONLY = _Lazy(r"eyJ[A-Za-z0-9_-]+={0,2}", re.ASCII)
 _GENERIC_ENTROPY = 3.5
 _URL_PASSWORD_ENTROPY = 2.5
-# What a URL's documented `user:password` slot holds when nobody's password is in it.
-_URL_PASSWORD_FILLER = _Lazy(
-    r"(?:my|your|the|some|db|app)?[-_]?(?:pass(?:word|wd)?|pwd|secret|token|key|admin|user"
-    r"(?:name)?|root|guest|test(?:ing)?|demo|foo|bar|baz|qwerty|letmein|welcome)[-_]?\d{0,4}",
-    re.IGNORECASE,
-)
 
 
 @lru_cache(maxsize=4096)
@@ -374,25 +341,6 @@ def _scp_hits(text: str) -> Iterator[Hit]:
             continue
         start, end = match.span("password")
         yield Hit(GENERIC_RULE, start, end, redacted(f"{match.group('user')}:", end - start))
-
-
-def _url_password(password: str, user: str) -> bool:
-    """Whether a URL's `user:PASSWORD@host` is someone's password: the slot says it is one,
-    so a human-chosen `Summer2025` or `S3cr3tPassw0rd` counts as much as a random one; not
-    a filler (`pass`, `secret123`), the user name again, a placeholder or a reference."""
-    if len(password) < 6 or password.lower() == user.lower():
-        return False
-    if _SECRET_REFERENCE.get().match(password):
-        return False
-    filler = _PLACEHOLDER.get().search(password)
-    if filler is not None and not _FAMOUS.get().fullmatch(filler.group()):
-        return False
-    # `passw0rd` alone is the textbook example; `S3cr3tPassw0rdXyz` is built around it.
-    if filler is not None and len(password) < len(filler.group()) + 3:
-        return False
-    filler_pattern = _URL_PASSWORD_FILLER.get()
-    # `s3cret` and `p4ss` are fillers too; `admin123` keeps its digits as digits.
-    return not any(filler_pattern.fullmatch(p) for p in (password, password.translate(_LEET)))
 
 
 def generic_hits(text: str) -> list[Hit]:

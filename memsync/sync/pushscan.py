@@ -68,7 +68,7 @@ def _tell_merged_index_sizes(run: PushRun, remote: str | None, local: str | None
     """Replace what was said of the size of each index this push changes by what is said of
     it as merged: the pushed file, not this machine's edit of it (a 199-line index merged with
     a teammate's 4 new lines goes out with 203, which the client cuts)."""
-    from memsync.check.rules import INDEX_SIZE_RULES, index_size
+    from memsync.check.indexsize import INDEX_SIZE_RULES, index_size
     from memsync.model.safety import is_index_path
 
     binding = run.binding
