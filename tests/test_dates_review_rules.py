@@ -149,3 +149,23 @@ def test_text_in_single_quotes_is_a_quotation(text: str) -> None:
 def test_apostrophes_are_no_quotes(text: str, converted: str) -> None:
     assert resolve_relative_dates(text, WEDNESDAY)[0] == converted
     _agrees(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "converted"),
+    [
+        # SPEC 5's own examples, opening a sentence (a team review: `check` and `consolidate`
+        # left them while the same words mid-sentence converted).
+        ("Since Monday the build is red.", "Since 2026-11-16 the build is red."),
+        ("On Monday we will migrate.", "On 2026-11-23 we will migrate."),
+        ("Until Friday the freeze holds.", "Until 2026-11-20 the freeze holds."),
+        # A capitalised word that is no preposition still makes a name.
+        ("Good Friday is a holiday.", "Good Friday is a holiday."),
+        ("Cyber Monday sales were up.", "Cyber Monday sales were up."),
+    ],
+)
+def test_a_preposition_opening_the_sentence_still_points_the_weekday(
+    text: str, converted: str
+) -> None:
+    assert resolve_relative_dates(text, WEDNESDAY)[0] == converted
+    _agrees(text)

@@ -96,7 +96,12 @@ _RECURRING = re.compile(
     r"|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s*[&+]\s*(?:mon|tue|wed|thu|fri|sat|sun)",
     re.IGNORECASE,
 )
-_PROPER_BEFORE = re.compile(r"(?<![.!?:]\s)\b[A-Z][a-z]+\s+$")
+# A capitalised word before a weekday makes a name (`Good Friday`, `Cyber Monday`), unless it
+# is a preposition opening the sentence (`Since Monday the build is red`, `On Monday we will`).
+_PROPER_BEFORE = re.compile(
+    r"(?<![.!?:]\s)\b(?!(?:Since|On|Until|Till|By|Before|After|From|For|Through|Starting)\s)"
+    r"[A-Z][a-z]+\s+$"
+)
 _HEADING_LINE = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$)")
 FUTURE_CUES = re.compile(
     # `said he would call Monday`: a future told in the past (not `would have called`)
