@@ -225,3 +225,30 @@ def test_problem_lines_for_the_terminal_name_files_plainly() -> None:
         "memsync: team: cannot reach origin (kept locally)",
         "memsync: team: skipped 1 file(s): a.md",
     ]
+
+
+def test_a_symlinked_team_index_or_team_folder_is_never_read(tmp_path: Path) -> None:
+    # Review F3: a team/MEMORY.md linking to /etc/passwd went into the model's context.
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "MEMORY.md").write_text("OUTSIDE-SECRET root:x:0:0\n")
+    team = tmp_path / "memory" / "team"
+    team.mkdir(parents=True)
+    (team / "MEMORY.md").symlink_to(outside / "MEMORY.md")
+    [shared] = pull_sections([_report("team", team)])
+    text = shared.heading + "\n".join(shared.lines)
+    assert "OUTSIDE-SECRET" not in text
+    assert shared.lines == (
+        f"(team index not shown: {team / 'MEMORY.md'} is a symlink; memsync never reads "
+        "through a symlink: replace it by a regular file)",
+    )
+    # The team folder itself a link out of the memory folder: its index is not read either.
+    (team / "MEMORY.md").unlink()
+    team.rmdir()
+    team.symlink_to(outside)
+    [shared] = pull_sections([_report("team", team)])
+    assert "OUTSIDE-SECRET" not in shared.heading + "\n".join(shared.lines)
+    assert shared.lines == (
+        f"(team index not shown: {team} is a symlink; memsync never reads "
+        "through a symlink: replace it by a regular folder)",
+    )

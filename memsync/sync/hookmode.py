@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -28,28 +27,33 @@ if TYPE_CHECKING:
 MAX_NAMES = 4
 
 
-def _read_index(path: Path, limit: int = 256_000) -> list[str]:
+def _read_index(path: Path) -> list[str]:
     """The lines of an index file as Claude Code loads it (no frontmatter, no HTML comment
-    blocks), read only when it is a regular file, at most LIMIT bytes."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return []
-    try:
-        import stat
+    blocks), read only when it is a regular file within the size limit, never through a
+    symlink (SPEC section 2), never blocking on a FIFO."""
+    from memsync.fsutil.reads import read_regular_or_none
 
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return []  # a FIFO or device named MEMORY.md must not hang a session start
-        data = os.read(fd, limit)
-    except OSError:
+    data = read_regular_or_none(path)
+    if data is None:
         return []
-    finally:
-        os.close(fd)
     from memsync.model.loaded import loaded_text
 
     # What the model is told the index holds is what the client would show it of the file.
     return loaded_text(data.decode("utf-8", "replace")).lstrip("\ufeff").splitlines()
+
+
+def _team_link(live: Path) -> str | None:
+    """Why the team index of LIVE is not read: the folder or its MEMORY.md is a symlink."""
+    from memsync.sync.livefiles import contained
+
+    if contained(live.parent, live.name) is None:
+        return f"{live} is a symlink; {LINK_FIX} folder"
+    if contained(live, "MEMORY.md") is None:
+        return f"{live / 'MEMORY.md'} is a symlink; {LINK_FIX} file"
+    return None
+
+
+LINK_FIX = "memsync never reads through a symlink: replace it by a regular"
 
 
 def _memory_paths(report: StoreReport, paths: Sequence[str]) -> list[str]:
@@ -93,14 +97,16 @@ def team_section(live: Path, updated: Sequence[str] = (), deleted: Sequence[str]
     """The team folder, when to save there, what this pull changed (the memories UPDATED
     and DELETED), then the team index."""
     index_file = live / "MEMORY.md"
-    index = [clean_line(line) for line in _read_index(index_file) if line.strip()]
+    link = _team_link(live)
+    index = [] if link else [clean_line(ln) for ln in _read_index(index_file) if ln.strip()]
     heading = [f"Team memory: {live}", TEAM_GUIDANCE]
     if updated:
         heading.append(f"New or changed by this pull: {_names(updated, most=20)}")
     if deleted:
         heading.append(f"Removed by this pull: {_names(deleted, most=20)}")
     heading.append(f"Team index ({index_file}):")
-    lines = tuple(index or ["(no team memories yet)"])
+    empty = f"(team index not shown: {link})" if link else "(no team memories yet)"
+    lines = tuple(index or [empty])
     return Section("\n".join(heading), lines, str(index_file))
 
 
