@@ -50,6 +50,17 @@ class Binding:
         return "" if self.subdir in ("", ".") else self.subdir.strip("/")
 
     @property
+    def linked_folder(self) -> str | None:
+        """What to tell the person when the team folder is a symlink: memsync never reads or
+        writes through one (SPEC section 2), so that store is not synced. None when fine."""
+        if self.scope != "team" or not self.live_dir.is_symlink():
+            return None
+        return (
+            f"the team folder {self.live_dir} is a symlink; memsync never reads or writes "
+            "through a symlink"
+        )
+
+    @property
     def label(self) -> str:
         """A short name for messages: `team (acme-memory)`."""
         return self.scope if self.store.name == self.scope else f"{self.scope} ({self.store.name})"

@@ -286,6 +286,12 @@ def _run_store(
     run.review_branch = options.review_branch if binding.scope == "team" else None
     body = _pull_body if command == "pull" else _push_body
     try:
+        if binding.linked_folder:
+            raise UserMessageError(
+                binding.linked_folder,
+                hint=f"Replace it by a real folder: move the files you want to share into a "
+                f"folder {binding.live_dir} (or remove the link), then rerun.",
+            )
         lock_wait = deadline.left(settings.lock_timeout)  # none left: the lock if it is free
         with store_lock(binding.lock_path, timeout=lock_wait, command=command, store=binding.label):
             created = store.ensure_clone(binding)

@@ -115,6 +115,8 @@ def _live_differs(binding: Binding, manifest: Manifest) -> str:
     from memsync.model.safety import is_memory_file
 
     root = not binding.prefix
+    if binding.linked_folder:
+        return "the team folder is a symlink"  # the engine refuses it and says so
     if not binding.live_dir.is_dir():
         return "the live directory is missing" if manifest.files else ""
     scan = scan_directory(binding.live_dir, binding.scope, repository_root=root)
