@@ -44,3 +44,69 @@ def test_a_symlinked_team_folder_is_refused_nothing_read_or_written_through_it(
     assert f"{team_dir} is a symlink" in output["systemMessage"]
     assert "OUTSIDE-CONTENT" not in result.stdout
     assert sorted(p.name for p in outside.iterdir()) == ["ot.md"]
+
+
+def _folder_with_duplicates(root: Path) -> None:
+    write_memory(root, "a1.md", "a1", "Body a1.\n")
+    write_memory(root, "dupa.md", "dupa", "identical body\n")
+    write_memory(root, "dupb.md", "dupb", "identical body\n")
+
+
+def _tree(root: Path) -> dict[str, bytes | str]:
+    """Every file below ROOT with its bytes, every symlink with its target."""
+    return {
+        p.relative_to(root).as_posix(): str(p.readlink()) if p.is_symlink() else p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() or p.is_symlink()
+    }
+
+
+def test_consolidate_never_reads_or_replaces_a_symlinked_index(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """Review F2: a MEMORY.md linking outside was read, its lines copied to archive/ and
+    the link replaced by a regular file, which push then sent."""
+    laptop = machines[0]
+    live = tmp_path / "memory"
+    _folder_with_duplicates(live)
+    outside = tmp_path / "outside-notes.md"
+    outside.write_text("- [A1](a1.md) — first\n- [Creds](creds.md) — OUTSIDE-PRIVATE-LINE\n")
+    (live / "MEMORY.md").symlink_to(outside)
+    before = _tree(live)
+    result = laptop.memsync("consolidate", str(live), "--yes", check=False)
+    said = result.stdout + result.stderr
+    assert "Traceback" not in said
+    assert (live / "MEMORY.md").is_symlink() and _tree(live) == before  # nothing changed
+    assert "OUTSIDE-PRIVATE-LINE" not in said
+    assert f"{live / 'MEMORY.md'} is a symlink" in said, said
+    assert "memsync never reads or writes through a symlink" in said
+
+
+def test_consolidate_never_moves_memories_through_a_symlinked_archive(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """Review F19: a merged-away memory and dangling index lines went through `archive/`
+    linking outside the folder: kept only there, never synced."""
+    laptop = machines[0]
+    live = tmp_path / "memory"
+    _folder_with_duplicates(live)
+    (live / "MEMORY.md").write_text("- [A1](a1.md) — first\n- [Gone](gone.md) — dangling\n")
+    outside = tmp_path / "outside-archive"
+    outside.mkdir()
+    (live / "archive").symlink_to(outside)
+    before = _tree(live)
+    result = laptop.memsync("consolidate", str(live), "--yes", check=False)
+    said = result.stdout + result.stderr
+    assert "Traceback" not in said
+    assert list(outside.iterdir()) == [] and _tree(live) == before
+    assert f"{live / 'archive'} is a symlink" in said, said
+    # archive/ a real folder, its index-lines.md a link out: not read, not replaced.
+    (live / "archive").unlink()
+    (live / "archive").mkdir()
+    (outside / "lines.md").write_text("OUTSIDE-LINE\n")
+    (live / "archive" / "index-lines.md").symlink_to(outside / "lines.md")
+    before = _tree(live)
+    result = laptop.memsync("consolidate", str(live), "--yes", check=False)
+    said = result.stdout + result.stderr
+    assert _tree(live) == before and (live / "archive" / "index-lines.md").is_symlink()
+    assert f"{live / 'archive' / 'index-lines.md'} is a symlink" in said, said

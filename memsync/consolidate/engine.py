@@ -22,6 +22,7 @@ from memsync.consolidate.folder import (
     MemoryFile,
     frontmatter_date,
     git_times,
+    links_in_the_way,
     local_date,
     memory_folders,
     scan_folder,
@@ -47,6 +48,9 @@ from memsync.model.textcodec import encode
 
 def plan_folder(root: Path, options: Options, *, label: str | None = None) -> FolderPlan:
     """Everything consolidation would change in ROOT; reads files and git, writes nothing."""
+    linked = links_in_the_way(root, (INDEX_NAME, ARCHIVE_DIR, INDEX_LINES))
+    if linked:  # the index or archive/ read or written through a link: the folder is left
+        return FolderPlan(root=root, label=label or root.name, problems=tuple(linked))
     found, others, skipped = scan_folder(root)
     repo, prefix, commit_times = git_times(root)
     outside = None
@@ -347,6 +351,9 @@ def apply_plan(plan: Plan) -> None:
     from memsync.fsutil.atomic import atomic_write
 
     for folder in plan.folders:
+        touched = (*folder.writes, *(p for move in folder.moves for p in move), *folder.deletes)
+        if linked := links_in_the_way(folder.root, tuple(touched)):
+            raise UserMessageError(f"nothing was written: {linked[0]}")
         for rel, expected in folder.originals.items():
             current = _original_bytes(folder.root, rel)
             if (None if current is None else _digest(current)) != expected:

@@ -59,3 +59,20 @@ def read_regular_or_none(path: Path | str, *, limit: int = MAX_MEMORY_BYTES) -> 
         return read_regular(path, limit=limit)
     except OSError:
         return None
+
+
+def contained(root: Path, relpath: str) -> Path | None:
+    """ROOT/RELPATH when no existing component of it is a symlink or escapes ROOT."""
+    current = root
+    for part in relpath.split("/"):
+        if part in ("", ".", ".."):
+            return None
+        current = current / part
+        try:
+            if current.is_symlink():
+                return None
+        except OSError:
+            # A name the file system cannot hold cannot be a link either; writing it fails
+            # later and is reported with the reason.
+            continue
+    return current

@@ -44,7 +44,7 @@ def _read_index(path: Path) -> list[str]:
 
 def _team_link(live: Path) -> str | None:
     """Why the team index of LIVE is not read: the folder or its MEMORY.md is a symlink."""
-    from memsync.sync.livefiles import contained
+    from memsync.fsutil.reads import contained
 
     if contained(live.parent, live.name) is None:
         return f"{live} is a symlink; {LINK_FIX} folder"

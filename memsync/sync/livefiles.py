@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsync.fsutil.atomic import TEMPORARY_NAME, remove_if, replace_if, stage
+from memsync.fsutil.reads import contained
 from memsync.git import blob_sha
 
 
@@ -33,23 +34,6 @@ def _read(path: Path) -> bytes | None:
     except OSError:
         # Missing, a folder, a name too long to exist: nothing memsync wrote is there.
         return None
-
-
-def contained(root: Path, relpath: str) -> Path | None:
-    """ROOT/RELPATH when no existing component of it is a symlink or escapes ROOT."""
-    current = root
-    for part in relpath.split("/"):
-        if part in ("", ".", ".."):
-            return None
-        current = current / part
-        try:
-            if current.is_symlink():
-                return None
-        except OSError:
-            # A name the file system cannot hold cannot be a link either; writing it fails
-            # later and is reported with the reason.
-            continue
-    return current
 
 
 # Present in a live directory while memsync writes there: a run killed meanwhile leaves it,
