@@ -6,6 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from testing.machines import Machine, memory_dir, remote_files, setup_machine
 from testing.memories import write_memory
 
@@ -110,3 +112,23 @@ def test_consolidate_never_moves_memories_through_a_symlinked_archive(
     said = result.stdout + result.stderr
     assert _tree(live) == before and (live / "archive" / "index-lines.md").is_symlink()
     assert f"{live / 'archive' / 'index-lines.md'} is a symlink" in said, said
+
+
+def test_a_link_made_between_plan_and_apply_stops_consolidation_before_any_write(
+    tmp_path: Path,
+) -> None:
+    from memsync.consolidate.engine import apply_plan, make_plan
+    from memsync.errors import UserMessageError
+
+    live = tmp_path / "memory"
+    _folder_with_duplicates(live)
+    (live / "MEMORY.md").write_text("- [A1](a1.md) — first\n")
+    plan = make_plan(live)
+    assert any(d.startswith("archive/") for _, d in plan.folders[0].moves)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (live / "archive").symlink_to(outside)
+    before = _tree(live)
+    with pytest.raises(UserMessageError, match=f"{live / 'archive'} is a symlink"):
+        apply_plan(plan)
+    assert _tree(live) == before and list(outside.iterdir()) == []
