@@ -81,6 +81,7 @@ def test_consolidate_never_reads_or_replaces_a_symlinked_index(
     assert (live / "MEMORY.md").is_symlink() and _tree(live) == before  # nothing changed
     assert "OUTSIDE-PRIVATE-LINE" not in said
     assert f"{live / 'MEMORY.md'} is a symlink" in said, said
+    assert "replace it by a regular file" in said
     assert "memsync never reads or writes through a symlink" in said
 
 
@@ -102,6 +103,7 @@ def test_consolidate_never_moves_memories_through_a_symlinked_archive(
     assert "Traceback" not in said
     assert list(outside.iterdir()) == [] and _tree(live) == before
     assert f"{live / 'archive'} is a symlink" in said, said
+    assert "replace it by a regular folder" in said
     # archive/ a real folder, its index-lines.md a link out: not read, not replaced.
     (live / "archive").unlink()
     (live / "archive").mkdir()
@@ -132,3 +134,34 @@ def test_a_link_made_between_plan_and_apply_stops_consolidation_before_any_write
     with pytest.raises(UserMessageError, match=f"{live / 'archive'} is a symlink"):
         apply_plan(plan)
     assert _tree(live) == before and list(outside.iterdir()) == []
+
+
+def test_scaffold_never_writes_through_a_symlinked_folder(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """Review F5: `.github` linking out of the repository: the workflows were written there."""
+    laptop = machines[0]
+    victim, repo = tmp_path / "outside-victim", tmp_path / "teamclone"
+    victim.mkdir()
+    repo.mkdir()
+    (repo / ".github").symlink_to("../outside-victim")
+    result = laptop.memsync("scaffold", str(repo), "--memsync-spec", "memsync", check=False)
+    said = result.stdout + result.stderr
+    assert list(victim.iterdir()) == []
+    assert "Traceback" not in said
+    for name in ("workflows/memsync-check.yml", "workflows/memsync-consolidate.yml"):
+        assert (
+            f"kept     .github/{name} (.github is a symbolic link; memsync never writes "
+            "through a symlink: replace it by a real folder)"
+        ) in said, said
+    assert (repo / ".gitattributes").is_file()  # the other files are written
+    # Its own record's folder a link: refused as a whole, nothing written anywhere.
+    (repo / ".github").unlink()
+    shutil.rmtree(repo / ".memsync")
+    (repo / ".memsync").symlink_to("../outside-victim")
+    (repo / ".gitattributes").unlink()
+    result = laptop.memsync("scaffold", str(repo), "--memsync-spec", "memsync", check=False)
+    said = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in said
+    assert f"{repo / '.memsync'} is a symbolic link" in said, said
+    assert list(victim.iterdir()) == [] and not (repo / ".gitattributes").exists()

@@ -17,7 +17,7 @@ from memsync.consolidate.dedupe import Fingerprint, fingerprint
 from memsync.consolidate.evidence import named_date, stated_dates
 from memsync.consolidate.indexfit import IndexMemory
 from memsync.errors import UsageError
-from memsync.fsutil.reads import contained, read_regular
+from memsync.fsutil.reads import linked_part, read_regular
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
 from memsync.model.memory import Memory, parse_memory
 from memsync.model.safety import Scope
@@ -165,22 +165,16 @@ def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], li
 def links_in_the_way(root: Path, relpaths: tuple[str, ...]) -> list[str]:
     """What to tell the person of each of RELPATHS (files consolidation reads or writes in
     ROOT) that is or lies below a symlink: memsync never reads or writes through one."""
-    found: list[str] = []
-    for rel in relpaths:
-        if contained(root, rel) is None and not any(rel.startswith(f + "/") for f in found):
-            found.append(next(f for f in _prefixes(rel) if contained(root, f) is None))
-    kind = {ARCHIVE_DIR: "folder"}
+    found = {
+        part: "folder" if part != rel or part == ARCHIVE_DIR else "file"
+        for rel in relpaths
+        if (part := linked_part(root, rel)) is not None
+    }
     return [
-        f"{root / rel} is a symlink; memsync never reads or writes through a symlink: replace "
-        f"it by a regular {kind.get(rel, 'file')} (or remove it), then consolidate again"
-        for rel in dict.fromkeys(found)
+        f"{root / part} is a symlink; memsync never reads or writes through a symlink: replace "
+        f"it by a regular {kind} (or remove it), then consolidate again"
+        for part, kind in found.items()
     ]
-
-
-def _prefixes(relpath: str) -> list[str]:
-    """`a`, `a/b`, `a/b/c.md` for `a/b/c.md`: the path's components from the top."""
-    parts = relpath.split("/")
-    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
 def index_memory(memory: Memory, updated: tuple[float, ...]) -> IndexMemory:

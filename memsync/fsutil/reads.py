@@ -76,3 +76,14 @@ def contained(root: Path, relpath: str) -> Path | None:
             # later and is reported with the reason.
             continue
     return current
+
+
+def linked_part(root: Path, relpath: str) -> str | None:
+    """The first component of RELPATH below ROOT (`a`, `a/b`, ...) that `contained` refuses
+    (a symlink, `..`), to name in a message; None when ROOT/RELPATH is contained."""
+    parts = relpath.split("/")
+    for end in range(1, len(parts) + 1):
+        part = "/".join(parts[:end])
+        if contained(root, part) is None:
+            return part
+    return None

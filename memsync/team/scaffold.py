@@ -254,10 +254,21 @@ def _three_way(relative: Path, base: str, ours: str, theirs: str) -> tuple[Scaff
     return ScaffoldFile(relative, "merged", "the new template with your edits"), merged.text
 
 
+_LINK = "a symbolic link; memsync never writes through a symlink: replace it by a real folder"
+
+
 def plan_scaffold(
     repo_dir: Path, *, memsync_spec: str | None = None, update: bool = False
 ) -> tuple[ScaffoldResult, dict[Path, str], dict[Path, str]]:
     """(result, texts to write, template bases to record) without touching the disk."""
+    from memsync.fsutil.reads import linked_part
+
+    if (linked := linked_part(repo_dir, RECORD.as_posix())) is not None:
+        raise UserMessageError(
+            f"{repo_dir / linked} is a symbolic link; memsync never reads or writes through a "
+            "symlink, and it keeps its scaffold record there",
+            hint=f"Replace {repo_dir / linked} by a real folder (or remove it), then rerun.",
+        )
     recorded_spec, bases = read_record(repo_dir)
     spec = validate_spec(memsync_spec or recorded_spec or default_spec())
     files: list[ScaffoldFile] = []
@@ -265,9 +276,11 @@ def plan_scaffold(
     new_bases = dict(bases)
     for relative, theirs in rendered_files(spec).items():
         target = repo_dir / relative
-        if target.is_symlink():
+        linked = linked_part(repo_dir, relative.as_posix())
+        if linked is not None:
             # Writing would follow it out of the repository: never.
-            files.append(ScaffoldFile(relative, "kept", "a symbolic link"))
+            note = "a symbolic link" if linked == relative.as_posix() else f"{linked} is {_LINK}"
+            files.append(ScaffoldFile(relative, "kept", note))
             continue
         if not target.exists():
             if update and relative in bases:
