@@ -165,3 +165,24 @@ def test_scaffold_never_writes_through_a_symlinked_folder(
     assert result.returncode != 0 and "Traceback" not in said
     assert f"{repo / '.memsync'} is a symbolic link" in said, said
     assert list(victim.iterdir()) == [] and not (repo / ".gitattributes").exists()
+
+
+def test_status_names_a_symlinked_team_folder_and_reads_nothing_through_it(
+    machines: list[Machine], remotes: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Review F4: `status` and `check` said nothing of a linked team folder."""
+    private, team = remotes
+    laptop = machines[0]
+    project = setup_machine(laptop, private, team, "src/api")
+    outside = tmp_path / "outside"
+    write_memory(outside, "ot.md", "outside", "OUTSIDE-CONTENT\n")
+    team_dir = memory_dir(laptop, project) / "team"
+    shutil.rmtree(team_dir, ignore_errors=True)
+    team_dir.symlink_to(outside)
+    result = laptop.memsync("status", cwd=project, check=False)
+    said = result.stdout + result.stderr
+    assert f"the team folder {team_dir} is a symlink" in said, said
+    assert "ot.md" not in said
+    data = json.loads(laptop.memsync("status", "--json", cwd=project, check=False).stdout)
+    (shared,) = [s for s in data if s["scope"] == "team"]
+    assert shared["local_edits"] == [] and shared["removed"] == []

@@ -107,6 +107,11 @@ def _scan(binding: Binding) -> TreeScan:
     """The live files sync would send: the one memory rule, README.md at a root excluded."""
     from memsync.fsutil.scan import scan_directory
 
+    if binding.linked_folder:  # sync refuses it (never read through): nothing in it is read
+        from memsync.model.safety import Skipped
+
+        reason = f"{binding.linked_folder}: replace it by a real folder"
+        return TreeScan(files={}, skipped=(Skipped(".", reason),))
     return scan_directory(binding.live_dir, binding.scope, repository_root=not binding.prefix)
 
 
@@ -133,7 +138,11 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
         skipped_held = _skipped_held(binding, scan)
         held_paths = {item.path for item in skipped_held}
         skips = scan.skipped if scan else ()
-        problems = [f"{s.path}: {s.reason}" for s in skips if s.path not in held_paths]
+        problems = [
+            s.reason if s.path == "." else f"{s.path}: {s.reason}"
+            for s in skips
+            if s.path not in held_paths
+        ]
         size = measure_index(index.decode("utf-8", "replace")) if index is not None else None
         if size is not None and not size.fits:
             problems.append(
