@@ -186,3 +186,23 @@ def test_status_names_a_symlinked_team_folder_and_reads_nothing_through_it(
     data = json.loads(laptop.memsync("status", "--json", cwd=project, check=False).stdout)
     (shared,) = [s for s in data if s["scope"] == "team"]
     assert shared["local_edits"] == [] and shared["removed"] == []
+
+
+def test_check_reports_a_symlinked_team_folder_and_reads_nothing_through_it(
+    tmp_path: Path,
+) -> None:
+    """Review F4: `check` followed the linked team folder and reported nothing."""
+    from memsync.check.run import run_check
+
+    live = tmp_path / "memory"
+    write_memory(live, "a1.md", "a1", "Body a1.\n")
+    (live / "MEMORY.md").write_text("- [A1](a1.md) — first\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "bad.md").write_text("no frontmatter at all\n")
+    (live / "team").symlink_to(outside)
+    report = run_check(live, cwd=tmp_path)
+    assert [(f.path, f.rule, f.severity) for f in report.findings] == [
+        ("memory/team", "unsafe-path", "error")
+    ]
+    assert "symlink" in report.findings[0].message

@@ -12,7 +12,7 @@ from memsync.check.rules import check_file, check_files, too_large
 from memsync.errors import UsageError
 from memsync.fsutil.scan import scan_directory
 from memsync.model.limits import INDEX_NAME, TEAM_DIR
-from memsync.model.safety import SCOPES, Scope, is_memory_file
+from memsync.model.safety import SCOPES, Scope, Skipped, is_memory_file
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,8 @@ def run_check(
         prefix = _prefix(tree.root, base)
         scan = scan_directory(tree.root, tree.scope, repository_root=tree.store_root)
         content, skipped = scan.files, scan.skipped
+        if tree.scope == "private" and not tree.store_root and (tree.root / TEAM_DIR).is_symlink():
+            skipped += (Skipped(TEAM_DIR, "symlink"),)  # the team folder, left out of the trees
         findings.extend(check_files(content, tree.scope, skipped, prefix=prefix, cache=cache))
         files += len(content) + len(skipped)
         checked.append(CheckedTree(str(tree.root), prefix, tree.scope))
@@ -105,7 +107,7 @@ def directory_trees(root: Path, scope: Scope | None) -> list[Tree]:
     if root.name == TEAM_DIR:
         return [Tree(root, "team")]
     trees = [Tree(root, "private")]
-    if (root / TEAM_DIR).is_dir():
+    if (root / TEAM_DIR).is_dir() and not (root / TEAM_DIR).is_symlink():  # never read through
         trees.append(Tree(root / TEAM_DIR, "team"))
     return trees
 
