@@ -206,3 +206,27 @@ def test_check_reports_a_symlinked_team_folder_and_reads_nothing_through_it(
         ("memory/team", "unsafe-path", "error")
     ]
     assert "symlink" in report.findings[0].message
+
+
+def test_an_archived_copy_that_is_a_symlink_is_never_taken_for_the_memory(
+    tmp_path: Path,
+) -> None:
+    """A link `archive/dupb.md` to a file of the same content outside: the merged-away
+    memory must still be archived in the folder, never deleted as `already archived`."""
+    from memsync.consolidate.engine import apply_plan, make_plan
+
+    live = tmp_path / "memory"
+    _folder_with_duplicates(live)
+    (live / "MEMORY.md").write_text("- [A1](a1.md) — first\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "dupb.md").write_bytes((live / "dupb.md").read_bytes())
+    (live / "archive").mkdir()
+    (live / "archive" / "dupb.md").symlink_to(outside / "dupb.md")
+    plan = make_plan(live)
+    apply_plan(plan)
+    archived = sorted(p.name for p in (live / "archive").iterdir() if not p.is_symlink())
+    gone = "dupa.md" if not (live / "dupa.md").exists() else "dupb.md"
+    assert not (live / gone).exists()
+    assert f"{Path(gone).stem}-2.md" in archived or gone in archived, archived
+    assert (live / "archive" / "dupb.md").is_symlink()  # the link left as it was

@@ -40,6 +40,7 @@ from memsync.consolidate.plan import ArchiveMove, DateChange, FolderPlan, Option
 from memsync.consolidate.problems import left_out, over_limit, shallow_clone
 from memsync.consolidate.versions import plan_merges, survivors
 from memsync.errors import UsageError, UserMessageError
+from memsync.fsutil.reads import contained, read_regular_or_none
 from memsync.model.index import Index, IndexLine, link_paths, parse_index
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.model.memory import Memory, compose, parse_memory, parse_yaml_mapping
@@ -269,9 +270,10 @@ def _archive_destination(root: Path, rel: str, digest: bytes, allocated: set[str
     from memsync.merge.memory import free_name
 
     def taken(candidate: str) -> bool:
-        existing = root / candidate
-        same = existing.is_file() and _digest(existing.read_bytes()) == digest
-        return candidate in allocated or (existing.exists() and not same)
+        existing = contained(root, candidate)  # a link there is never the archived copy
+        data = None if existing is None else read_regular_or_none(existing)
+        same = data is not None and _digest(data) == digest
+        return candidate in allocated or existing is None or (existing.exists() and not same)
 
     destination = f"{ARCHIVE_DIR}/{rel}"
     if taken(destination):
