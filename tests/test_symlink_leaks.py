@@ -230,3 +230,25 @@ def test_an_archived_copy_that_is_a_symlink_is_never_taken_for_the_memory(
     assert not (live / gone).exists()
     assert f"{Path(gone).stem}-2.md" in archived or gone in archived, archived
     assert (live / "archive" / "dupb.md").is_symlink()  # the link left as it was
+
+
+def test_pull_hook_never_sends_a_symlinked_team_index_to_the_model(
+    machines: list[Machine], remotes: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Review F3, end to end: `team/MEMORY.md` linking to a file outside reached the model."""
+    private, team = remotes
+    laptop = machines[0]
+    project = setup_machine(laptop, private, team, "src/api")
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:OUTSIDE-SECRET:/root:/bin/bash\n")
+    team_dir = memory_dir(laptop, project) / "team"
+    team_dir.mkdir(exist_ok=True)
+    (team_dir / "MEMORY.md").unlink(missing_ok=True)
+    (team_dir / "MEMORY.md").symlink_to(secret)
+    payload = json.dumps({"cwd": str(project), "hook_event_name": "SessionStart"})
+    result = laptop.memsync("pull", "--hook", cwd=laptop.home, stdin=payload, check=False)
+    assert result.returncode == 0
+    assert "OUTSIDE-SECRET" not in result.stdout + result.stderr
+    context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert f"team index not shown: {team_dir / 'MEMORY.md'} is a symlink" in context
+    assert (team_dir / "MEMORY.md").is_symlink()
