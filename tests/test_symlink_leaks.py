@@ -252,3 +252,34 @@ def test_pull_hook_never_sends_a_symlinked_team_index_to_the_model(
     context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert f"team index not shown: {team_dir / 'MEMORY.md'} is a symlink" in context
     assert (team_dir / "MEMORY.md").is_symlink()
+
+
+def test_promote_never_reads_or_writes_through_a_symlinked_index_or_team_folder(
+    machines: list[Machine], remotes: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Same class as F2/F4: promote read a linked team/MEMORY.md, wrote its lines into a
+    regular team index (then pushed), and moved the memory into a linked team folder."""
+    private, team = remotes
+    laptop = machines[0]
+    project = setup_machine(laptop, private, team, "src/api")
+    live = memory_dir(laptop, project)
+    write_memory(live, "policy.md", "testing policy", "Real DB.\n", type_="feedback")
+    (live / "MEMORY.md").write_text("- [testing policy](policy.md) — real DB\n")
+    laptop.memsync("push", cwd=project)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "MEMORY.md").write_text("- [Creds](creds.md) — OUTSIDE-PRIVATE-LINE\n")
+    team_dir = live / "team"
+    team_dir.mkdir(exist_ok=True)
+    (team_dir / "MEMORY.md").unlink(missing_ok=True)
+    for link, target in ((team_dir / "MEMORY.md", outside / "MEMORY.md"), (team_dir, outside)):
+        if link == team_dir:
+            shutil.rmtree(team_dir)
+        link.symlink_to(target)
+        result = laptop.memsync("promote", "policy.md", cwd=project, check=False)
+        said = result.stdout + result.stderr
+        assert result.returncode == 1 and "Traceback" not in said, said
+        assert f"{link} is a symlink" in said and "nothing was moved" in said, said
+        assert (live / "policy.md").is_file() and link.is_symlink()
+        assert sorted(p.name for p in outside.iterdir()) == ["MEMORY.md"]
+        assert not any("OUTSIDE" in f or "policy" in f for f in remote_files(team))
