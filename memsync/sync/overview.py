@@ -143,6 +143,11 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
             for s in skips
             if s.path not in held_paths
         ]
+        from memsync.sync.storerun import folder_blocked
+
+        blocked_folder = folder_blocked(binding.live_dir)
+        if blocked_folder is not None:
+            problems.append(f"{blocked_folder.message}: {blocked_folder.hint}")
         size = measure_index(index.decode("utf-8", "replace")) if index is not None else None
         if size is not None and not size.fits:
             problems.append(

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memsync.config import Settings
+from memsync.errors import UserMessageError
 from memsync.sync import store
 from memsync.sync.binding import Binding
 from memsync.sync.deadline import Deadline
@@ -54,10 +55,32 @@ def start_run(binding: Binding, settings: Settings, deadline: Deadline) -> Store
     return run
 
 
+def folder_blocked(folder: Path) -> UserMessageError | None:
+    """The error when something other than a folder stands where FOLDER (a memory folder) or
+    one of its parents should be: memsync could neither read nor write it. None otherwise."""
+    import os
+
+    for candidate in (folder, *folder.parents):
+        if os.path.lexists(candidate):
+            if candidate.is_dir():
+                return None
+            what = f"{folder} is" if candidate == folder else f"{folder} lies inside {candidate},"
+            return UserMessageError(
+                f"the memory folder {what} a file, not a folder; memsync left it untouched",
+                hint=f"Rename or move {candidate} out of the way, or point Claude Code at another "
+                "folder (CLAUDE_CONFIG_DIR, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE); then run "
+                "`memsync pull`: the store still has every memory already synced.",
+            )
+    return None
+
+
 def scan_live(run: StoreRun) -> None:
     """Read the live folder into RUN: its memory files, and those the scan skipped."""
     from memsync.fsutil.scan import scan_directory
 
+    blocked = folder_blocked(run.binding.live_dir)
+    if blocked is not None:
+        raise blocked
     if not run.binding.live_dir.is_dir():
         run.live = {}
         if run.manifest.files:

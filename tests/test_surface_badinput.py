@@ -1,0 +1,50 @@
+"""Bad input from an adversarial review of the CLI: never a traceback or exit 70, the file
+named with what to do, a hook exits 0 and says what happened, nothing lost."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from testing.gitrepo import make_bare_remote
+from testing.machines import Machine, memory_dir, setup_machine
+from testing.memories import write_memory
+
+
+def _hook(machine: Machine, command: str, project: Path) -> str:
+    done = machine.memsync(
+        command, "--hook", cwd=project, stdin=json.dumps({"cwd": str(project)}), check=False
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    return str(json.loads(done.stdout)["systemMessage"])
+
+
+def test_a_file_where_the_memory_folder_belongs_is_named_with_its_fix(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """F16: pull and push crashed with FileExistsError (exit 70); the hook said only
+    `pull failed: FileExistsError(17, 'File exists'); run memsync pull`."""
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
+    live = memory_dir(alice, project)
+    write_memory(live, "deploy.md", "deploy", "Deploys go out on Fridays.")
+    alice.memsync("push", cwd=project)
+    for child in live.iterdir():
+        child.unlink()
+    live.rmdir()
+    live.write_text("i am a file\n")
+    for command in ("pull", "push"):
+        done = alice.memsync(command, cwd=project, check=False)
+        assert done.returncode == 1, done.stderr
+        assert "Traceback" not in done.stderr and "unexpected error" not in done.stderr
+        assert f"{live} is a file, not a folder" in done.stderr
+        assert "Rename or move" in done.stderr
+        message = _hook(alice, command, project)
+        assert f"{live} is a file, not a folder" in message, message
+        assert "Rename or move" in message
+    status = alice.memsync("status", cwd=project, check=False)
+    assert "is a file, not a folder" in status.stdout, status.stdout
+    assert live.read_text() == "i am a file\n"  # left untouched
+    live.unlink()
+    alice.memsync("pull", cwd=project)  # the store still has every memory
+    assert "Fridays" in (live / "deploy.md").read_text()
