@@ -50,6 +50,9 @@ def test_the_nested_stamp_wins_over_a_top_level_one() -> None:
         "---\nmodified: yesterday\n---\n",
         "---\nmodified:\n---\n",
         "---\nother:\n  modified: 2026-03-04\n---\n",  # nested, but not under metadata
+        # A placeholder, not a time: a pull stamped it 1901-12-13 (the 32-bit floor).
+        "---\nmetadata:\n  modified: 0001-01-01T00:00:00Z\n---\n",
+        "---\nmodified: 1969-07-20\n---\n",  # before memories existed
     ],
 )
 def test_no_stamp_is_none(text: str) -> None:

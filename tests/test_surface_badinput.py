@@ -48,3 +48,29 @@ def test_a_file_where_the_memory_folder_belongs_is_named_with_its_fix(
     live.unlink()
     alice.memsync("pull", cwd=project)  # the store still has every memory
     assert "Fridays" in (live / "deploy.md").read_text()
+
+
+def test_a_placeholder_modified_stamp_is_ignored_not_a_crash(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """F18: `metadata.modified: 0001-01-01T00:00:00Z` in one memory made `consolidate` crash
+    (ValueError: year 0 is out of range, exit 70) for the whole folder, and a pull dated the
+    file 1901-12-13."""
+    alice, bob = machines[0], machines[1]
+    remote = make_bare_remote(tmp_path / "p.git")
+    project = setup_machine(alice, remote, None, "src/api")
+    live = memory_dir(alice, project)
+    write_memory(live, "deploy.md", "deploy", "Deploys go out on Fridays.")
+    (live / "t3.md").write_text(
+        "---\nname: t3\ndescription: d\nmetadata:\n  type: project\n"
+        "  modified: 0001-01-01T00:00:00Z\n---\nWe ship yesterday's build.\n"
+    )
+    done = alice.memsync("consolidate", str(live), "--dry-run", cwd=project, check=False)
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr and "unexpected error" not in done.stderr
+    assert "t3.md" in done.stdout + done.stderr  # the folder was consolidated, t3 included
+    alice.memsync("push", cwd=project)
+    other = setup_machine(bob, remote, None, "src/api")
+    pulled = memory_dir(bob, other) / "t3.md"
+    assert "yesterday" in pulled.read_text()
+    assert pulled.stat().st_mtime > 946684800  # 2000-01-01: the commit's time, not 1901

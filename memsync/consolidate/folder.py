@@ -18,7 +18,13 @@ from memsync.consolidate.evidence import named_date, stated_dates
 from memsync.consolidate.indexfit import IndexMemory
 from memsync.errors import UsageError
 from memsync.fsutil.reads import linked_part, read_regular
-from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
+from memsync.model.limits import (
+    ARCHIVE_DIR,
+    EARLIEST_STAMP_DAY,
+    INDEX_NAME,
+    MAX_MEMORY_BYTES,
+    TEAM_DIR,
+)
 from memsync.model.memory import Memory, parse_memory
 from memsync.model.safety import Scope
 
@@ -222,15 +228,21 @@ def _as_date(value: object) -> date | None:
             value = datetime.fromisoformat(text.replace("Z", "+00:00"))
         except ValueError:
             try:
-                return date.fromisoformat(text[:10])
+                day = date.fromisoformat(text[:10])
             except ValueError:
                 return None
+            return day if day >= EARLIEST_STAMP_DAY else None
     if isinstance(value, datetime):
+        if value.date() < EARLIEST_STAMP_DAY:
+            return None  # `0001-01-01T00:00:00Z`: a placeholder (and no local day before year 1)
         if value.tzinfo is not None:
-            return local_date(value.timestamp())
+            try:
+                return local_date(value.timestamp())
+            except (ValueError, OverflowError, OSError):
+                return None  # a day past year 9999 in local time
         return value.date()
     if isinstance(value, date):
-        return value
+        return value if value >= EARLIEST_STAMP_DAY else None
     return None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 INDEX_NAME = "MEMORY.md"
 TEAM_DIR = "team"
 ARCHIVE_DIR = "archive"
@@ -17,3 +19,8 @@ RECALL_MAX_BYTES = 4_096
 NEAR_LIMIT_RATIO = 0.8
 
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
+
+# The earliest day a memory's `modified` stamp may name: one before it is a placeholder
+# (`0001-01-01`) or a typo, not when the memory was written. Such a stamp is no evidence:
+# a pulled file and its commit take the commit's time, consolidation the other evidence.
+EARLIEST_STAMP_DAY = date(2000, 1, 1)

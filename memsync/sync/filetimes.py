@@ -14,6 +14,8 @@ import re
 import time
 from pathlib import Path
 
+from memsync.model.limits import EARLIEST_STAMP_DAY
+
 # How far into a file the frontmatter may reach (the client reads the same 30 lines).
 _SCAN_LINES = 60
 _KEY = re.compile(r"^(?P<indent>[ \t]*)modified:[ \t]*(?P<value>.*?)[ \t]*$")
@@ -40,6 +42,8 @@ def _timestamp(value: str) -> float | None:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         return None
+    if parsed.date() < EARLIEST_STAMP_DAY:
+        return None  # a placeholder: a pull dated `0001-01-01` 1901-12-13, the 32-bit floor
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=timezone.utc)  # YAML: no zone means UTC
     return parsed.timestamp()
