@@ -74,3 +74,25 @@ def test_a_placeholder_modified_stamp_is_ignored_not_a_crash(
     pulled = memory_dir(bob, other) / "t3.md"
     assert "yesterday" in pulled.read_text()
     assert pulled.stat().st_mtime > 946684800  # 2000-01-01: the commit's time, not 1901
+
+
+def test_scaffold_with_a_file_where_a_folder_belongs_names_it(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """F6: `.github/workflows` a file made `memsync scaffold DIR` crash (FileExistsError,
+    exit 70); the rest of the scaffold was half written."""
+    alice = machines[0]
+    repo = tmp_path / "team"
+    (repo / ".github").mkdir(parents=True)
+    (repo / ".github" / "workflows").write_text("garbage\n")
+    done = alice.memsync("scaffold", str(repo), "--memsync-spec", "memsync", check=False)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr and "unexpected error" not in done.stderr
+    assert f"{repo / '.github' / 'workflows'} is a file, not a folder" in done.stderr
+    assert "Move or rename it" in done.stderr
+    assert (repo / ".github" / "workflows").read_text() == "garbage\n"
+    assert sorted(p.name for p in repo.rglob("*")) == [".github", "workflows"]  # nothing written
+    if Path("/proc/self").is_dir():  # a folder no file can be written into
+        done = alice.memsync("scaffold", "/proc/self", "--memsync-spec", "memsync", check=False)
+        assert done.returncode == 1, done.stderr
+        assert "unexpected error" not in done.stderr and "/proc/self" in done.stderr

@@ -12,13 +12,14 @@ the team's own edits, and report what it did per file.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memsync import __version__
-from memsync.errors import UsageError, UserMessageError
+from memsync.errors import UsageError, UserMessageError, os_error
 from memsync.team.memsyncspec import check_spec, default_spec, validate_spec
 
 if TYPE_CHECKING:
@@ -257,6 +258,28 @@ def _three_way(relative: Path, base: str, ours: str, theirs: str) -> tuple[Scaff
 _LINK = "a symbolic link; memsync never writes through a symlink: replace it by a real folder"
 
 
+def _check_room(repo_dir: Path, relative: Path) -> None:
+    """Refuse, before anything is written, a file (or special file) where RELATIVE, a file
+    the scaffold writes, or one of its folders belongs."""
+    folders = [repo_dir / parent for parent in reversed(relative.parents) if parent != Path()]
+    for folder in folders:
+        if folder.is_symlink():
+            return  # a link is kept, never written through (see plan_scaffold)
+        if os.path.lexists(folder) and not folder.is_dir():
+            raise UserMessageError(
+                f"{folder} is a file, not a folder: the scaffold writes {relative} into it; "
+                "memsync wrote nothing",
+                hint="Move or rename it, then run `memsync scaffold` again.",
+            )
+    target = repo_dir / relative
+    if os.path.lexists(target) and not target.is_symlink() and not target.is_file():
+        raise UserMessageError(
+            f"{target} is not a regular file: the scaffold writes {relative} there; "
+            "memsync wrote nothing",
+            hint="Move or rename it, then run `memsync scaffold` again.",
+        )
+
+
 def plan_scaffold(
     repo_dir: Path, *, memsync_spec: str | None = None, update: bool = False
 ) -> tuple[ScaffoldResult, dict[Path, str], dict[Path, str]]:
@@ -269,6 +292,7 @@ def plan_scaffold(
             "symlink, and it keeps its scaffold record there",
             hint=f"Replace {repo_dir / linked} by a real folder (or remove it), then rerun.",
         )
+    _check_room(repo_dir, RECORD)
     recorded_spec, bases = read_record(repo_dir)
     spec = validate_spec(memsync_spec or recorded_spec or default_spec())
     files: list[ScaffoldFile] = []
@@ -276,6 +300,7 @@ def plan_scaffold(
     new_bases = dict(bases)
     for relative, theirs in rendered_files(spec).items():
         target = repo_dir / relative
+        _check_room(repo_dir, relative)
         linked = linked_part(repo_dir, relative.as_posix())
         if linked is not None:
             # Writing would follow it out of the repository: never.
@@ -335,9 +360,16 @@ def scaffold(
         if warning:
             warnings.append(warning)
     if not dry_run:
-        for relative, text in writes.items():
-            _write(repo_dir / relative, text)
-        _write(repo_dir / RECORD, record_text(result.memsync_spec, bases))
+        try:
+            for relative, text in writes.items():
+                _write(repo_dir / relative, text)
+            _write(repo_dir / RECORD, record_text(result.memsync_spec, bases))
+        except OSError as exc:
+            where = exc.filename or repo_dir
+            raise os_error(exc) or UserMessageError(
+                f"could not write {where}: {exc.strerror or exc}",
+                hint="Scaffold a folder of a git repository you can write to.",
+            ) from exc
     return ScaffoldResult(result.files, result.memsync_spec, tuple(warnings))
 
 
