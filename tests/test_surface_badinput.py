@@ -96,3 +96,27 @@ def test_scaffold_with_a_file_where_a_folder_belongs_names_it(
         done = alice.memsync("scaffold", "/proc/self", "--memsync-spec", "memsync", check=False)
         assert done.returncode == 1, done.stderr
         assert "unexpected error" not in done.stderr and "/proc/self" in done.stderr
+
+
+def test_deeply_nested_json_is_not_json(machines: list[Machine], tmp_path: Path) -> None:
+    """F10: a deeply nested settings.json made `hooks install` crash (RecursionError, exit
+    70); fed to a hook it said `pull failed: RecursionError(...)`, as an over-long `cwd` said
+    `pull failed: OSError(36, 'File name too long')`."""
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
+    settings = alice.claude_dir / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    nested = "[" * 100_000 + "]" * 100_000
+    settings.write_text(nested)
+    done = alice.memsync("hooks", "install", cwd=project, check=False)
+    assert done.returncode == 1, done.stderr
+    assert "unexpected error" not in done.stderr and "Traceback" not in done.stderr
+    assert f"{settings}: not valid JSON" in done.stderr and "left it untouched" in done.stderr
+    assert settings.read_text() == nested
+    live = memory_dir(alice, project)
+    write_memory(live, "deploy.md", "deploy", "Deploys go out on Fridays.")
+    for stdin in (nested, json.dumps({"cwd": "x" * 5000})):
+        done = alice.memsync("push", "--hook", cwd=project, stdin=stdin, check=False)
+        assert done.returncode == 0, done.stderr
+        assert "failed" not in done.stdout + done.stderr, done.stdout + done.stderr
+        assert "Error" not in done.stdout + done.stderr

@@ -34,7 +34,7 @@ def read_hook_input(stream: TextIO | None = None, wait: float = 0.5) -> dict[str
         return {}
     try:
         data = json.loads(text) if text.strip() else {}
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # RecursionError: `[[[[…` nested too deep
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -42,8 +42,11 @@ def read_hook_input(stream: TextIO | None = None, wait: float = 0.5) -> dict[str
 def hook_project_dir(data: dict[str, Any], fallback: Path) -> Path:
     """The project directory named by the hook's `cwd`, else FALLBACK."""
     cwd = data.get("cwd")
-    if isinstance(cwd, str) and cwd and Path(cwd).is_dir():
-        return Path(cwd)
+    try:
+        if isinstance(cwd, str) and cwd and Path(cwd).is_dir():
+            return Path(cwd)
+    except (OSError, ValueError):  # a name too long, a NUL byte: no folder there
+        pass
     return fallback
 
 

@@ -96,6 +96,11 @@ def parse_settings(text: str, path: Path) -> dict[str, Any]:
             "memsync left it untouched.",
             hint="Fix the file by hand, then run the command again.",
         ) from exc
+    except RecursionError as exc:  # `[[[[…` thousands deep: no settings Claude Code reads
+        raise UserMessageError(
+            f"{path}: not valid JSON (nested too deeply); memsync left it untouched.",
+            hint="Fix the file by hand, then run the command again.",
+        ) from exc
     if not isinstance(data, dict):
         raise UserMessageError(
             f"{path}: the top level is not a JSON object; memsync left it untouched."
