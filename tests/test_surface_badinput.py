@@ -120,3 +120,27 @@ def test_deeply_nested_json_is_not_json(machines: list[Machine], tmp_path: Path)
         assert done.returncode == 0, done.stderr
         assert "failed" not in done.stdout + done.stderr, done.stdout + done.stderr
         assert "Error" not in done.stdout + done.stderr
+
+
+def test_a_hook_with_an_option_it_does_not_know_exits_0_and_says_so(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """F17: `pull --hook --bogus` (a hand-edited hook, or one a newer memsync wrote) exited 2
+    with a usage box and said nothing to the person; a hook always exits 0."""
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
+    cases = {
+        ("pull", "--hook", "--bogus"): "--bogus",
+        ("pull", "--hook", "--scope", "nope"): "nope",
+        ("push", "--hook", "--scope"): "--scope",
+        ("push", "--hook", "-m"): "-m",
+    }
+    for args, named in cases.items():
+        done = alice.memsync(*args, cwd=project, stdin="{}", check=False)
+        assert done.returncode == 0, (args, done.stderr)
+        assert "Traceback" not in done.stderr and "Usage:" not in done.stderr
+        message = json.loads(done.stdout)["systemMessage"]
+        assert f"`memsync {' '.join(args)}`" in message, message
+        assert named in message and "nothing was synced" in message
+        assert "memsync hooks install" in message
+        assert named in done.stderr

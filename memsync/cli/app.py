@@ -95,4 +95,17 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; map every error to the exit codes of SPEC section 7."""
     args = sys.argv[1:] if argv is None else argv
     target = build_app(args[0]) if args and args[0] in _NAMES else app
+    if "--hook" in args and args[:1] in (["pull"], ["push"]):
+        guarded(lambda: _hook(target, args))
+        return
     guarded(lambda: target(args=argv, prog_name="memsync"))
+
+
+def _hook(target: typer.Typer, args: list[str]) -> None:
+    """A hook's command line: one that does not parse still exits 0 (SPEC section 7)."""
+    try:
+        target(args=args, prog_name="memsync", standalone_mode=False)
+    except typer.TyperException as exc:  # click's usage errors: unknown option, bad value
+        from memsync.sync.hookmode import refuse_hook_command
+
+        refuse_hook_command(args, exc.format_message())

@@ -364,3 +364,18 @@ def _answer(command: str, key: str | None, output: HookOutput) -> None:
     if command == "push" and key is not None:
         notices.keep(key, output.person)
     emit(output)
+
+
+def refuse_hook_command(argv: Sequence[str], problem: str) -> None:
+    """Answer a hook whose command line does not parse (a hand-edited hook, or one a newer
+    memsync wrote): exit 0 all the same, the problem on stderr and to the person."""
+    command = " ".join(("memsync", *argv))
+    problem = problem.rstrip(".")
+    event = "SessionStart" if argv[:1] == ["pull"] else "SessionEnd"
+    stderr_line(f"memsync: the hook `{command}` was not understood: {problem}")
+    said = (
+        f"memsync: the hook `{command}` was not understood ({problem}); nothing was synced. "
+        "Fix that command in Claude Code's settings, or remove its entry and run "
+        "`memsync hooks install`."
+    )
+    emit(HookOutput(event).with_person(said))
