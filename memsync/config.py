@@ -62,6 +62,13 @@ CONFIG_HEADER = """\
 """
 
 
+# `init` reads the config too, so it refuses a broken one: only a file moved away is remade.
+_BROKEN_CONFIG_HINT = (
+    "Else move it away and run `memsync init` again in each project it configured "
+    "(the stores keep every memory)."
+)
+
+
 def load_config(path: Path | None = None) -> Config:
     """Read and validate the config file; a missing file is an empty configuration.
 
@@ -98,8 +105,8 @@ def load_config(path: Path | None = None) -> Config:
     except ConfigValueError as exc:
         raise UsageError(
             f"the config file {path} is invalid: `{exc.key}` {exc.problem}",
-            hint="Fix that key by hand (the file's header comment describes each section), "
-            "or run `memsync init` again.",
+            hint="Fix that key by hand (the file's header comment describes each section). "
+            + _BROKEN_CONFIG_HINT,
         ) from exc
     try:
         from memsync.fsutil.atomic import atomic_write_text
@@ -153,7 +160,7 @@ def _parsed(text: str, path: Path) -> Any:
     except yaml.YAMLError as exc:
         raise UsageError(
             f"the config file {path} is not valid YAML: {exc}",
-            hint="Fix it by hand, or move it away and run `memsync init` again.",
+            hint="Fix it by hand. " + _BROKEN_CONFIG_HINT,
         ) from exc
     return data
 

@@ -144,3 +144,26 @@ def test_a_hook_with_an_option_it_does_not_know_exits_0_and_says_so(
         assert named in message and "nothing was synced" in message
         assert "memsync hooks install" in message
         assert named in done.stderr
+
+
+def test_an_invalid_config_gives_only_advice_that_works(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """F-cfg: every command said "fix that key by hand, or run `memsync init` again", and
+    `memsync init` refused with the same message."""
+    alice = machines[0]
+    remote = make_bare_remote(tmp_path / "p.git")
+    project = setup_machine(alice, remote, None, "src/api")
+    config = Path(alice.env["MEMSYNC_CONFIG"])
+    text = config.read_text()
+    assert "pull_timeout: 10.0" in text
+    config.write_text(text.replace("pull_timeout: 10.0", "pull_timeout: ten"))
+    for args in (("status",), ("init", "--private", str(remote), "--no-hooks")):
+        done = alice.memsync(*args, cwd=project, check=False)
+        assert done.returncode == 2, done.stderr
+        assert f"the config file {config} is invalid: `settings.pull_timeout`" in done.stderr
+        assert "Else move it away and run `memsync init` again" in done.stderr, done.stderr
+        assert "or run `memsync init` again" not in done.stderr
+    config.rename(config.with_name("config.yaml.broken"))  # the advice, followed
+    alice.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
+    assert alice.memsync("status", cwd=project).returncode == 0
