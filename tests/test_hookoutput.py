@@ -176,8 +176,10 @@ def test_problems_reach_the_person_one_line_each_with_the_fix() -> None:
         "move the file to your private memory, or change its type if it is about the project.",
         "memsync: team: not synced: team/x.md:1: error: odd [from-elsewhere]; "
         "fix the file; the next sync sends it",
-        'memsync: team: skipped 1 unsafe file(s): "a\\u000ab.md" (unsafe name); fix or remove '
-        "them where they are, the memory folder or the store (`memsync status` names each reason)",
+        'memsync: team: skipped 1 unsafe file(s): "a\\u000ab.md" (unsafe name); Rename or remove '
+        "it: memsync never syncs symlinks, special files, or names with `..`, backslashes, "
+        "control characters or absolute parts. They are in the memory folder or the store "
+        "(`memsync status` names each reason)",
         "memsync: team: merge: deploy.md: description: kept `B` over `A` (newer) "
         "(`memsync log` has both versions)",
         "memsync: private: the store is busy (Try again.)",

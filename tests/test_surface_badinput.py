@@ -167,3 +167,74 @@ def test_an_invalid_config_gives_only_advice_that_works(
     config.rename(config.with_name("config.yaml.broken"))  # the advice, followed
     alice.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
     assert alice.memsync("status", cwd=project).returncode == 0
+
+
+def _deny_reading(tmp_path: Path, name: str) -> dict[str, str]:
+    """An environment whose memsync cannot open files named NAME (tests run as root, where
+    chmod 000 does not bind)."""
+    site = tmp_path / "inject"
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(
+        "import errno, os\n"
+        "real = os.open\n"
+        "def open_(path, *a, **k):\n"
+        f"    if os.fspath(path).endswith('/{name}'):\n"
+        "        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)\n"
+        "    return real(path, *a, **k)\n"
+        "os.open = open_\n"
+    )
+    return {"PYTHONPATH": f"{site}:{Path(__file__).resolve().parent.parent}"}
+
+
+def test_each_skipped_file_gets_its_own_reason_and_fix(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """F7: the hook said `"fifo.md", "huge5mb.md" (not a regular file)`, one reason for a mixed
+    group; F8: `status` told to rename or remove an unreadable file (`unsafe-path`), where the
+    fix is its permissions; F13: an oversized MEMORY.md got a memory's fix ("split the
+    memory", "team memories") where `memsync consolidate` is the fix."""
+    import os
+    import subprocess
+    import sys
+
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
+    live = memory_dir(alice, project)
+    write_memory(live, "deploy.md", "deploy", "Deploys go out on Fridays.")
+    os.mkfifo(live / "fifo.md")
+    big = "---\nname: h\ndescription: h\nmetadata:\n  type: project\n---\n" + "y" * 260_000
+    (live / "huge.md").write_text(big)
+    (live / "MEMORY.md").write_text("- [Deploy](deploy.md) — " + "x" * 260_000 + "\n")
+    write_memory(live, "locked.md", "locked", "Unreadable body.")
+    env = {**os.environ, **alice.env, **_deny_reading(tmp_path, "locked.md")}
+
+    def memsync(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "memsync", *args],
+            cwd=project,
+            env=env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    hook = memsync("push", "--hook", stdin=json.dumps({"cwd": str(project)}))
+    assert hook.returncode == 0, hook.stderr
+    message = json.loads(hook.stdout)["systemMessage"]
+    lines = message.splitlines()
+    fifo = next(line for line in lines if '"fifo.md"' in line)
+    assert "huge.md" not in fifo and "not a regular file" in fifo, message
+    huge = next(line for line in lines if '"huge.md"' in line)
+    assert "over 250,000 bytes" in huge and "split the memory" in huge, message
+    locked = next(line for line in lines if '"locked.md"' in line)
+    assert "Permission denied" in locked and "readable" in locked, message
+    index = next(line for line in lines if '"MEMORY.md"' in line)
+    assert "memsync consolidate" in index and "split the memory" not in index, message
+    status = memsync("status").stdout
+    assert "locked.md:1: unreadable (Permission denied)" in status, status
+    fix = status.split("locked.md:1:", 1)[1].split("fix:", 1)[1].splitlines()[0]
+    assert "readable" in fix and "Rename or remove" not in fix, status
+    fix = status.split("MEMORY.md:1:", 1)[1].split("fix:", 1)[1].splitlines()[0]
+    assert "memsync consolidate" in fix and "team memories" not in fix, status

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import posixpath
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 from memsync import __version__
+from memsync.model.limits import INDEX_NAME
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from typing import Any, Literal
+
+    from memsync.model.safety import Skipped
 
     Severity = Literal["error", "warning"]
 else:
@@ -64,8 +69,11 @@ RULES: tuple[Rule, ...] = (
          "Resolve the merge by hand: keep the right lines and delete the `<<<<<<<`, "
          "`=======` and `>>>>>>>` lines."),
     Rule("file-too-large", "error", "File over 250,000 bytes",
-         "Claude Code skips team memories this large and memsync never syncs them: split the "
-         "memory into smaller ones."),
+         "memsync never syncs a file this large (Claude Code's team sync skips them too): "
+         "split the memory into smaller ones."),
+    Rule("unreadable-file", "error", "File memsync cannot read",
+         "Make the file readable (`chmod u+r` it, or fix its owner): memsync never syncs a "
+         "file it cannot read, and leaves the store's copy as it is."),
     Rule("not-utf8", "error", "File is not UTF-8",
          "Save the file as UTF-8: memsync never syncs other encodings."),
     Rule("unsafe-path", "error", "Unsafe path",
@@ -327,3 +335,24 @@ def _escape_data(text: str) -> str:
 
 def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+_REASON_LINE = re.compile(r"\(line (\d+)")
+
+
+def skip_finding(skipped: Skipped, path: str) -> Finding:
+    """The finding for a file the SPEC 2 filter refused: its rule carries the fix."""
+    reason = skipped.reason
+    never = f"{reason}: memsync never syncs it"
+    if reason.startswith("over "):  # the index's fix is consolidation, not a split
+        index = posixpath.basename(path) == INDEX_NAME
+        return finding("index-too-many-chars" if index else "file-too-large", path, 1, never)
+    if reason.startswith("unreadable"):
+        return finding("unreadable-file", path, 1, never)
+    if reason.startswith("not valid UTF-8"):
+        where = _REASON_LINE.search(reason)
+        line = int(where.group(1)) if where else 1
+        return finding("not-utf8", path, line, f"{never}; save as UTF-8")
+    if reason.startswith("differs only by"):
+        return finding("case-collision", path, 1, f"name {reason}: memsync syncs only the first")
+    return finding("unsafe-path", path, 1, never)

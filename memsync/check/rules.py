@@ -8,7 +8,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 
-from memsync.check.findings import IN_FILE_NAME, Finding, finding
+from memsync.check.findings import IN_FILE_NAME, Finding, finding, skip_finding
 from memsync.check.frontmatter import frontmatter_findings, recall_size
 from memsync.check.indexsize import index_size
 from memsync.model.index import link_paths, parse_index_text
@@ -40,7 +40,6 @@ _CODE_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 # lowered text is several times faster than a case-insensitive regex alternation.)
 DATE_WORDS: tuple[str, ...] = ("day", "week", "month", "year", "fortnight", "tomorrow")
 DATE_WORDS += ("night", "morning", "afternoon", "evening")
-_REASON_LINE = re.compile(r"\(line (\d+)")
 _EXTERNAL_LINK = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|#|//)")
 
 
@@ -238,20 +237,6 @@ def check_index(path: str, data: bytes) -> list[Finding]:
 
 
 # --- a whole directory ---
-
-
-def skip_finding(skipped: Skipped, path: str) -> Finding:
-    """The finding for a file the SPEC 2 filter refused."""
-    reason = skipped.reason
-    if reason.startswith("over "):
-        return finding("file-too-large", path, 1, f"{reason}: memsync never syncs it")
-    if reason.startswith("not valid UTF-8"):
-        where = _REASON_LINE.search(reason)
-        line = int(where.group(1)) if where else 1
-        return finding("not-utf8", path, line, f"{reason}: memsync never syncs it; save as UTF-8")
-    if reason.startswith("differs only by"):
-        return finding("case-collision", path, 1, f"name {reason}: memsync syncs only the first")
-    return finding("unsafe-path", path, 1, f"{reason}: memsync never syncs it")
 
 
 def check_files(

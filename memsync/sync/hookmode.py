@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from memsync.check.findings import Finding
     from memsync.config import Config
+    from memsync.model.safety import Skipped
     from memsync.sync.binding import Binding
     from memsync.sync.report import StoreReport
 
@@ -177,20 +178,36 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
                 f"folder: {names} ({unwritable[0].reason}); free space or make the folder "
                 "writable, then run `memsync pull`"
             )
-        if unsafe:
-            names = _names([skipped.path for skipped in unsafe])
-            # A file this machine will not read may sit in the memory folder or come from the
-            # store: say where to look, not only the store.
-            lines.append(
-                f"memsync: {scope}: skipped {len(unsafe)} unsafe file(s): {names} "
-                f"({unsafe[0].reason}); fix or remove them where they are, the memory folder or "
-                "the store (`memsync status` names each reason)"
-            )
+        lines.extend(_skipped_lines(scope, unsafe))
         lines.extend(
             f"memsync: {scope}: merge: {decision} (`memsync log` has both versions)"
             for decision in report.decisions
         )
         lines.extend(f"memsync: {scope}: {note}" for note in report.notes)
+    return lines
+
+
+def _skipped_lines(scope: str, skipped: Sequence[Skipped]) -> list[str]:
+    """One line per kind of skipped file (its rule), with that kind's reason and fix."""
+    if not skipped:
+        return []
+    from memsync.check.findings import RULES_BY_ID, skip_finding
+
+    groups: dict[str, list[Skipped]] = {}
+    for item in skipped:
+        groups.setdefault(skip_finding(item, item.path).rule, []).append(item)
+    lines = []
+    for rule, items in groups.items():
+        reasons = sorted({item.reason for item in items})
+        reason = "; ".join(reasons) if len(reasons) <= 3 else RULES_BY_ID[rule].title.lower()
+        fix = _fix(skip_finding(items[0], items[0].path))
+        # A file this machine will not read may sit in the memory folder or come from the
+        # store: say where to look, not only the store.
+        lines.append(
+            f"memsync: {scope}: skipped {len(items)} unsafe file(s): "
+            f"{_names([item.path for item in items])} ({reason}); {fix} They are in the memory "
+            "folder or the store (`memsync status` names each reason)"
+        )
     return lines
 
 

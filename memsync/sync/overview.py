@@ -229,7 +229,7 @@ def _skipped_held(binding: Binding, scan: TreeScan | None) -> tuple[BlockedFile,
     files = [s for s in scan.skipped if store.is_memory_file(binding, s.path)] if scan else []
     if not files:
         return ()
-    from memsync.check.rules import skip_finding  # only when a file was skipped
+    from memsync.check.findings import skip_finding  # only when a file was skipped
 
     found = [skip_finding(item, item.path) for item in files]
     return tuple(BlockedFile(f.path, f.line, f.rule, f.message, fix_for(f)) for f in found)
