@@ -238,3 +238,26 @@ def test_each_skipped_file_gets_its_own_reason_and_fix(
     assert "readable" in fix and "Rename or remove" not in fix, status
     fix = status.split("MEMORY.md:1:", 1)[1].split("fix:", 1)[1].splitlines()[0]
     assert "memsync consolidate" in fix and "team memories" not in fix, status
+
+
+def test_an_index_link_out_of_the_folder_is_unsafe_not_missing(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """F9: `check` said a `../outside.md` or absolute index link points to a file that "does
+    not exist" (it exists) and advised to "restore it"."""
+    folder = tmp_path / "p" / "memory"
+    write_memory(folder, "a1.md", "a1", "body a1")
+    write_memory(folder.parent, "outside.md", "outside", "x")
+    (folder / "MEMORY.md").write_text(
+        f"- [A1](a1.md) — first\n- [Out](../outside.md) — x\n"
+        f"- [Abs]({folder.parent / 'outside.md'}) — y\n- [Gone](gone.md) — z\n"
+    )
+    done = machines[0].memsync("check", str(folder), cwd=tmp_path, check=False)
+    assert done.returncode == 1, done.stderr
+    out = done.stdout + done.stderr
+    for number, target in ((2, "../outside.md"), (3, str(folder.parent / "outside.md"))):
+        line = next(x for x in out.splitlines() if f"MEMORY.md:{number}:" in x)
+        assert f"links to {target}, outside the memory folder" in line, out
+        assert "does not exist" not in line and "[unsafe-path]" in line
+    gone = next(x for x in out.splitlines() if "MEMORY.md:4:" in x)
+    assert "gone.md, which does not exist" in gone  # a missing file is still that

@@ -276,6 +276,12 @@ def check_files(
     return found
 
 
+_OUTSIDE = (
+    "outside the memory folder: memsync never reads or syncs a file there; move the memory "
+    "into the folder and link it by its name, or remove the line"
+)
+
+
 def _index_links(
     index_path: str, data: bytes, known: set[str], prefix: str
 ) -> tuple[set[str], list[Finding]]:
@@ -298,8 +304,12 @@ def _index_links(
         targets |= resolved
         if resolved & known or not any(r.endswith(".md") for r in resolved):
             continue  # present, or not a memory (an image, a directory): not ours to judge
-        message = f"links to {entry.target}, which does not exist: remove the line or restore it"
-        found.append(finding("index-dangling-link", prefix + index_path, number, message))
+        rule, message = "index-dangling-link", "which does not exist: remove the line or restore it"
+        if all(r == ".." or r.startswith(("../", "/")) for r in resolved):  # never read there
+            rule, message = "unsafe-path", _OUTSIDE
+        found.append(
+            finding(rule, prefix + index_path, number, f"links to {entry.target}, {message}")
+        )
     return targets, found
 
 
