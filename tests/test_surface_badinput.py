@@ -261,3 +261,25 @@ def test_an_index_link_out_of_the_folder_is_unsafe_not_missing(
         assert "does not exist" not in line and "[unsafe-path]" in line
     gone = next(x for x in out.splitlines() if "MEMORY.md:4:" in x)
     assert "gone.md, which does not exist" in gone  # a missing file is still that
+
+
+def test_a_held_back_file_is_not_reported_as_edited_during_the_sync(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """F13: a synced file an edit made unsafe (an index over 250,000 bytes, a memory turned
+    into a symlink) was reported "1 file edited during the sync kept as you left it" by a
+    push nothing else ran beside."""
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
+    live = memory_dir(alice, project)
+    write_memory(live, "a1.md", "a1", "body a1")
+    (live / "MEMORY.md").write_text("- [A1](a1.md) — first\n")
+    alice.memsync("push", cwd=project)
+    (live / "MEMORY.md").write_text("- [A1](a1.md) — " + "x" * 260_000 + "\n")
+    (live / "a1.md").unlink()
+    (live / "a1.md").symlink_to(tmp_path / "p.git" / "HEAD")
+    done = alice.memsync("push", cwd=project, check=False)
+    out = done.stdout + done.stderr
+    assert "edited during the sync" not in out, out
+    assert "skipped MEMORY.md: over 250,000 bytes" in out and "skipped a1.md" in out, out
+    assert (live / "MEMORY.md").stat().st_size > 260_000 and (live / "a1.md").is_symlink()

@@ -114,11 +114,14 @@ def outcome(report: StoreReport, command: str) -> str:
 
 
 def kept_edits(report: StoreReport) -> tuple[str, ...]:
-    """Live files left alone because they changed during the run (not the blocked ones)."""
+    """Live files left alone because they changed during the run (not the blocked ones, nor
+    the skipped ones: those are held back, and reported as such)."""
+    skipped = {item.path for item in report.skipped}
+    kept = tuple(p for p in report.kept_local if p not in skipped)
     if not report.blocked:
-        return report.kept_local
+        return kept
     from memsync.check.secrets import redact
 
     # A finding's path is shown redacted: a file whose name holds a token is blocked too.
     blocked = {finding.path for finding in report.blocked}
-    return tuple(p for p in report.kept_local if p not in blocked and redact(p) not in blocked)
+    return tuple(p for p in kept if p not in blocked and redact(p) not in blocked)
