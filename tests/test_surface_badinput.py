@@ -283,3 +283,18 @@ def test_a_held_back_file_is_not_reported_as_edited_during_the_sync(
     assert "edited during the sync" not in out, out
     assert "skipped MEMORY.md: over 250,000 bytes" in out and "skipped a1.md" in out, out
     assert (live / "MEMORY.md").stat().st_size > 260_000 and (live / "a1.md").is_symlink()
+
+
+def test_a_deeply_nested_scaffold_record_is_no_record(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """Same class as F10: `.memsync/scaffold.json` nested thousands deep is read as no
+    record (as any other unreadable record), not a RecursionError (exit 70)."""
+    repo = tmp_path / "team"
+    (repo / ".memsync").mkdir(parents=True)
+    (repo / ".memsync" / "scaffold.json").write_text("[" * 100_000 + "]" * 100_000)
+    done = machines[0].memsync(
+        "scaffold", str(repo), "--dry-run", "--memsync-spec", "memsync", check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "unexpected error" not in done.stderr and "Traceback" not in done.stderr

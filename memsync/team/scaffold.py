@@ -150,8 +150,8 @@ def read_record(repo_dir: Path) -> tuple[str | None, dict[Path, str]]:
     """The recorded spec and template texts ((None, {}) when there is no usable record)."""
     try:
         data = json.loads((repo_dir / RECORD).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return None, {}
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return None, {}  # RecursionError: `[[[[…` nested too deep for the parser
     if not isinstance(data, dict):
         return None, {}
     spec = data.get("memsync_spec")
