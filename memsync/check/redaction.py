@@ -22,7 +22,7 @@ from memsync.model.digest import sha256_hex
 # The modules whose rules decide what redaction finds (tests keep this list complete).
 SCANNER_MODULES = (
     *("secrets.py", "secret_rules.py", "secret_extra.py", "secret_generic.py"),
-    "secret_layouts.py",
+    *("secret_layouts.py", "secret_fillers.py"),
 )
 # How many clean texts are remembered (the newest are kept).
 REMEMBERED = 32

@@ -22,6 +22,7 @@ from memsync.sync.manifest import (
     hashes,
     local_changes,
     never_synced,
+    restored,
     save_manifest,
     with_committed,
 )
@@ -95,8 +96,8 @@ def _commit_local(run: StoreRun) -> str | None:
     git.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: local edits")
     if run.manifest.previous is None:  # a migration records its new folder at the end
         shas = {path: entry.sha for path, entry in current.items()}
-        recorded = with_committed(run.manifest, allowed, merged, shas)
-        if recorded != run.manifest:
+        recorded, run.recorded_over = with_committed(run.manifest, allowed, merged, shas)
+        if run.recorded_over:
             run.manifest = recorded
             save_manifest(run.manifest_file, recorded)
     lines = tuple(map(describe, decisions))
@@ -245,6 +246,9 @@ def _push_body(run: StoreRun) -> None:
             from memsync.sync.pushscan import vet_push
 
             head, local = vet_push(run, heads)  # no commit to push when a secret blocks it
+            if local is None and run.recorded_over:  # the dropped commits' edits are pending
+                run.manifest = restored(run.manifest, run.recorded_over)
+                save_manifest(run.manifest_file, run.manifest)
             if local is None or local == heads.remote:
                 break  # blocked, or every unsent change was undone before this push
             if run.review_branch:

@@ -165,9 +165,10 @@ def with_committed(
     edits: Mapping[str, bytes | None],
     merged: Mapping[str, bytes | None],
     store_shas: Mapping[str, str],
-) -> Manifest:
-    """MANIFEST once EDITS (live files) are committed: MERGED is what the commit changed,
-    STORE_SHAS the store's blobs before it. A live file the commit holds as it is is synced.
+) -> tuple[Manifest, dict[str, str | None]]:
+    """(MANIFEST once EDITS, live files, are committed; what it said of the files it now
+    records). MERGED is what the commit changed, STORE_SHAS the store's blobs before it. A
+    live file the commit holds as it is is synced.
 
     Saved at once, not at the end of the run: a kill after the remote took the push (a
     session's end hook cut short, a power loss) left the versions before these edits here,
@@ -187,4 +188,12 @@ def with_committed(
             files.pop(path, None)
         else:
             files[path] = blob_sha(data)
-    return manifest if files == manifest.files else replace(manifest, files=files, clean=False)
+    before = {p: manifest.files.get(p) for p in edits if files.get(p) != manifest.files.get(p)}
+    return (replace(manifest, files=files, clean=False) if before else manifest), before
+
+
+def restored(manifest: Manifest, before: Mapping[str, str | None]) -> Manifest:
+    """MANIFEST with the files of BEFORE back as they were (None: not synced at all)."""
+    files = {p: sha for p, sha in manifest.files.items() if p not in before}
+    files.update({p: sha for p, sha in before.items() if sha is not None})
+    return replace(manifest, files=files, clean=False)

@@ -33,6 +33,9 @@ class StoreRun:
     live: dict[str, bytes] = field(default_factory=dict)
     # Local edits handed to the merge: the store holds them now, even those it already had.
     merged_local: frozenset[str] = frozenset()
+    # What the manifest said of the files `_commit_local` recorded as synced: put back when a
+    # secret drops the commits that held them (their edits are then pending again).
+    recorded_over: dict[str, str | None] = field(default_factory=dict)
     held: dict[str, tuple[str, ...]] = field(default_factory=dict)  # see sync/holdback
     # Live files the scan would not read (not UTF-8, too large, a symlink, a case twin…):
     # there, not deleted, so a synced one keeps its last good version in the store.
