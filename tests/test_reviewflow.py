@@ -364,3 +364,65 @@ def test_after_a_squash_merge_the_next_round_has_nothing_to_review(
     assert pull.note is not None and pull.note.startswith("nothing to review")
     assert len(api.pulls) == 1
     assert (live / "deploy.md").read_text().endswith("No deploys on Friday.\n")
+
+
+def reviewer_commits_on(remote: Path, branch: str, tmp_path: Path) -> None:
+    """A reviewer's commit on the pull request's branch ("Commit suggestion" on GitHub)."""
+    work = tmp_path / "reviewer"
+    git("clone", "-q", "-b", branch, str(remote), str(work), cwd=tmp_path)
+    memory = work / "acme-api" / "testing.md"
+    memory.write_text(TESTING.replace("Real DB.", "Real DB, never mocks."))
+    git("commit", "-qam", "reviewer's suggestion", cwd=work)
+    git("push", "-q", "origin", branch, cwd=work)
+
+
+def test_pushing_again_merges_what_moved_on_the_review_branch(
+    alice: tuple[Machine, Path, Path], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """The review branch moved on the remote (a reviewer's commit, another machine): the next
+    push the same day merges it in and moves the branch, into the same pull request."""
+    machine, project, remote = alice
+    live = team_binding_live(machine, project)
+    write_memory(live, "deploy.md", "deploy freeze", "No deploys on Friday.\n")
+    with machine.active():
+        reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+    reviewer_commits_on(remote, BRANCH, tmp_path)
+    write_memory(live, "oncall.md", "on call", "Rotate weekly.\n")
+    with machine.active():
+        again = reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+    (team,) = again.reports
+    assert (team.error, team.pushed) == (None, True)
+    files = git("ls-tree", "-r", "--name-only", BRANCH, cwd=remote).split()
+    assert {"acme-api/deploy.md", "acme-api/oncall.md"} <= set(files)
+    # Nothing lost: the reviewer's commit is in the branch's history and its content kept.
+    assert "reviewer's suggestion" in git("log", "--format=%s", BRANCH, cwd=remote)
+    kept = git("show", f"{BRANCH}:acme-api/testing.md", cwd=remote)
+    assert "Real DB, never mocks." in kept
+    (pull,) = again.pulls
+    assert pull.result is not None and (pull.result.number, pull.result.created) == (1, False)
+    assert "`acme-api/oncall.md`" in api.pulls[1]["body"]
+
+
+def test_a_review_branch_that_keeps_moving_names_the_branch_not_git_pull(
+    alice: tuple[Machine, Path, Path], api: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, project, _ = alice
+    monkeypatch.setattr(gitcmd, "push_commit", lambda *args, **kwargs: False)
+    monkeypatch.setattr("memsync.sync.engine.backoff", lambda *args: 0.0)
+    with machine.active():
+        commit_in_clone(project, {"deploy.md": deploy()}, "add deploy")
+        result = reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+    (team,) = result.reports
+    assert team.error is not None
+    assert f"the review branch {BRANCH} moved on" in team.error
+    assert "git pull" not in team.error
+
+
+def test_non_ascii_names_get_distinct_branch_names() -> None:
+    """Names git cannot spell in ASCII must not all fall back to one shared `$USER`."""
+    names = ["山田太郎", "佐藤花子", "Łukasz", "Ольга", "Олег"]
+    slugs = [reviewflow.slug(name) for name in names]
+    assert all(slugs) and len(set(slugs)) == len(slugs), slugs
+    assert reviewflow.slug("Łukasz") == "lukasz"  # transliterated, no hash needed
+    assert reviewflow.slug("Zoë O'Neil") == "zoe-o-neil"  # what ASCII spells keeps its name
+    assert all(len(s) <= reviewflow.MAX_SLUG_CHARS for s in slugs)

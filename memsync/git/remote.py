@@ -198,8 +198,20 @@ _LOST_RACE = ("cannot lock ref", "but expected", "failed to update ref", "incorr
 
 def push(repo: Path, branch: str, timeout: float | None) -> bool:
     """Push BRANCH (never forced); False when the remote has moved on (rejected)."""
+    hint = "A server-side hook or branch protection said no; use `memsync push --review`."
+    refspec = f"refs/heads/{branch}:refs/heads/{branch}"
+    return _push(repo, refspec, branch, timeout, hint)
+
+
+def push_commit(repo: Path, local: str, branch: str, timeout: float | None) -> bool:
+    """Push commit LOCAL to origin's BRANCH (fast-forward only); False when it moved on."""
+    hint = f"A server-side hook or branch protection said no to {branch}."
+    return _push(repo, f"{local}:refs/heads/{branch}", branch, timeout, hint)
+
+
+def _push(repo: Path, refspec: str, branch: str, timeout: float | None, hint: str) -> bool:
     result = run_git(
-        ["push", "-q", "--porcelain", "origin", f"refs/heads/{branch}:refs/heads/{branch}"],
+        ["push", "-q", "--porcelain", "origin", refspec],
         cwd=repo,
         timeout=timeout,
         network=True,
@@ -219,15 +231,5 @@ def push(repo: Path, branch: str, timeout: float | None) -> bool:
         lines = [" ".join(line.split()) for line in (result.stderr or result.text).splitlines()]
         said = [line for line in lines if line.startswith(("remote: ", "! [remote rejected]"))]
         reason = "; ".join(said or [line for line in lines if line][:1])
-        raise GitError(
-            f"the remote refused the push of {branch}: {reason}",
-            hint="A server-side hook or branch protection said no; use `memsync push --review`.",
-        )
+        raise GitError(f"the remote refused the push of {branch}: {reason}", hint=hint)
     raise error_for(result, repo, network=True)
-
-
-def push_ref(repo: Path, local: str, remote_ref: str, timeout: float | None) -> None:
-    """Push commit LOCAL to REMOTE_REF, allowing only fast-forwards."""
-    run_git(
-        ["push", "-q", "origin", f"{local}:{remote_ref}"], cwd=repo, timeout=timeout, network=True
-    )

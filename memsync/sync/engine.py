@@ -252,14 +252,16 @@ def _push_body(run: StoreRun) -> None:
             if local is None or local == heads.remote:
                 break  # blocked, or every unsent change was undone before this push
             if run.review_branch:
-                review_ref = f"refs/heads/{run.review_branch}"
-                git.push_ref(binding.clone_dir, local, review_ref, run.network_time())
-            elif not git.push(binding.clone_dir, heads.branch, run.network_time()):
+                from memsync.sync.reviewpush import push_to_review
+
+                landed = push_to_review(run, local, run.review_branch)
+            else:
+                landed = (
+                    local if git.push(binding.clone_dir, heads.branch, run.network_time()) else None
+                )
+            if landed is None:
                 if attempts >= run.settings.push_retries:
-                    raise UserMessageError(
-                        f"the {binding.label} store moved on {attempts} times while pushing",
-                        hint="Your commits are kept locally; run `memsync push` again.",
-                    )
+                    raise _moved_on(run, attempts)
                 # Another machine won the race: back off, then fetch and merge again.
                 pause = backoff(attempts, time.monotonic() - began)
                 time.sleep(min(run.deadline.remaining(), pause))
@@ -268,7 +270,7 @@ def _push_body(run: StoreRun) -> None:
                 from memsync.sync.rewritten import record_pushed
 
                 record_pushed(binding, heads.branch, local)
-            sent = sent_files(binding, heads.remote, local)
+            sent = sent_files(binding, heads.remote, landed)
             run.note(pushed=True, review_branch=run.review_branch, sent=sent)
             break
     except RemoteUnavailableError as exc:
@@ -280,6 +282,19 @@ def _push_body(run: StoreRun) -> None:
     if run.report.pushed:
         run.manifest = replace(run.manifest, last_push=time.time())
         save_manifest(run.manifest_file, run.manifest)
+
+
+def _moved_on(run: StoreRun, attempts: int) -> UserMessageError:
+    """The push lost the race ATTEMPTS times: what moved, and the command that retries."""
+    if run.review_branch:
+        return UserMessageError(
+            f"the review branch {run.review_branch} moved on {attempts} times while pushing",
+            hint="Your commits are kept locally; run `memsync push --review` again.",
+        )
+    return UserMessageError(
+        f"the {run.binding.label} store moved on {attempts} times while pushing",
+        hint="Your commits are kept locally; run `memsync push` again.",
+    )
 
 
 def _run_store(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 import re
 import unicodedata
@@ -56,11 +57,28 @@ class ReviewPush:
     pulls: tuple[PullRequestOutcome, ...]
 
 
+# Latin letters Unicode does not decompose into an ASCII letter and a mark.
+_SPELLED = str.maketrans(
+    {"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ß": "ss", "Æ": "AE"}
+    | {"æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th", "ı": "i", "Ħ": "H", "ħ": "h"}
+)
+
+
 def slug(text: str) -> str:
-    """A lowercase ASCII name fit for a branch: `Zoë O'Neil` -> `zoe-o-neil`."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    """A lowercase ASCII name fit for a branch: `Zoë O'Neil` -> `zoe-o-neil`.
+
+    Letters ASCII cannot spell (`山田太郎`, `Ольга`) are not dropped, which would give two
+    people one branch: a short hash of the whole name follows what ASCII could spell.
+    """
+    decomposed = unicodedata.normalize("NFKD", text.translate(_SPELLED))
+    ascii_text = decomposed.encode("ascii", "ignore").decode()
     cleaned = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
-    return cleaned[:MAX_SLUG_CHARS].rstrip("-")
+    if not any(c.isalnum() and not c.isascii() for c in decomposed):
+        return cleaned[:MAX_SLUG_CHARS].rstrip("-")
+    name = unicodedata.normalize("NFC", " ".join(text.split()))
+    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+    kept = cleaned[: MAX_SLUG_CHARS - len(digest) - 1].rstrip("-")
+    return f"{kept}-{digest}" if kept else digest
 
 
 def user_slug(project_dir: Path, env: Mapping[str, str] | None = None) -> str:

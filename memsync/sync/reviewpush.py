@@ -1,0 +1,37 @@
+"""`push --review`'s push: the team store's commits onto a review branch that may have moved.
+
+The review branch `memsync/<person>/<date>` is shared by every push of that person that day:
+another of their machines, or a reviewer's commit on the pull request, may have moved it.
+What the branch holds is merged in with the merge engine (which never conflicts), so the
+push is a fast-forward and nothing on the branch is lost; the local branch is left as it was.
+"""
+
+from __future__ import annotations
+
+from memsync import git
+from memsync.sync import store
+from memsync.sync.identity import check_folder
+from memsync.sync.storerun import StoreRun
+
+
+def push_to_review(run: StoreRun, local: str, branch: str) -> str | None:
+    """Push LOCAL, merged with origin's BRANCH as last fetched, to BRANCH: the commit the
+    branch now points at, or None when it moved on again meanwhile (fetch, then try again)."""
+    from memsync.sync.storemerge import merge_heads
+
+    binding = run.binding
+    repo = binding.clone_dir
+    (theirs,) = git.resolve_refs(repo, f"refs/remotes/origin/{branch}")
+    head = local
+    decisions: tuple[str, ...] = ()
+    if theirs is not None and theirs != local:
+        base = git.merge_base(repo, local, theirs)
+        if base == local:
+            return theirs  # the branch already holds every local commit
+        if base != theirs:
+            check_folder(binding, store.store_files(binding, theirs))  # moved or foreign: stop
+            head, decisions = merge_heads(binding, local, theirs, base)
+    if not git.push_commit(repo, head, branch, run.network_time()):
+        return None
+    run.note(decisions=run.report.decisions + decisions)
+    return head
