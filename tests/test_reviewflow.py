@@ -426,3 +426,29 @@ def test_non_ascii_names_get_distinct_branch_names() -> None:
     assert reviewflow.slug("Łukasz") == "lukasz"  # transliterated, no hash needed
     assert reviewflow.slug("Zoë O'Neil") == "zoe-o-neil"  # what ASCII spells keeps its name
     assert all(len(s) <= reviewflow.MAX_SLUG_CHARS for s in slugs)
+
+
+def test_status_after_push_review_says_the_commits_are_in_review(
+    alice: tuple[Machine, Path, Path], api: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The commits wait on the review branch: not "run `memsync push`", which a protected
+    default branch refuses, and not pending for `status --exit-code`."""
+    machine, project, _ = alice
+    with machine.active():
+        commit_in_clone(project, {"deploy.md": deploy(), "MEMORY.md": INDEX_2}, "add deploy")
+        reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+    status = ["status", "--project", str(project), "--scope", "team"]
+    code, out, err = cli(machine, capsys, *status, "--exit-code")
+    assert code == 0, out + err
+    assert f"1 commit(s) in review on {BRANCH}" in out, out
+    assert "run `memsync push`" not in out, out
+    code, out, _ = cli(machine, capsys, *status, "--json")
+    (team,) = json.loads(out)
+    assert (team["ahead"], team["in_review"], team["pending"]) == (1, 1, False)
+    assert team["review_branches"] == [BRANCH]
+    # A commit made after the review push is not in review: push it (for review) again.
+    with machine.active():
+        commit_in_clone(project, {"deploy.md": deploy("later")}, "later")
+    code, out, _ = cli(machine, capsys, *status, "--exit-code")
+    assert code == 1
+    assert "1 commit(s) in review on" in out and "run `memsync push --review`" in out, out

@@ -45,11 +45,18 @@ def render_status(st: Any) -> None:
     render.line(f"  remote     {st.remote} ({st.branch}, folder {st.folder})", target=out)
     sync_state = f"{st.ahead} ahead, {st.behind} behind (as of the last fetch)"
     hint = ""
-    if st.ahead:
-        hint = "; run `memsync push`"
+    if st.ahead > st.in_review:
+        hint = "; run `memsync push --review`" if st.review_branches else "; run `memsync push`"
     elif st.behind:
         hint = "; run `memsync pull`"
     render.line(f"  commits    {sync_state}{hint}", target=out)
+    if st.in_review:
+        branches = ", ".join(st.review_branches)
+        render.line(
+            f"  review     {st.in_review} commit(s) in review on {branches}; shared when the"
+            " pull request is merged",
+            target=out,
+        )
     blocked = {b.path for b in st.blocked}
     ready = [p for p in st.local_edits if p not in blocked]
     render.line(f"  local      {len(ready)} edit(s) not yet pushed", target=out)

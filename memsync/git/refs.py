@@ -112,6 +112,17 @@ def count_commits(repo: Path, ref: str) -> int:
     return int(run_git(["rev-list", "--count", ref], cwd=repo).text.strip())
 
 
+def review_refs(repo: Path, prefix: str, base: str) -> list[str]:
+    """The refs under PREFIX with commits BASE lacks (`for-each-ref --no-merged`)."""
+    args = ["for-each-ref", "--format=%(refname)", f"--no-merged={base}", prefix]
+    return run_git(args, cwd=repo).text.split()
+
+
+def count_beyond(repo: Path, ref: str, others: list[str]) -> int:
+    """How many commits of REF none of OTHERS has."""
+    return int(run_git(["rev-list", "--count", ref, "--not", *others], cwd=repo).text.strip())
+
+
 def update_ref(repo: Path, ref: str, new: str, old: str, message: str) -> None:
     """Move REF to NEW only if it still points at OLD (GitError otherwise)."""
     run_git(["update-ref", "-m", message, ref, new, old], cwd=repo)

@@ -48,11 +48,16 @@ class StoreStatus:
     # Files of the local branch the memory folder lacks and memsync never wrote there (the
     # file system refused them): the next pull writes them.
     unwritten: tuple[str, ...] = ()
+    # Of the commits ahead, those `push --review` sent: they wait on these review branches
+    # (origin's, as of the last fetch or push) for their pull request to be merged.
+    in_review: int = 0
+    review_branches: tuple[str, ...] = ()
 
     @property
     def pending(self) -> bool:
-        """Anything not yet level: edits, unpushed or unpulled commits, files not yet written."""
-        return bool(self.local_edits or self.ahead or self.behind or self.unwritten)
+        """Anything not yet level: edits, unsent or unpulled commits, files not yet written."""
+        unsent = self.ahead - self.in_review
+        return bool(self.local_edits or unsent or self.behind or self.unwritten)
 
     @property
     def clean(self) -> bool:
@@ -83,6 +88,25 @@ class HistoryEntry:
     subject: str
     files: tuple[tuple[str, str], ...]
     decisions: tuple[str, ...] = ()  # what a merge decided: file, field, kept and lost value
+
+
+def _in_review(
+    binding: Binding, local: str, remote: str, ahead: int
+) -> tuple[int, tuple[str, ...]]:
+    """How many of the AHEAD commits wait on a review branch, and the branches that hold them."""
+    from memsync.sync.reviewpush import BRANCH_PREFIX
+
+    where = f"refs/remotes/origin/{BRANCH_PREFIX}/"
+    refs = git.review_refs(binding.clone_dir, where, remote)
+    if not refs:
+        return 0, ()
+    unsent = git.count_beyond(binding.clone_dir, local, [remote, *refs])
+    if unsent == ahead:
+        return 0, ()
+    repo = binding.clone_dir
+    held = [r for r in refs if git.count_beyond(repo, local, [remote, r]) < ahead]
+    names = tuple(r.removeprefix("refs/remotes/origin/") for r in held)
+    return ahead - unsent, names
 
 
 def _bindings(project_dir: Path, scopes: tuple[Scope, ...]) -> tuple[Config, list[Binding]]:
@@ -122,6 +146,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
     for binding in bindings:
         cloned = (binding.clone_dir / "HEAD").is_file()
         ahead = behind = 0
+        in_review: tuple[int, tuple[str, ...]] = (0, ())
         branch = "main"
         local_head = None
         if cloned:
@@ -129,6 +154,8 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
             branch, local_head = heads.branch, heads.local
             if heads.local and heads.remote:
                 ahead, behind = git.ahead_behind(binding.clone_dir, heads.local, heads.remote)
+                if ahead and binding.scope == "team":
+                    in_review = _in_review(binding, heads.local, heads.remote, ahead)
             elif heads.local:
                 ahead = git.count_commits(binding.clone_dir, heads.local)
         manifest, _ = binding_manifest(binding)
@@ -183,6 +210,8 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 problems=tuple(problems),
                 blocked=blocked,
                 unwritten=_unwritten(binding, local_head, manifest, scan),
+                in_review=in_review[0],
+                review_branches=in_review[1],
             )
         )
     return statuses

@@ -13,6 +13,9 @@ from memsync.sync import store
 from memsync.sync.identity import check_folder
 from memsync.sync.storerun import StoreRun
 
+# Review branches are `memsync/<person>/<YYYY-MM-DD>`.
+BRANCH_PREFIX = "memsync"
+
 
 def push_to_review(run: StoreRun, local: str, branch: str) -> str | None:
     """Push LOCAL, merged with origin's BRANCH as last fetched, to BRANCH: the commit the

@@ -17,9 +17,9 @@ from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
 from memsync.sync.deadline import Deadline
 from memsync.sync.report import StoreReport
+from memsync.sync.reviewpush import BRANCH_PREFIX
 from memsync.team.github import PullRequestResult
 
-BRANCH_PREFIX = "memsync"
 MAX_SLUG_CHARS = 40
 
 
