@@ -187,7 +187,13 @@ def test_update_merges_templates_with_local_edits(tmp_path: Path) -> None:
     done = memsync_cli(
         "scaffold", str(tmp_path), "--update", "--memsync-spec", "memsync==0.0.2", cwd=tmp_path
     )
-    assert done.returncode == 0, done.stderr
+    # A hand merge left to do needs the user (SPEC 7): exit 1, so that
+    # `scaffold --update && git add -A && git commit` stops before committing half of it.
+    assert done.returncode == 1, done.stderr
+    assert (
+        f"memsync: 1 file needs a hand merge: {PRE_COMMIT} (the new template is "
+        f"{PRE_COMMIT}.memsync-new); merge it, delete the .memsync-new file, then commit"
+    ) in " ".join(done.stderr.split()), done.stderr
     report = actions(done.stdout)
     assert report[CHECK.as_posix()] == "merged"
     assert report[CONSOLIDATE.as_posix()] == "updated"
@@ -205,7 +211,17 @@ def test_update_merges_templates_with_local_edits(tmp_path: Path) -> None:
     assert record["memsync_spec"] == "memsync==0.0.2"
 
     # Updating again changes nothing and says so: the edits stay, the rest is current.
+    # Until the .memsync-new file is merged and deleted, the conflict stays and exits 1.
+    pending = memsync_cli("scaffold", str(tmp_path), "--update", cwd=tmp_path)
+    assert pending.returncode == 1
+    assert actions(pending.stdout)[PRE_COMMIT.as_posix()] == "conflict"
+    assert "the hand merge is not done" in pending.stdout
+    # Merged by hand (the team keeps its unpinned hook): the edit of the new template stays.
+    (tmp_path / f"{PRE_COMMIT}.memsync-new").unlink()
     again = memsync_cli("scaffold", str(tmp_path), "--update", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert actions(again.stdout)[PRE_COMMIT.as_posix()] == "kept"
+    assert '["memsync"]' in pre_commit.read_text()
     assert actions(again.stdout)[CHECK.as_posix()] == "kept"
     assert actions(again.stdout)[CONSOLIDATE.as_posix()] == "current"
     assert 'pip install "memsync==0.0.2"' in check.read_text()

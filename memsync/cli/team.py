@@ -9,6 +9,7 @@ import typer
 
 from memsync.cli import render
 from memsync.cli.options import DryRunOption, JsonOption, ProjectOption, ReportFormat, StoreScope
+from memsync.errors import ExitCode
 
 
 def promote(
@@ -60,6 +61,7 @@ def scaffold(
         data = dataclasses.asdict(result)
         data["files"] = [{**f, "path": f["path"].as_posix()} for f in data["files"]]
         render.print_json(data)
+        _stop_for_hand_merges(result.conflicts, dry_run)
         return
     for item in result.files:
         # A dry run says what would happen: "would write", not "would wrote".
@@ -70,6 +72,23 @@ def scaffold(
     render.line(f"memsync spec: {result.memsync_spec}")
     for warning in result.warnings:
         render.line(("warning:", "yellow"), f" {warning}", stderr=True)
+    _stop_for_hand_merges(result.conflicts, dry_run)
+
+
+def _stop_for_hand_merges(conflicts: tuple[Path, ...], dry_run: bool) -> None:
+    """A hand merge left to do needs the user (SPEC 7): exit 1, so that a script's
+    `scaffold --update && git add -A && git commit` stops before committing half of it."""
+    if not conflicts or dry_run:
+        return  # a dry run wrote nothing: its "would conflict" lines are the answer
+    count = len(conflicts)
+    files = "; ".join(
+        f"{p.as_posix()} (the new template is {p.as_posix()}.memsync-new)" for p in conflicts
+    )
+    noun, fix = ("file needs", "merge it, delete the .memsync-new file")
+    if count > 1:
+        noun, fix = ("files need", "merge each, delete its .memsync-new file")
+    render.line(f"memsync: {count} {noun} a hand merge: {files}; {fix}, then commit", stderr=True)
+    raise typer.Exit(int(ExitCode.NEEDS_USER))
 
 
 _WOULD = {

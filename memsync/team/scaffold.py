@@ -74,6 +74,11 @@ class ScaffoldResult:
         return tuple(f.path for f in self.files if f.action == "wrote")
 
     @property
+    def conflicts(self) -> tuple[Path, ...]:
+        """Files whose new template waits beside them (`.memsync-new`) for a hand merge."""
+        return tuple(f.path for f in self.files if f.action == "conflict")
+
+    @property
     def skipped(self) -> tuple[Path, ...]:
         """Files left exactly as they were."""
         return tuple(f.path for f in self.files if f.action in ("kept", "current"))
@@ -332,9 +337,15 @@ def plan_scaffold(
             continue
         base = bases.get(relative) or _guessed_base(relative, ours)
         item, text = _three_way(relative, base, ours, theirs)
+        waiting = Path(f"{relative}.memsync-new")
+        if (repo_dir / waiting).is_file():
+            # The hand merge of an earlier conflict is not done until its file is deleted.
+            note = f"the hand merge is not done: merge {waiting} into it, then delete {waiting}"
+            item, text = ScaffoldFile(relative, "conflict", note), ours
         files.append(item)
         if item.action == "conflict":
-            writes[Path(f"{relative}.memsync-new")] = theirs
+            # As git: once merged by hand, the file is the team's edit of the new template.
+            writes[waiting] = new_bases[relative] = theirs
             continue
         new_bases[relative] = theirs
         if text != ours:
