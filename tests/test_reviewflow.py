@@ -452,3 +452,36 @@ def test_status_after_push_review_says_the_commits_are_in_review(
     code, out, _ = cli(machine, capsys, *status, "--exit-code")
     assert code == 1
     assert "1 commit(s) in review on" in out and "run `memsync push --review`" in out, out
+
+
+def test_the_same_person_on_a_second_machine_joins_the_same_review_branch(
+    alice: tuple[Machine, Path, Path],
+    machines: list[Machine],
+    api: FakeGitHub,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """alice's laptop pushed for review; her desktop pushes the same day: one branch, one
+    pull request, both machines' memories on it (it failed with git's "git pull" hint)."""
+    laptop, project, remote = alice
+    write_memory(team_binding_live(laptop, project), "deploy.md", "deploy freeze", "Fri.\n")
+    with laptop.active():
+        reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+    desktop = machines[1]
+    with open(desktop.env["GIT_CONFIG_GLOBAL"], "a", encoding="utf-8") as config:
+        config.write(f'[url "{remote.as_uri()}"]\n\tinsteadOf = {TEAM_URL}\n')
+    other = desktop.checkout_project(ORIGIN)
+    git("config", "user.name", "alice-laptop user", cwd=other)  # one person, one slug
+    private = make_bare_remote(tmp_path / "remotes" / "private-desktop.git")
+    init = ["init", "--project", str(other), "--private", str(private), "--team", TEAM_URL]
+    assert cli(desktop, capsys, *init, "--no-hooks")[0] == 0
+    write_memory(team_binding_live(desktop, other), "oncall.md", "on call", "Weekly.\n")
+    with desktop.active():
+        result = reviewflow.push_for_review(other, ("team",), today=DAY, env=api_env(api))
+    (team,) = result.reports
+    assert (result.branch, team.error, team.pushed) == (BRANCH, None, True)
+    files = set(git("ls-tree", "-r", "--name-only", BRANCH, cwd=remote).split())
+    assert {"acme-api/deploy.md", "acme-api/oncall.md"} <= files
+    (pull,) = result.pulls
+    assert pull.result is not None and (pull.result.number, pull.result.created) == (1, False)
+    assert len(api.pulls) == 1
