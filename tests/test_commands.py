@@ -305,3 +305,60 @@ def test_a_hook_whose_stdin_never_closes_is_still_let_go(
     assert code == 0
     assert b"stopped after" in proc.stderr.read()
     proc.stdin.close()
+
+
+def test_promote_refuses_a_name_that_differs_only_by_case_from_a_team_memory(
+    solo: tuple[Machine, Path, Path, Path],
+) -> None:
+    # An adversarial team review (T18): the team has `Style.md`, the private memory is
+    # `style.md`; promote moved it, the team push skipped it as a case twin and the private
+    # push deleted it: the memory was in no remote, and promote said "promoted", exit 0.
+    alice, project, private, team = solo
+    live = memory_dir(alice, project)
+    write_memory(live / "team", "Style.md", "Style", "Team style: ruff.\n", type_="feedback")
+    (live / "team" / "MEMORY.md").write_text("- [Style](Style.md) — team style\n")
+    alice.memsync("push", "--scope", "team", cwd=project)
+    write_memory(live, "style.md", "style", "Prefer small functions.\n", type_="feedback")
+    (live / "MEMORY.md").write_text("- [Style](style.md) — my style notes\n")
+    alice.memsync("push", "--scope", "private", cwd=project)
+    result = alice.memsync("promote", "style.md", cwd=project, check=False)
+    said = " ".join(result.stderr.split())
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "nothing was moved" in said and "style.md" in said and "Style.md" in said
+    assert "differs only by case" in said and "Rename" in said
+    assert "Traceback" not in result.stderr
+    # Nothing moved: the private copy stays, locally and on the private remote.
+    assert (live / "style.md").exists() and not (live / "team" / "style.md").exists()
+    assert "(style.md)" in (live / "MEMORY.md").read_text()
+    assert "acme-api/style.md" in remote_files(private)
+    assert "acme-api/style.md" not in remote_files(team)
+
+
+def test_promote_deletes_the_private_copy_only_once_the_team_remote_holds_it(
+    solo: tuple[Machine, Path, Path, Path],
+) -> None:
+    # T18's rule: the private copy goes only when the team store really holds the memory.
+    # The team remote is unreachable: promote moves the memory back and says why.
+    alice, project, private, team = solo
+    live = memory_dir(alice, project)
+    write_memory(live, "style.md", "style", "Prefer small functions.\n", type_="feedback")
+    (live / "MEMORY.md").write_text("- [Style](style.md) — my style notes\n")
+    (live / "team" / "MEMORY.md").write_text("- [Deploy](deploy.md) — deploys\n")
+    write_memory(live / "team", "deploy.md", "deploy", "Fridays.\n", type_="project")
+    alice.memsync("push", cwd=project)
+    team_index = (live / "team" / "MEMORY.md").read_bytes()
+    team.rename(team.with_name("gone.git"))
+    result = alice.memsync("promote", "style.md", cwd=project, check=False)
+    said = " ".join(result.stderr.split())
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert "style.md cannot go to the team store, it was moved back" in said
+    assert "the team push did not take it" in said and "memsync promote" in said
+    assert (live / "style.md").exists() and not (live / "team" / "style.md").exists()
+    assert "(style.md)" in (live / "MEMORY.md").read_text()
+    assert (live / "team" / "MEMORY.md").read_bytes() == team_index
+    assert "acme-api/style.md" in remote_files(private)
+    team.with_name("gone.git").rename(team)
+    alice.memsync("promote", "style.md", cwd=project)
+    assert "acme-api/style.md" in remote_files(team)
+    assert "acme-api/style.md" not in remote_files(private)

@@ -16,6 +16,8 @@ from memsync.sync.deadline import Deadline
 from memsync.sync.engine import run_stores
 from memsync.sync.report import StoreReport
 
+Saved = dict[Path, bytes | None]
+
 
 @dataclass(frozen=True)
 class PromoteResult:
@@ -64,6 +66,32 @@ def _refuse_unsafe(relpath: str, data: bytes, settings: Settings, line: str | No
         f"{relpath} cannot go to the team store, nothing was moved: {found}",
         hint="\n".join(fixes),
     )
+
+
+def _refuse_team_name(relpath: str, team: Binding) -> None:
+    """Refuse, before anything moves, a name the team store's push would skip: a case (or
+    Unicode normalization) twin of a team memory, or a repository file at the root of a
+    `--subdir .` store (SPEC section 2)."""
+    from memsync.fsutil.scan import scan_directory
+    from memsync.model.safety import fold_key, is_memory_file
+
+    if not is_memory_file(relpath, "team", repository_root=not team.prefix):
+        raise UserMessageError(
+            f"{relpath} cannot go to the team store, nothing was moved: the team store is a "
+            f"repository's root (`--subdir .`), where {relpath} is the repository's own file",
+            hint=f"Rename your file first (e.g. notes-{relpath}), then run `memsync promote`.",
+        )
+    scan = scan_directory(team.live_dir, "team", repository_root=not team.prefix)
+    names = set(scan.files) | {skipped.path for skipped in scan.skipped}
+    key = fold_key(relpath)
+    twin = next((n for n in sorted(names) if n != relpath and fold_key(n) == key), None)
+    if twin is not None:
+        raise UserMessageError(
+            f"{relpath} cannot go to the team store, nothing was moved: its name differs only "
+            f"by case (or Unicode normalization) from the team memory {twin}, and the team "
+            "store keeps only one of such names",
+            hint=f"Rename your file first, or merge it into the team's {twin} by hand.",
+        )
 
 
 def _private_line(private: Binding, relpath: str) -> str | None:
@@ -135,16 +163,62 @@ def promote(project_dir: Path, file: str) -> PromoteResult:
     except OSError as exc:
         raise UsageError(f"{source} is not a regular private memory file: {exc}") from exc
     _refuse_unsafe(relpath, data, config.settings, _private_line(private, relpath))
+    _refuse_team_name(relpath, team)
     target = team.live_dir / relpath
     if target.exists() and read_regular_or_none(target) != data:
         raise UserMessageError(
             f"the team memory already has a different {relpath}",
             hint="Rename your file first, or merge the two by hand.",
         )
+    saved = {path: _read_or_none(path) for path in (target, *_indexes(private, team))}
     # Promote only moves the memory: the file keeps the time it was written, which is the
     # team commit's author date and what consolidation counts its relative dates from.
-    atomic_write(target, data, mtime_ns=source.lstat().st_mtime_ns)
+    written = source.lstat().st_mtime_ns
+    atomic_write(target, data, mtime_ns=written)
     source.unlink()
     _move_index_entry(private, team, relpath)
-    reports = run_stores(bindings, config.settings, Deadline(), "push")
-    return PromoteResult(source, target, tuple(reports))
+    # The team store first: the private copy goes only once the team push has taken the file.
+    [team_report] = run_stores([team], config.settings, Deadline(), "push")
+    if relpath not in team_report.sent and saved[target] != data:
+        refused = [s.reason for s in team_report.skipped if s.path == relpath]
+        refused += [f.message for f in team_report.blocked if f.path == relpath]
+        refused += [r for r in (team_report.offline, team_report.error) if r]
+        _move_back(private, team, relpath, (data, written), saved)
+        why = refused[0] if refused else "it is not on the team remote"
+        raise UserMessageError(
+            f"{relpath} cannot go to the team store, it was moved back to {source}: "
+            f"the team push did not take it ({why})",
+            hint="Fix or rename the file as the reason says, then run `memsync promote` again.",
+        )
+    [private_report] = run_stores([private], config.settings, Deadline(), "push")
+    return PromoteResult(source, target, (private_report, team_report))
+
+
+def _move_back(
+    private: Binding, team: Binding, relpath: str, memory: tuple[bytes, int], saved: Saved
+) -> None:
+    """Undo the move: the private MEMORY (content, time) and its index as they were, the team
+    file and its index line gone again (the team index keeps what the team push pulled in)."""
+    atomic_write(private.live_dir / relpath, memory[0], mtime_ns=memory[1])
+    private_index, team_index = _indexes(private, team)
+    private_before = saved[private_index]
+    if private_before is not None:
+        atomic_write(private_index, private_before)
+    if saved[team.live_dir / relpath] is None:
+        (team.live_dir / relpath).unlink(missing_ok=True)
+    before = saved[team_index]
+    if team_index.is_file() and (before is None or relpath not in parse_index(before).targets):
+        index = parse_index(team_index.read_bytes())
+        kept = [line for line in index.lines if not (line.entry and line.entry.target == relpath)]
+        atomic_write(team_index, render_index(index.with_lines(kept)))
+
+
+def _indexes(private: Binding, team: Binding) -> tuple[Path, Path]:
+    return private.live_dir / INDEX_NAME, team.live_dir / INDEX_NAME
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
