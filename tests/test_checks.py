@@ -179,6 +179,35 @@ def test_index_over_the_limits_points_at_the_first_invisible_line(tmp_path: Path
     assert {f.rule for f in report.findings} == {"index-too-many-lines", "index-too-many-chars"}
 
 
+def test_index_characters_are_counted_in_utf16_units_as_claude_code_counts(
+    tmp_path: Path,
+) -> None:
+    # An adversarial team review (T12): each 🚀 is two UTF-16 code units to Claude Code
+    # (JavaScript's length, lastIndexOf and slice), one code point to Python. This index is
+    # 20,183 code points and 35,333 units: the client keeps 106 of its 150 lines, and
+    # `check` said "80 %" and passed.
+    from memsync.model.index import measure_index, visible_part
+
+    lines = []
+    for i in range(1, 151):
+        write_memory(tmp_path, f"m{i}.md", f"m{i}", f"Note {i}.\n", description=f"deploy {i}")
+        lines.append(f"- [🚀 Deploy {i}](m{i}.md) — " + "🚀" * 100 + " launch")
+    text = "\n".join(lines) + "\n"
+    (tmp_path / "MEMORY.md").write_text(text, encoding="utf-8")
+    # The client's cut, computed on the UTF-16 encoding itself.
+    units = text.strip().encode("utf-16-le")
+    cut = units[: 2 * 25_001].decode("utf-16-le", "ignore").rfind("\n")
+    client = text.strip()[:cut]
+    assert client.count("\n") + 1 == 106
+    assert visible_part(text) == client
+    assert measure_index(text).chars == len(units) // 2 == 35_333
+    report = run_check(tmp_path, cwd=tmp_path)
+    [over] = [f for f in report.findings if f.rule == "index-too-many-chars"]
+    assert over.line == 107  # the first line Claude Code no longer sees
+    assert "35,333 characters" in over.message and "loads only the first 25,000" in over.message
+    assert report.has_errors
+
+
 @pytest.mark.parametrize(
     ("count", "width", "expected"),
     [

@@ -11,6 +11,7 @@ from memsync.check.findings import Finding, finding
 from memsync.model.index import measure_index
 from memsync.model.limits import MAX_INDEX_CHARS, MAX_INDEX_LINES, NEAR_LIMIT_RATIO
 from memsync.model.loaded import JS_WHITESPACE, loaded_view
+from memsync.model.textcodec import js_prefix
 
 # The rules index_size applies: what an index's size is told by.
 INDEX_SIZE_RULES = frozenset({"index-too-many-lines", "index-too-many-chars", "index-near-limit"})
@@ -39,7 +40,7 @@ def index_size(path: str, text: str) -> list[Finding]:
         )
         found.append(finding("index-too-many-lines", path, line, message))
     if size.over_chars:
-        line = view.source_line(lead + MAX_INDEX_CHARS)
+        line = view.source_line(lead + js_prefix(view.text[lead:], MAX_INDEX_CHARS))
         message = (
             f"index has {size.chars:,} characters: Claude Code loads only the first "
             f"{MAX_INDEX_CHARS:,}, so the text from here on is invisible: run `memsync consolidate`"
@@ -59,6 +60,6 @@ def index_size(path: str, text: str) -> list[Finding]:
             f"index has {size.chars:,} characters, {size.chars * 100 // MAX_INDEX_CHARS} % of "
             f"the {MAX_INDEX_CHARS:,} Claude Code loads: shorten lines or run `memsync consolidate`"
         )
-        line = view.source_line(lead + near_chars)
+        line = view.source_line(lead + js_prefix(view.text[lead:], near_chars))
         found.append(finding("index-near-limit", path, line, message))
     return found

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from memsync.model.limits import MAX_INDEX_CHARS, MAX_INDEX_LINE_CHARS, MAX_INDEX_LINES
 from memsync.model.loaded import JS_WHITESPACE, loaded_text
-from memsync.model.textcodec import decode, encode
+from memsync.model.textcodec import decode, encode, js_length, js_prefix
 
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
@@ -190,7 +190,7 @@ def measure_index(text: str) -> IndexSize:
     trimmed = js_trim(loaded_text(text))
     if not trimmed:
         return IndexSize(lines=0, chars=0)
-    return IndexSize(lines=trimmed.count("\n") + 1, chars=len(trimmed))
+    return IndexSize(lines=trimmed.count("\n") + 1, chars=js_length(trimmed))
 
 
 def visible_part(text: str) -> str:
@@ -198,8 +198,10 @@ def visible_part(text: str) -> str:
     lines, then 25,000 characters at a line break."""
     lines = js_trim(loaded_text(text)).split("\n")
     kept = "\n".join(lines[:MAX_INDEX_LINES])
-    if len(kept) > MAX_INDEX_CHARS:
-        # JavaScript's lastIndexOf(x, n) also finds a match starting exactly at n.
-        cut = kept.rfind("\n", 0, MAX_INDEX_CHARS + 1)
-        kept = kept[: cut if cut > 0 else MAX_INDEX_CHARS]
+    if js_length(kept) > MAX_INDEX_CHARS:
+        # Counted in UTF-16 code units (an emoji is two), as JavaScript's length, slice and
+        # lastIndexOf(x, n), which also finds a match starting exactly at n.
+        end = js_prefix(kept, MAX_INDEX_CHARS)
+        cut = kept.rfind("\n", 0, end + 1)
+        kept = kept[: cut if cut > 0 else end]
     return kept

@@ -9,6 +9,24 @@ from __future__ import annotations
 BOM = "\ufeff"
 
 
+def js_length(text: str) -> int:
+    """Length as JavaScript (Claude Code) counts it: a character outside the BMP is two
+    UTF-16 code units. The one measure of every limit Claude Code applies to text."""
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+
+
+def js_prefix(text: str, units: int) -> int:
+    """How many characters of TEXT fit in its first UNITS UTF-16 code units."""
+    if js_length(text) <= units:
+        return len(text)
+    count = 0
+    for index, char in enumerate(text):
+        count += 2 if ord(char) > 0xFFFF else 1
+        if count > units:
+            return index
+    return len(text)
+
+
 def decode(raw: bytes) -> tuple[str, bool, bool, str | None]:
     """Decode bytes as UTF-8: (text with LF newlines, had BOM, was CRLF, decode error)."""
     error: str | None = None

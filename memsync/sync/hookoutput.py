@@ -13,6 +13,8 @@ import json
 import unicodedata
 from dataclasses import dataclass, replace
 
+from memsync.model.textcodec import js_length
+
 # Claude Code shows the model only a preview of hook output longer than this (CLAUDE-CODE.md §2),
 # counted as JavaScript does: UTF-16 code units (checked with 2.1.330: 10,000 units are shown
 # whole, 10,001 are saved to a file; 5,000 emoji fit, 5,001 do not).
@@ -109,11 +111,6 @@ class HookOutput:
         if message:
             data["systemMessage"] = message
         return json.dumps(data, ensure_ascii=False) if data else None
-
-
-def js_length(text: str) -> int:
-    """Length as JavaScript counts it: a character outside the BMP is two UTF-16 units."""
-    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
 
 
 def _cut(text: str, limit: int) -> str:
