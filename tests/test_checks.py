@@ -474,6 +474,23 @@ def test_store_checkout_checks_every_project_folder(tmp_path: Path) -> None:
     assert found(inside) == found(report)
 
 
+def test_a_stray_file_at_a_store_root_leaves_the_project_folders_alone(tmp_path: Path) -> None:
+    # An adversarial team review (T11): one `.md` at the root of a team checkout switched the
+    # whole checkout to the one-project layout: every project memory became "not listed in
+    # MEMORY.md (there is none)" although its folder's MEMORY.md lists it.
+    store = _store(tmp_path / "ca")
+    write_memory(store / "proj", "ok.md", "ok", "fine\n")
+    (store / "proj" / "MEMORY.md").write_text("- [ok](ok.md) — ok\n", encoding="utf-8")
+    assert run_check(store, all_projects=True, cwd=store).findings == ()
+    write_memory(store, "stray.md", "stray", "stray\n")
+    report = run_check(store, all_projects=True, cwd=store)
+    assert [(f.path, f.rule) for f in report.findings] == [("stray.md", "index-missing-entry")]
+    [stray] = report.findings
+    assert "outside any project folder" in stray.message and "move it into" in stray.message
+    assert "proj/" in [t.prefix for t in report.trees]
+    assert report.files_checked == 3
+
+
 def test_one_project_store_ignores_people_files(tmp_path: Path) -> None:
     store = _store(tmp_path / "repo")
     write_memory(store, "a.md", "a", "alpha\n")

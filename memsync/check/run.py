@@ -12,7 +12,7 @@ from memsync.check.rules import check_file, check_files, too_large
 from memsync.errors import UsageError
 from memsync.fsutil.scan import scan_directory
 from memsync.model.limits import INDEX_NAME, TEAM_DIR
-from memsync.model.safety import SCOPES, Scope, Skipped, is_memory_file
+from memsync.model.safety import SCOPES, Scope, Skipped, is_memory_file, one_project_store
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,8 @@ class Tree:
     root: Path
     scope: Scope
     store_root: bool = False  # the root of a store checkout: skip README.md, dot-folders
+    # Only the files at the root of a store of project folders: memories no project loads.
+    top_only: bool = False
 
 
 def run_check(
@@ -52,7 +54,12 @@ def run_check(
         content, skipped = scan.files, scan.skipped
         if tree.scope == "private" and not tree.store_root and (tree.root / TEAM_DIR).is_symlink():
             skipped += (Skipped(TEAM_DIR, "symlink"),)  # the team folder, left out of the trees
-        findings.extend(check_files(content, tree.scope, skipped, prefix=prefix, cache=cache))
+        if tree.top_only:
+            content = {p: d for p, d in content.items() if "/" not in p}
+            skipped = tuple(s for s in skipped if "/" not in s.path)
+            findings.extend(_stray(check_files(content, tree.scope, skipped, prefix=prefix)))
+        else:
+            findings.extend(check_files(content, tree.scope, skipped, prefix=prefix, cache=cache))
         files += len(content) + len(skipped)
         checked.append(CheckedTree(str(tree.root), prefix, tree.scope))
     cache.save()
@@ -116,18 +123,32 @@ def store_trees(root: Path, scope: Scope | None) -> list[Tree]:
     """Every project folder of a store checkout (or its root, for a one-project store)."""
     scope = scope or checkout_scope(root)
     top = [
-        e
+        e.name
         for e in _entries(root)
         if e.is_file() and is_memory_file(e.name, scope, repository_root=True)
     ]
-    if top:
-        return [Tree(root, scope, store_root=True)]
     folders = [
         Path(e.path)
         for e in _entries(root)
         if e.is_dir(follow_symlinks=False) and not e.name.startswith(".") and _has_memory(e.path)
     ]
-    return [Tree(folder, scope) for folder in folders]
+    indexes = [f"{f.name}/{INDEX_NAME}" for f in folders if (f / INDEX_NAME).is_file()]
+    if one_project_store(top + indexes):
+        return [Tree(root, scope, store_root=True)]
+    stray = [Tree(root, scope, store_root=True, top_only=True)] if top else []
+    return [Tree(folder, scope) for folder in folders] + stray
+
+
+def _stray(found: list[Finding]) -> list[Finding]:
+    """The findings on memories at the root of a store of project folders, where no
+    project's Claude Code loads them: "not in the index" says what to do about it."""
+    from dataclasses import replace
+
+    message = (
+        "a memory outside any project folder: no project loads it and memsync never syncs "
+        "it; move it into its project's folder (or delete it)"
+    )
+    return [replace(f, message=message) if f.rule == "index-missing-entry" else f for f in found]
 
 
 def checkout_scope(root: Path) -> Scope:

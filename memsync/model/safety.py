@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from memsync.model.limits import INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
@@ -110,6 +110,17 @@ def is_memory_file(relpath: str, scope: Scope, *, repository_root: bool = False)
     # `Team/` is `team/` on macOS and Windows: it would land in Claude Code's team directory.
     parts = relpath.split("/", 1)
     return not (scope == "private" and len(parts) > 1 and parts[0].casefold() == TEAM_DIR)
+
+
+def one_project_store(paths: Iterable[str]) -> bool:
+    """Whether a store tree with these PATHS serves one project (`--subdir .`): memories at
+    its root, and its own MEMORY.md there or no top-level folder with a MEMORY.md (a project
+    folder). A stray `.md` at the root of a store of project folders leaves them projects."""
+    paths = list(paths)
+    root = [p for p in paths if "/" not in p and is_memory_file(p, "team", repository_root=True)]
+    if not root or INDEX_NAME in root:
+        return bool(root)
+    return not any(p.count("/") == 1 and p.endswith("/" + INDEX_NAME) for p in paths)
 
 
 def is_index_path(relpath: str) -> bool:

@@ -41,7 +41,9 @@ class Layout:
     @classmethod
     def of(cls, paths: Iterable[str]) -> Layout:
         """The layout of a tree with these PATHS."""
-        return cls(any("/" not in p and is_memory_path(p) for p in paths))
+        from memsync.model.safety import one_project_store
+
+        return cls(one_project_store(paths))
 
     def folder(self, path: str) -> str:
         """The project folder of PATH ("" for the root)."""
