@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from testing.gitrepo import git, make_bare_remote
-from testing.machines import Machine, memory_dir, remote_files, setup_machine
+from testing.machines import ORIGIN, Machine, memory_dir, remote_files, setup_machine
 from testing.memories import write_memory
 
 
@@ -362,3 +362,40 @@ def test_promote_deletes_the_private_copy_only_once_the_team_remote_holds_it(
     alice.memsync("promote", "style.md", cwd=project)
     assert "acme-api/style.md" in remote_files(team)
     assert "acme-api/style.md" not in remote_files(private)
+
+
+def test_a_memory_named_like_a_repository_file_in_a_subdir_dot_store_is_held_back_by_name(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # An adversarial team review (T13): with `--subdir .` the team store is the repository's
+    # root, where README.md and CHANGELOG.md are the repository's files. Memories with those
+    # names were never pushed, without a word, while their index lines were: the team's
+    # `memsync check --all` then failed on dangling links, and `status` said nothing to do.
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    alice = machines[0]
+    project = alice.checkout_project(ORIGIN, "src/api")
+    alice.memsync(
+        "init", "--private", str(private), "--team", str(team), "--subdir", ".", "--no-hooks",
+        cwd=project,
+    )  # fmt: skip
+    shared = memory_dir(alice, project) / "team"
+    write_memory(shared, "a.md", "a", "A.\n")
+    write_memory(shared, "README.md", "readme", "The repo README is outdated.\n")
+    write_memory(shared, "CHANGELOG.md", "changelog", "Every PR adds a line.\n")
+    (shared / "MEMORY.md").write_text(
+        "- [A](a.md) — a\n- [Readme](README.md) — readme\n- [Changelog](CHANGELOG.md) — log\n"
+    )
+    result = alice.memsync("push", "--scope", "team", cwd=project, check=False)
+    said = " ".join((result.stdout + result.stderr).split())
+    for name in ("README.md", "CHANGELOG.md"):
+        assert f"skipped {name}: " in said  # named, with the reason and what to do
+    assert "repository's own file" in said and "rename the memory" in said
+    assert "Traceback" not in said
+    assert "a.md" in remote_files(team)
+    index = git("show", "main:MEMORY.md", cwd=team)
+    assert "(a.md)" in index and "README.md" not in index and "CHANGELOG.md" not in index
+    status = alice.memsync("status", "--scope", "team", "--exit-code", cwd=project, check=False)
+    assert status.returncode == 1 and "README.md" in status.stdout + status.stderr
+    # Nothing is lost: the memories and their lines stay in the live folder.
+    assert (shared / "README.md").exists() and "(README.md)" in (shared / "MEMORY.md").read_text()

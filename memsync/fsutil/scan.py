@@ -18,6 +18,8 @@ from memsync.model.limits import TEAM_DIR
 from memsync.model.safety import (
     CLIENT_DIRS,
     MEMORY_SUFFIX,
+    REPOSITORY_FILE_REASON,
+    REPOSITORY_FILES,
     Scope,
     Skipped,
     TreeScan,
@@ -100,9 +102,16 @@ def _could_hold_memory(relpath: str, abspath: str, scope: Scope) -> bool:
 
 
 def scan_directory(
-    root: Path, scope: Scope, *, follow: bool = False, repository_root: bool = False
+    root: Path,
+    scope: Scope,
+    *,
+    follow: bool = False,
+    repository_root: bool = False,
+    live: bool = False,
 ) -> TreeScan:
-    """Read the synced files below ROOT without following symlinks; report every skip."""
+    """Read the synced files below ROOT without following symlinks; report every skip. A
+    LIVE folder bound to a repository's root reports a memory named like the repository's
+    own files (README.md) as skipped: never synced, and it must not go unsaid."""
     good: dict[str, bytes] = {}
     skipped: list[Skipped] = []
     try:
@@ -112,7 +121,9 @@ def scan_directory(
     seen = {(root_info.st_dev, root_info.st_ino)}
     for relpath, abspath, early in _walk(os.fspath(root), "", scope, follow, seen):
         if relpath.endswith(MEMORY_SUFFIX) and not needs_verdict(relpath, scope, repository_root):
-            continue  # README.md at a repository's root: not ours, so never reported
+            if live and relpath in REPOSITORY_FILES:
+                skipped.append(Skipped(relpath, REPOSITORY_FILE_REASON))
+            continue  # README.md at a checkout's root: not ours, so never reported
         reason = early or unsafe_path_reason(relpath)
         data: bytes | None = None
         if reason is None:

@@ -33,6 +33,12 @@ REPOSITORY_FILES = frozenset(
     {"README.md", "CONTRIBUTING.md", "CHANGELOG.md", "LICENSE.md", "SECURITY.md"}
     | {"CODE_OF_CONDUCT.md"}
 )
+# Why a memory named like one of them, in a live folder bound to a repository's root, is held
+# back (its index line with it), named on every push and in `status`.
+REPOSITORY_FILE_REASON = (
+    "the repository's own file name at the root of a `--subdir .` store (never a memory "
+    "there): rename the memory (e.g. notes-about-readme.md) and its index line"
+)
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _UNDECODABLE = re.compile("[\udc80-\udcff]")

@@ -74,7 +74,9 @@ def _commit_local(run: StoreRun) -> str | None:
     if held_back:
         from memsync.sync.holdback import hold_back
 
-        allowed, run.held = hold_back(allowed, held_back, current)
+        # The store's README.md at a `--subdir .` root is the repository's, not the memory.
+        stored = [p for p in current if store.is_memory_file(binding, p)]
+        allowed, run.held = hold_back(allowed, held_back, stored)
     from memsync.sync.storemerge import describe, merge_local_edits, riding, trailers
 
     merged, decisions = merge_local_edits(binding, base, allowed, current, heads.local)

@@ -136,7 +136,9 @@ def _scan(binding: Binding) -> TreeScan:
 
         reason = f"{binding.linked_folder}: replace it by a real folder"
         return TreeScan(files={}, skipped=(Skipped(".", reason),))
-    return scan_directory(binding.live_dir, binding.scope, repository_root=not binding.prefix)
+    return scan_directory(
+        binding.live_dir, binding.scope, repository_root=not binding.prefix, live=True
+    )
 
 
 def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStatus]:
@@ -255,7 +257,13 @@ def _unwritten(
 def _skipped_held(binding: Binding, scan: TreeScan | None) -> tuple[BlockedFile, ...]:
     """The live memories the scan skips (a case twin, not UTF-8, too large, a symlink): push
     holds them back, their index lines too, so status lists them with what is held back."""
-    files = [s for s in scan.skipped if store.is_memory_file(binding, s.path)] if scan else []
+    from memsync.model.safety import REPOSITORY_FILE_REASON
+
+    files = [
+        s
+        for s in (scan.skipped if scan else ())
+        if store.is_memory_file(binding, s.path) or s.reason == REPOSITORY_FILE_REASON
+    ]
     if not files:
         return ()
     from memsync.check.findings import skip_finding  # only when a file was skipped

@@ -119,7 +119,7 @@ def _live_differs(binding: Binding, manifest: Manifest) -> str:
         return "the team folder is a symlink"  # the engine refuses it and says so
     if not binding.live_dir.is_dir():
         return "the live directory is missing" if manifest.files else ""
-    scan = scan_directory(binding.live_dir, binding.scope, repository_root=root)
+    scan = scan_directory(binding.live_dir, binding.scope, repository_root=root, live=True)
     if scan.skipped:
         return "the live directory has unsafe files"
     live = hashes(

@@ -97,7 +97,7 @@ def scan_live(run: StoreRun) -> None:
             run.note(notes=(*run.report.notes, note))
         return
     scan = scan_directory(
-        run.binding.live_dir, run.binding.scope, repository_root=not run.binding.prefix
+        run.binding.live_dir, run.binding.scope, repository_root=not run.binding.prefix, live=True
     )
     run.live = {p: d for p, d in scan.files.items() if store.is_memory_file(run.binding, p)}
     if scan.skipped:
