@@ -253,17 +253,12 @@ def _push_body(run: StoreRun) -> None:
                 save_manifest(run.manifest_file, run.manifest)
             if local is None or local == heads.remote:
                 break  # blocked, or every unsent change was undone before this push
-            if run.review_branch:
-                from memsync.sync.reviewpush import push_to_review
+            from memsync.sync.reviewpush import moved_on, send
 
-                landed = push_to_review(run, local, run.review_branch)
-            else:
-                landed = (
-                    local if git.push(binding.clone_dir, heads.branch, run.network_time()) else None
-                )
+            landed = send(run, local, heads.branch)
             if landed is None:
                 if attempts >= run.settings.push_retries:
-                    raise _moved_on(run, attempts)
+                    raise moved_on(run, attempts)
                 # Another machine won the race: back off, then fetch and merge again.
                 pause = backoff(attempts, time.monotonic() - began)
                 time.sleep(min(run.deadline.remaining(), pause))
@@ -284,19 +279,6 @@ def _push_body(run: StoreRun) -> None:
     if run.report.pushed:
         run.manifest = replace(run.manifest, last_push=time.time())
         save_manifest(run.manifest_file, run.manifest)
-
-
-def _moved_on(run: StoreRun, attempts: int) -> UserMessageError:
-    """The push lost the race ATTEMPTS times: what moved, and the command that retries."""
-    if run.review_branch:
-        return UserMessageError(
-            f"the review branch {run.review_branch} moved on {attempts} times while pushing",
-            hint="Your commits are kept locally; run `memsync push --review` again.",
-        )
-    return UserMessageError(
-        f"the {run.binding.label} store moved on {attempts} times while pushing",
-        hint="Your commits are kept locally; run `memsync push` again.",
-    )
 
 
 def _run_store(

@@ -1,4 +1,5 @@
-"""`push --review`'s push: the team store's commits onto a review branch that may have moved.
+"""Where a push goes out: the branch itself, or (`push --review`) a review branch that may
+have moved.
 
 The review branch `memsync/<person>/<date>` is shared by every push of that person that day:
 another of their machines, or a reviewer's commit on the pull request, may have moved it.
@@ -9,6 +10,7 @@ push is a fast-forward and nothing on the branch is lost; the local branch is le
 from __future__ import annotations
 
 from memsync import git
+from memsync.errors import UserMessageError
 from memsync.sync import store
 from memsync.sync.identity import check_folder
 from memsync.sync.storerun import StoreRun
@@ -38,3 +40,24 @@ def push_to_review(run: StoreRun, local: str, branch: str) -> str | None:
         return None
     run.note(decisions=run.report.decisions + decisions)
     return head
+
+
+def send(run: StoreRun, local: str, branch: str) -> str | None:
+    """Push LOCAL to BRANCH, or to the run's review branch: the commit that landed, or None
+    when the remote moved on meanwhile (fetch, merge, then try again)."""
+    if run.review_branch:
+        return push_to_review(run, local, run.review_branch)
+    return local if git.push(run.binding.clone_dir, branch, run.network_time()) else None
+
+
+def moved_on(run: StoreRun, attempts: int) -> UserMessageError:
+    """The push lost the race ATTEMPTS times: what moved, and the command that retries."""
+    if run.review_branch:
+        return UserMessageError(
+            f"the review branch {run.review_branch} moved on {attempts} times while pushing",
+            hint="Your commits are kept locally; run `memsync push --review` again.",
+        )
+    return UserMessageError(
+        f"the {run.binding.label} store moved on {attempts} times while pushing",
+        hint="Your commits are kept locally; run `memsync push` again.",
+    )
