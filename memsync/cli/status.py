@@ -80,7 +80,7 @@ def log(
     """History of memory changes: when, who, which memories."""
     import dataclasses
 
-    from memsync.sync.overview import history
+    from memsync.sync.history import history
 
     entries = history(project, scope.scopes(), file, limit)  # type: ignore[arg-type]
     if as_json:

@@ -1,14 +1,13 @@
-"""Read-only views of a project's stores: status, semantic diff, history."""
+"""Read-only views of a project's stores: status and semantic diff (history: sync/history)."""
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from memsync import git
 from memsync.config import Config, load_config
-from memsync.errors import GitError, RemoteUnavailableError
+from memsync.errors import RemoteUnavailableError
 from memsync.model.index import IndexSize, measure_index
 from memsync.model.limits import INDEX_NAME
 from memsync.model.safety import Scope, TreeScan
@@ -77,19 +76,6 @@ class StoreDiff:
     fetch_error: str | None = None
 
 
-@dataclass(frozen=True)
-class HistoryEntry:
-    """One commit in a store that touched this project's memories."""
-
-    scope: str
-    sha: str
-    when: int
-    author: str
-    subject: str
-    files: tuple[tuple[str, str], ...]
-    decisions: tuple[str, ...] = ()  # what a merge decided: file, field, kept and lost value
-
-
 def _in_review(
     binding: Binding, local: str, remote: str, ahead: int
 ) -> tuple[int, tuple[str, ...]]:
@@ -109,7 +95,8 @@ def _in_review(
     return ahead - unsent, names
 
 
-def _bindings(project_dir: Path, scopes: tuple[Scope, ...]) -> tuple[Config, list[Binding]]:
+def bindings_of(project_dir: Path, scopes: tuple[Scope, ...]) -> tuple[Config, list[Binding]]:
+    """The config and PROJECT_DIR's bindings of SCOPES."""
     config = load_config()
     _, bindings = resolve_bindings(config, project_dir, scopes)
     return config, bindings
@@ -143,7 +130,7 @@ def _scan(binding: Binding) -> TreeScan:
 
 def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStatus]:
     """Status of each store of the project, from local state only (no network)."""
-    config, bindings = _bindings(project_dir, scopes)
+    config, bindings = bindings_of(project_dir, scopes)
     statuses = []
     for binding in bindings:
         cloned = (binding.clone_dir / "HEAD").is_file()
@@ -293,7 +280,7 @@ def store_diff(project_dir: Path, scopes: tuple[Scope, ...], *, fetch: bool) -> 
     """Semantic diff of what push would send and pull would bring, per store."""
     from memsync.model.semdiff import diff_memories  # `diff` only: status never loads it
 
-    _, bindings = _bindings(project_dir, scopes)
+    _, bindings = bindings_of(project_dir, scopes)
     diffs = []
     for binding in bindings:
         if not (binding.clone_dir / "HEAD").is_file():
@@ -331,74 +318,3 @@ def store_diff(project_dir: Path, scopes: tuple[Scope, ...], *, fetch: bool) -> 
             )
         )
     return diffs
-
-
-def history(
-    project_dir: Path, scopes: tuple[Scope, ...], file: str | None, limit: int = 50
-) -> list[HistoryEntry]:
-    """Commits that touched this project's memories (or FILE), newest first."""
-    _, bindings = _bindings(project_dir, scopes)
-    entries: list[HistoryEntry] = []
-    for binding in bindings:
-        if not (binding.clone_dir / "HEAD").is_file():
-            continue
-        heads = store.heads(binding)
-        if heads.local is None:
-            continue
-        relative = _relative_to_binding(binding, file) if file else None
-        if file and relative is None:
-            continue
-        target = store.store_path(binding, relative) if relative else binding.prefix
-        paths = [target] if target else []
-        prefix = f"{binding.prefix}/" if binding.prefix else ""
-        with contextlib.suppress(GitError):
-            found = git.log_entries(binding.clone_dir, heads.local, paths, limit)
-            seen = {entry.sha for entry in found}
-            for entry in git.decision_entries(binding.clone_dir, heads.local, limit):
-                if entry.sha not in seen and any(_concerns(d, target) for d in entry.decisions):
-                    found.append(entry)
-            for entry in found:
-                files = tuple(
-                    (s, p.removeprefix(prefix)) for s, p in entry.files if p.startswith(prefix)
-                )
-                decisions = tuple(
-                    d.removeprefix(prefix) for d in entry.decisions if _concerns(d, target)
-                )
-                entries.append(
-                    HistoryEntry(
-                        binding.scope,
-                        entry.sha,
-                        entry.when,
-                        entry.author,
-                        entry.subject,
-                        files,
-                        decisions,
-                    )
-                )
-    return sorted(entries, key=lambda e: e.when, reverse=True)[:limit]
-
-
-def _concerns(decision: str, target: str) -> bool:
-    """Whether a decision line (it starts with its file's store path) is about TARGET."""
-    return not target or (
-        decision.startswith(target) and decision[len(target) : len(target) + 1] in "/ :"
-    )
-
-
-def _relative_to_binding(binding: Binding, file: str) -> str | None:
-    """FILE (relative to the memory directory, or a path to it) within the binding's folder."""
-    from memsync.model.limits import TEAM_DIR
-
-    candidate = Path(file)
-    relpath = candidate.as_posix()
-    if candidate.is_absolute() or candidate.exists():
-        try:
-            relpath = candidate.resolve().relative_to(binding.live_dir.resolve()).as_posix()
-        except ValueError:
-            return None
-        if binding.scope == "team":
-            return relpath
-    in_team = relpath.startswith(f"{TEAM_DIR}/")
-    if binding.scope == "team":
-        return relpath.removeprefix(f"{TEAM_DIR}/") if in_team else relpath
-    return None if in_team else relpath
