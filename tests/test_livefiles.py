@@ -147,11 +147,18 @@ def test_a_file_edited_just_before_the_pull_deletes_it_is_kept(
     assert outcome.kept == ("a.md",) and outcome.deleted == ()
 
 
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        PermissionError(1, "Operation not permitted"),  # FAT, some network mounts
+        NotImplementedError("follow_symlinks unavailable on this platform"),
+    ],
+)
 def test_without_hard_links_the_pull_still_writes_and_still_yields_to_an_edit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refusal: Exception
 ) -> None:
     def no_links(*_: object, **__: object) -> None:
-        raise PermissionError(1, "Operation not permitted")  # FAT, some network mounts
+        raise refusal
 
     monkeypatch.setattr(os, "link", no_links)
     live = tmp_path / "memory"

@@ -103,8 +103,9 @@ def _place(source: Path, path: Path) -> bool:
         return True
     except FileExistsError:
         return False
-    except OSError:
-        # No hard links on this file system: check, then rename, as close together as can be.
+    except (OSError, NotImplementedError):
+        # No hard links on this file system (or no link without following one, as on some
+        # platforms): check, then rename, as close together as can be.
         if os.path.lexists(path):
             return False
         os.replace(source, path)
