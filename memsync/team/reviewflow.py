@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import re
 import unicodedata
@@ -13,6 +12,7 @@ from pathlib import Path
 
 from memsync import git
 from memsync.errors import UsageError, UserMessageError
+from memsync.model.digest import sha256_hex
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
 from memsync.sync.deadline import Deadline
@@ -76,7 +76,7 @@ def slug(text: str) -> str:
     if not any(c.isalnum() and not c.isascii() for c in decomposed):
         return cleaned[:MAX_SLUG_CHARS].rstrip("-")
     name = unicodedata.normalize("NFC", " ".join(text.split()))
-    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+    digest = sha256_hex(name.encode())[:8]
     kept = cleaned[: MAX_SLUG_CHARS - len(digest) - 1].rstrip("-")
     return f"{kept}-{digest}" if kept else digest
 
