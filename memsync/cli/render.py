@@ -135,6 +135,7 @@ def _listed(items: Sequence[tuple[str, str]]) -> Iterator[tuple[str, str]]:
 
 def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
     """Per store: the one-line outcome, then the files (+ added, ~ changed, - removed)."""
+    from memsync.sync.arrived import remote_fix
     from memsync.sync.outcome import blocked_files, outcome
 
     out = console()
@@ -161,6 +162,9 @@ def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
             line(f"  note: {note}", target=out)
         for problem in report.warnings:
             line(f"  {problem.describe()}", target=out)  # "file:line: warning: …"
+        for problem in report.arrived:
+            line("  ", ("on the team remote", "bold red"), f" {problem.describe()}", target=out)
+            line(f"    fix: {remote_fix(problem)}", target=out)
     err = console(stderr=True)
     for report in reports:
         # The outcome line has the first line of an error; the hint (what to do) goes here.

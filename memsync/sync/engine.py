@@ -151,6 +151,7 @@ def _materialize(run: StoreRun, head: str | None) -> None:
         save_manifest(run.manifest_file, run.manifest)
         return
     from memsync.model.safety import filter_files
+    from memsync.sync.arrived import arrived_problems
     from memsync.sync.holdback import committed_shas, with_held_lines
     from memsync.sync.livefiles import write_live
 
@@ -189,6 +190,7 @@ def _materialize(run: StoreRun, head: str | None) -> None:
         updated=outcome.written,
         created=tuple(p for p in outcome.written if p not in run.live),
         deleted=outcome.deleted,
+        arrived=arrived_problems(binding.scope, scan.files, outcome.written),
         kept_local=outcome.kept,
         skipped=run.report.skipped + tuple(skipped) + tuple(Skipped(*f) for f in outcome.failed),
     )

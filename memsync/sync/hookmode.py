@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from memsync.sync import notices
+from memsync.sync.arrived import arrived_lines
 from memsync.sync.hookinput import hook_project_dir, read_hook_input
 from memsync.sync.hookoutput import HookOutput, Section, clean_line, quote_name
 from memsync.sync.hookwatch import begin, emit, set_fallback, start_watchdog, stderr_line
@@ -168,6 +169,7 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
             lines.append(
                 f"memsync: {scope}: {_secret_state(report)}: {finding.describe()}; {_fix(finding)}"
             )
+        lines.extend(arrived_lines(scope, report.arrived))
         # A file the live folder would not take (disk full, read-only) is not unsafe.
         unwritable = [s for s in report.skipped if s.reason.startswith("cannot write it here")]
         unsafe = [s for s in report.skipped if s not in unwritable]

@@ -32,6 +32,8 @@ class StoreReport:
     skipped: tuple[Skipped, ...] = ()
     blocked: tuple[Finding, ...] = ()
     warnings: tuple[Finding, ...] = ()
+    # Secrets and `type: user` memories this pull brought from the team remote (sync.arrived).
+    arrived: tuple[Finding, ...] = ()
     decisions: tuple[str, ...] = ()  # merge decisions (`memsync log` has both versions)
     notes: tuple[str, ...] = ()  # what else the run had to do (history rebuilt, content dropped)
     pushed: bool = False

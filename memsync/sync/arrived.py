@@ -1,0 +1,60 @@
+"""Problems a pull brought from the team remote: a secret or a `type: user` memory that
+someone committed there without memsync (plain git, the web UI).
+
+memsync writes them into the live folder like any memory (the remote has them; refusing
+them would not take them back), but the pull says so: which file, line and rule, with the
+finding's redacted preview, and what fixes it (SPEC §4: problems already on the remote are
+reported). The CLI report and the hook's `systemMessage` both read `remote_fix`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from memsync.check.findings import Finding
+
+# The rules a team store blocks on a local edit that no one can fix by editing their copy.
+TOLD_RULES = ("secret", "user-in-team")
+
+
+def arrived_problems(
+    scope: str, files: Mapping[str, bytes], written: Sequence[str]
+) -> tuple[Finding, ...]:
+    """The secrets and personal memories in the team store's files this pull WROTE."""
+    if scope != "team" or not written:
+        return ()
+    from memsync.check.rules import check_file
+    from memsync.model.safety import is_index_path
+
+    found: list[Finding] = []
+    for path in written:
+        data = files.get(path)
+        if data is None:
+            continue
+        for finding in check_file(path, data, scope, index=is_index_path(path)):
+            if finding.rule in TOLD_RULES:
+                found.append(finding)
+    return tuple(found)
+
+
+def remote_fix(finding: Finding) -> str:
+    """What fixes a problem that is on the team remote (editing one's own copy does not)."""
+    if finding.rule == "secret":
+        return (
+            "it is on the team remote, so every teammate has it: rotate the secret, then "
+            "remove it from the team repository (edit the file and run `memsync push`)"
+        )
+    return (
+        "it is on the team remote: move it to the private memory of the person it "
+        "describes (or change its type), then remove it from the team repository"
+    )
+
+
+def arrived_lines(scope: str, findings: Sequence[Finding]) -> list[str]:
+    """One line per problem the pull brought, for stderr and the hook's `systemMessage`."""
+    return [
+        f"memsync: {scope}: pulled from the team remote: {f.describe()}; {remote_fix(f)}"
+        for f in findings
+    ]
