@@ -62,7 +62,9 @@ def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...
         said = () if rebuilt is None else (rebuilt.describe(binding.label),)
     if after is not None:
         _remember(repo, record, recorded, after, "fetched")
-    return said
+    from memsync.sync.renamed import follow_default_branch
+
+    return said + follow_default_branch(binding, timeout)
 
 
 def record_pushed(binding: Binding, branch: str, pushed: str) -> None:

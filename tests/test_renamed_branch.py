@@ -1,0 +1,60 @@
+"""The team renames its default branch on the remote (main -> trunk): memsync follows the
+remote's HEAD, takes its unsent commits along, and never re-creates the old branch.
+
+Real git, file:// remotes, two simulated machines.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from testing.gitrepo import git
+from testing.machines import Machine, memory_dir, setup_machine
+from testing.memories import write_memory
+
+
+def _rename_default_branch(remote: Path, old: str, new: str) -> None:
+    """What a forge's "rename branch" does to the bare repository."""
+    git("branch", "-m", old, new, cwd=remote)
+    git("symbolic-ref", "HEAD", f"refs/heads/{new}", cwd=remote)
+
+
+def _branches(remote: Path) -> list[str]:
+    return git("for-each-ref", "--format=%(refname)", "refs/heads", cwd=remote).split()
+
+
+def test_a_renamed_default_branch_is_followed(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    private, team = remotes
+    alice, desk, bob = machines
+    pa = setup_machine(alice, private, team, "src/api")
+    live = memory_dir(alice, pa) / "team"
+    write_memory(live, "a.md", "a", "Deploys on Fridays.\n")
+    (live / "MEMORY.md").write_text("- [A](a.md) — a\n", encoding="utf-8")
+    alice.memsync("push", "--scope", "team", cwd=pa)
+    pb = setup_machine(bob, private, team, "code/api")
+    _rename_default_branch(team, "main", "trunk")
+    # A session start on a machine that synced before the rename: told in systemMessage.
+    hook = json.loads(bob.memsync("pull", "--hook", cwd=pb, stdin="{}").stdout)
+    assert "default branch is now trunk (was main" in hook.get("systemMessage", ""), hook
+    # Committed locally before the push sees the rename: it must reach trunk too.
+    write_memory(live, "b.md", "b", "Staging is shared.\n")
+    (live / "MEMORY.md").write_text("- [A](a.md) — a\n- [B](b.md) — b\n", encoding="utf-8")
+    pulled = alice.memsync("pull", "--scope", "team", cwd=pa)
+    said = pulled.stdout + pulled.stderr
+    assert "default branch is now trunk (was main" in said, said  # names both branches
+    write_memory(live, "c.md", "c", "Rollbacks need two people.\n")
+    with (live / "MEMORY.md").open("a", encoding="utf-8") as out:
+        out.write("- [C](c.md) — c\n")
+    alice.memsync("push", "--scope", "team", cwd=pa)
+    assert _branches(team) == ["refs/heads/trunk"], _branches(team)  # main not re-created
+    on_trunk = git("ls-tree", "-r", "--name-only", "trunk", cwd=team).split()
+    assert {"a.md", "b.md", "c.md"} <= {Path(p).name for p in on_trunk}, on_trunk
+    status = alice.memsync("status", "--scope", "team", cwd=pa).stdout
+    assert "trunk" in status, status
+    # A teammate who joins after the rename gets every memory.
+    pd = setup_machine(desk, private, team, "work/api")
+    got = {p.name for p in (memory_dir(desk, pd) / "team").iterdir()}
+    assert {"a.md", "b.md", "c.md"} <= got, got
