@@ -12,7 +12,7 @@ import string
 from pathlib import Path
 
 from testing.gitrepo import git
-from testing.machines import Machine, memory_dir, setup_machine
+from testing.machines import ORIGIN, Machine, memory_dir, setup_machine
 from testing.memories import write_memory
 
 
@@ -74,3 +74,11 @@ def test_a_user_memory_pulled_from_the_team_remote_is_told(
     pulled = alice.memsync("pull", "--scope", "team", cwd=pa)
     out = pulled.stdout + pulled.stderr
     assert "ci.md" in out and "[user-in-team]" in out and "team remote" in out, out
+    # A teammate who joins later: `init` says it too.
+    desk = machines[1]
+    project = desk.checkout_project(ORIGIN, "work/api")
+    init = desk.memsync("init", "--private", str(remotes[0]), "--team", str(remotes[1]),
+                        "--no-hooks", cwd=project)  # fmt: skip
+    said = init.stdout + init.stderr
+    assert "on the team remote ci.md:4" in said and "[user-in-team]" in said, said
+    assert "private memory of the person" in said, said
