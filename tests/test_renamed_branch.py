@@ -58,3 +58,30 @@ def test_a_renamed_default_branch_is_followed(
     pd = setup_machine(desk, private, team, "work/api")
     got = {p.name for p in (memory_dir(desk, pd) / "team").iterdir()}
     assert {"a.md", "b.md", "c.md"} <= got, got
+
+
+def test_a_rename_onto_a_diverged_local_branch_stops_and_says_how(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    private, team = remotes
+    alice = machines[0]
+    pa = setup_machine(alice, private, team, "src/api")
+    live = memory_dir(alice, pa) / "team"
+    write_memory(live, "a.md", "a", "Deploys on Fridays.\n")
+    (live / "MEMORY.md").write_text("- [A](a.md) — a\n", encoding="utf-8")
+    alice.memsync("push", "--scope", "team", cwd=pa)
+    clone = next(
+        p for p in alice.home.rglob("stores/*.git") if "team.git" in (p / "config").read_text()
+    )
+    # This clone already has its own commit on a local branch named like the new default.
+    tree = git("rev-parse", "main^{tree}", cwd=clone).strip()
+    own = alice.git("commit-tree", tree, "-p", "main", "-m", "own", cwd=clone).strip()
+    git("update-ref", "refs/heads/trunk", own, cwd=clone)
+    _rename_default_branch(team, "main", "trunk")
+    write_memory(live, "b.md", "b", "Staging is shared.\n")
+    pushed = alice.memsync("push", "--scope", "team", cwd=pa, check=False)
+    said = pushed.stdout + pushed.stderr
+    assert pushed.returncode != 0, said
+    assert "default branch is now trunk" in said and "will not push to main" in said, said
+    assert "git merge main" in said, said
+    assert _branches(team) == ["refs/heads/trunk"], _branches(team)
