@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from testing.gitrepo import git, make_bare_remote
-from testing.machines import Machine, memory_dir, setup_machine
+from testing.machines import Machine, memory_dir, remote_files, setup_machine
 from testing.memories import write_memory
 
 
@@ -108,3 +108,31 @@ def test_the_machine_whose_value_was_dropped_is_told_at_its_next_pull(
     # Said once: the next pull brings nothing new.
     again = bob.memsync("pull", "--hook", cwd=pb, stdin="{}")
     assert "merge:" not in again.stdout
+
+
+def test_a_file_and_a_folder_of_one_name_on_two_machines_keep_both(
+    pair: tuple[Machine, Path, Machine, Path],
+    tmp_path: Path,
+) -> None:
+    # F11: bob's unpushed memory `foo.md`, alice's pushed folder `foo.md/inner.md`.
+    alice, pa, bob, pb = pair
+    write_memory(memory_dir(bob, pb), "foo.md", "foo", "bob's foo\n")
+    (memory_dir(bob, pb) / "MEMORY.md").write_text("- [foo](foo.md) — bob's foo\n")
+    write_memory(memory_dir(alice, pa) / "foo.md", "inner.md", "inner", "alice's inner\n")
+    alice.memsync("push", cwd=pa)
+    pulled = bob.memsync("pull", cwd=pb)
+    assert (
+        "merge: foo.md: a file on one side and a folder on the other share the name foo.md;"
+        " kept both, the file as foo-2.md" in pulled.stdout
+    ), pulled.stdout
+    bob.memsync("push", cwd=pb)
+    alice.memsync("pull", cwd=pa)
+    remote = tmp_path / "remotes" / "private.git"
+    files = remote_files(remote)
+    assert any(f.endswith("/foo.md/inner.md") for f in files), files
+    assert any(f.endswith("/foo-2.md") for f in files), files
+    for machine, project in ((alice, pa), (bob, pb)):
+        folder = memory_dir(machine, project)
+        assert "alice's inner" in (folder / "foo.md" / "inner.md").read_text()
+        assert "bob's foo" in (folder / "foo-2.md").read_text()
+        assert "- [foo](foo-2.md) — bob's foo" in (folder / "MEMORY.md").read_text()

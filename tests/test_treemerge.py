@@ -232,3 +232,20 @@ def test_tree_merge_is_symmetric(
     assert result.changed == tuple(
         sorted(p for p in {*ours, *result.files} if ours.get(p) != result.files.get(p))
     )
+
+
+def test_a_file_and_a_folder_of_one_name_keep_both() -> None:
+    # F11: `c.md` a memory on one side, `c.md/` a folder of memories on the other. A tree cannot
+    # hold both, so the file moves to the next free name, its index entry with it.
+    ours = {**BASE, "p/c.md": mem("c", "C\n"), "p/MEMORY.md": index("a", "b", "c")}
+    theirs = {**BASE, "p/c.md/inner.md": mem("inner", "I\n")}
+    result = both_ways(BASE, ours, theirs)
+    assert "p/c.md" not in result.files
+    assert result.files["p/c.md/inner.md"] == theirs["p/c.md/inner.md"]
+    assert result.files["p/c-2.md"] == ours["p/c.md"]
+    assert result.renamed == (("p/c.md", "p/c-2.md"),)
+    assert targets(result.files["p/MEMORY.md"]) == ["a.md", "b.md", "c-2.md"]
+    [decision] = result.decisions
+    assert decision.kind == "file-folder-both-kept"
+    assert decision.kept == "p/c-2.md"
+    assert decision.detail.endswith("share the name c.md; kept both, the file as c-2.md")

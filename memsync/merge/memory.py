@@ -37,6 +37,7 @@ DECISION_KINDS = {
     "delete-modify": "deleted on one side, changed on the other; the changed file stayed",
     "add-add-renamed": "two different files added under one name; the newer one was renamed",
     "binary-both-kept": "a binary file changed on both sides; both kept",
+    "file-folder-both-kept": "a file on one side, a folder of that name on the other; both kept",
     "rename-rename": "both sides renamed a file differently; the newer name won",
     "index-entry-conflict": "both sides changed one index entry; the newer line won",
     "index-lines-combined": "both sides changed the same index lines; both kept",

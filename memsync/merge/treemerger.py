@@ -6,6 +6,7 @@ each file is `memory.merge_file`, then `treestate` fixes the indexes.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Collection, Mapping
 
 from memsync.merge.fields import NO_TIME
@@ -118,6 +119,7 @@ class TreeMerger(TreeState[V]):
             else:
                 to_merge.append(path)
         self._merge_contents(to_merge)
+        self._separate_files_from_folders()
         self.fix_indexes()
         return self.plan
 
@@ -133,6 +135,33 @@ class TreeMerger(TreeState[V]):
                 f"changed on both sides and not text: kept both, the newer one as {copy}",
             )
         )  # fmt: skip
+
+    def _separate_files_from_folders(self) -> None:
+        """A file one side has where the other has a folder of that name: a tree cannot hold
+        both, so the file moves to the next free name (SPEC section 4: same-name adds keep both)."""
+        plan, (ours, theirs) = self.plan, self.sides
+        paths = set(self.base) | set(ours) | set(theirs) | set(plan.take) | set(plan.write)
+        merged = {p for p in paths if self.result(p) is not None}
+        folders = {p[:i] for p in merged for i, c in enumerate(p) if c == "/"}
+        for path in sorted(merged & folders):
+            value = self.result(path)
+            copy = free_name(path, lambda c: self.taken(c) or c in folders)
+            side = OURS if value == ours.get(path) else THEIRS
+            plan.write.pop(path, None)
+            self.set_value(path, None)
+            if isinstance(value, bytes):
+                plan.write[copy] = value
+            elif value is not None:
+                plan.take[copy] = value
+            plan.renamed.append((path, copy, side))
+            plan.decisions.append(
+                MergeDecision(
+                    path, "file-folder-both-kept", None, copy, None,
+                    f"a file on one side and a folder on the other share the name"
+                    f" {posixpath.basename(path)}; kept both, the file as"
+                    f" {posixpath.basename(copy)}",
+                )
+            )  # fmt: skip
 
     def _merge_contents(self, paths: list[str]) -> None:
         base, (ours, theirs) = self.base, self.sides
