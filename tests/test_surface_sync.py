@@ -134,6 +134,28 @@ def test_status_exit_code_reports_pending_edits(solo: tuple[Machine, Path, Path,
     assert installed(alice, "status", cwd=project).returncode == 0
 
 
+def test_status_exit_code_reports_a_remote_the_last_pull_could_not_reach(
+    solo: tuple[Machine, Path, Path, Path],
+) -> None:
+    # F20: the remote gone, the pull exits 3; status said "nothing to do" and exited 0.
+    alice, project, private, _ = solo
+    write_memory(memory_dir(alice, project), "a.md", "alpha", "A\n")
+    alice.memsync("push", cwd=project)
+    gone = private.with_name("gone.git")
+    private.rename(gone)
+    assert alice.memsync("pull", cwd=project, check=False).returncode == 3
+    status = installed(alice, "status", "--exit-code", "--scope", "private", cwd=project)
+    assert status.returncode == 1, status.stdout
+    assert "nothing to do" not in status.stdout
+    [problem] = [line for line in status.stdout.splitlines() if "problem" in line]
+    assert "the remote was unreachable at the last pull or push" in problem, problem
+    assert "does not appear to be a git repository" in problem, problem  # git's reason
+    # The remote back: the next pull reaches it and status is clean again.
+    gone.rename(private)
+    alice.memsync("pull", cwd=project)
+    assert installed(alice, "status", "--exit-code", cwd=project).returncode == 0
+
+
 def test_a_file_added_and_deleted_before_any_push_never_reaches_the_remote(
     solo: tuple[Machine, Path, Path, Path],
 ) -> None:

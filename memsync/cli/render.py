@@ -116,11 +116,9 @@ def working(what: str) -> Any:
 
 def when(timestamp: float | None) -> str:
     """A local date and time, or "never"."""
-    import time
+    from memsync.sync.outcome import when as local_when
 
-    if timestamp is None:
-        return "never"
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp))
+    return local_when(timestamp)
 
 
 # A pull that brings a thousand memories should not print a thousand lines.

@@ -307,6 +307,7 @@ def _run_store(
             try:
                 body(run)
             finally:
+                store.note_unreached(binding, run.report.offline)
                 # Packs pile up only when objects arrive (fetch) or are written (commit,
                 # merge): a session start that found nothing new skips git's maintenance.
                 if store.heads(binding) != before:

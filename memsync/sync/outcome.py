@@ -20,6 +20,24 @@ if TYPE_CHECKING:
 _NAMED = 2
 
 
+def when(timestamp: float | None) -> str:
+    """A local date and time, or "never"."""
+    import time
+
+    if timestamp is None:
+        return "never"
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp))
+
+
+def unreached_problem(message: str, at: float, answered: float | None) -> str:
+    """`memsync status`'s problem line for a remote the last pull or push could not reach."""
+    return (
+        f"the remote was unreachable at the last pull or push ({when(at)}; it last answered"
+        f" {when(answered)}): {message.rstrip('. ')}. Memories are kept locally: check the"
+        " network or the store URL, then run `memsync pull`"
+    )
+
+
 @dataclass(frozen=True)
 class BlockedFile:
     """A local edit validation kept out of every commit: where, why, and how to fix it."""

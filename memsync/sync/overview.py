@@ -164,6 +164,10 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
         blocked_folder = folder_blocked(binding.live_dir)
         if blocked_folder is not None:
             problems.append(f"{blocked_folder.message}: {blocked_folder.hint}")
+        if cloned and (failed := store.unreached(binding)) is not None:
+            from memsync.sync.outcome import unreached_problem
+
+            problems.append(unreached_problem(*failed, store.last_fetch(binding)))
         size = measure_index(index.decode("utf-8", "replace")) if index is not None else None
         if size is not None and not size.fits:
             problems.append(

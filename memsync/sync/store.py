@@ -192,6 +192,33 @@ def last_fetch(binding: Binding) -> float | None:
     return head.st_mtime if head.st_size else None
 
 
+# Written when a pull or push could not reach the remote: what git said. A fetch the remote
+# answered since (`git.ANSWERED`, newer) makes it stale; `memsync status` reports it until then.
+UNREACHED = "memsync-unreached"
+
+
+def note_unreached(binding: Binding, message: str | None) -> None:
+    """Record MESSAGE, why a pull or push could not reach the remote (None: nothing to record)."""
+    if message is not None:
+        with contextlib.suppress(OSError):  # only `memsync status` reads it
+            (binding.clone_dir / UNREACHED).write_text(message[:2000], encoding="utf-8")
+
+
+def unreached(binding: Binding) -> tuple[str, float] | None:
+    """Why the last pull or push could not reach the remote, and when, unless the remote has
+    answered a fetch since."""
+    from memsync.fsutil.reads import read_regular
+
+    path = binding.clone_dir / UNREACHED
+    try:
+        when = path.lstat().st_mtime
+        message = read_regular(path, limit=4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    answered = last_fetch(binding)
+    return None if answered is not None and answered >= when else (message.strip(), when)
+
+
 def by_write_day(
     live_dir: Path, changes: Mapping[str, bytes | None]
 ) -> list[tuple[int | None, dict[str, bytes | None]]]:
