@@ -17,7 +17,7 @@ from memsync.consolidate.dedupe import Fingerprint, fingerprint
 from memsync.consolidate.evidence import named_date, stated_dates
 from memsync.consolidate.indexfit import IndexMemory
 from memsync.errors import UsageError
-from memsync.fsutil.reads import linked_part, read_regular
+from memsync.fsutil.reads import NEVER_THROUGH_LINKS, linked_part, read_regular
 from memsync.model.limits import (
     ARCHIVE_DIR,
     EARLIEST_STAMP_DAY,
@@ -177,8 +177,8 @@ def links_in_the_way(root: Path, relpaths: tuple[str, ...]) -> list[str]:
         if (part := linked_part(root, rel)) is not None
     }
     return [
-        f"{root / part} is a symlink; memsync never reads or writes through a symlink: replace "
-        f"it by a regular {kind} (or remove it), then consolidate again"
+        f"{root / part} is a symlink; {NEVER_THROUGH_LINKS}: replace it by a regular {kind} "
+        "(or remove it), then consolidate again"
         for part, kind in found.items()
     ]
 

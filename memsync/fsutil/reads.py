@@ -61,6 +61,10 @@ def read_regular_or_none(path: Path | str, *, limit: int = MAX_MEMORY_BYTES) -> 
         return None
 
 
+# Why a path through a symlink is refused, in every message that names one (SPEC section 2).
+NEVER_THROUGH_LINKS = "memsync never reads or writes through a symlink"
+
+
 def contained(root: Path, relpath: str) -> Path | None:
     """ROOT/RELPATH when no existing component of it is a symlink or escapes ROOT."""
     current = root

@@ -55,10 +55,9 @@ class Binding:
         writes through one (SPEC section 2), so that store is not synced. None when fine."""
         if self.scope != "team" or not self.live_dir.is_symlink():
             return None
-        return (
-            f"the team folder {self.live_dir} is a symlink; memsync never reads or writes "
-            "through a symlink"
-        )
+        from memsync.fsutil.reads import NEVER_THROUGH_LINKS
+
+        return f"the team folder {self.live_dir} is a symlink; {NEVER_THROUGH_LINKS}"
 
     @property
     def label(self) -> str:

@@ -200,8 +200,10 @@ UNREACHED = "memsync-unreached"
 def note_unreached(binding: Binding, message: str | None) -> None:
     """Record MESSAGE, why a pull or push could not reach the remote (None: nothing to record)."""
     if message is not None:
+        from memsync.fsutil.atomic import atomic_write_text
+
         with contextlib.suppress(OSError):  # only `memsync status` reads it
-            (binding.clone_dir / UNREACHED).write_text(message[:2000], encoding="utf-8")
+            atomic_write_text(binding.clone_dir / UNREACHED, message[:2000], durable=False)
 
 
 def unreached(binding: Binding) -> tuple[str, float] | None:

@@ -143,7 +143,12 @@ def promote(project_dir: Path, file: str) -> PromoteResult:
     source = private.live_dir / relpath
     if not source.is_file() or relpath.split("/")[0] == "team" or source.name == INDEX_NAME:
         raise UsageError(f"{source} is not a private memory file")
-    from memsync.fsutil.reads import linked_part, read_regular, read_regular_or_none
+    from memsync.fsutil.reads import (
+        NEVER_THROUGH_LINKS,
+        linked_part,
+        read_regular,
+        read_regular_or_none,
+    )
 
     # Both indexes are read and rewritten, the memory written into team/: never through a link.
     home = team.live_dir.parent
@@ -154,8 +159,7 @@ def promote(project_dir: Path, file: str) -> PromoteResult:
     ):
         if (part := linked_part(root, rel)) is not None:
             raise UserMessageError(
-                f"{root / part} is a symlink; memsync never reads or writes through a symlink, "
-                "nothing was moved",
+                f"{root / part} is a symlink; {NEVER_THROUGH_LINKS}, nothing was moved",
                 hint=f"Replace {root / part} by a regular file or folder, then rerun.",
             )
     try:

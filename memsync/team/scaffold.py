@@ -289,12 +289,12 @@ def plan_scaffold(
     repo_dir: Path, *, memsync_spec: str | None = None, update: bool = False
 ) -> tuple[ScaffoldResult, dict[Path, str], dict[Path, str]]:
     """(result, texts to write, template bases to record) without touching the disk."""
-    from memsync.fsutil.reads import linked_part
+    from memsync.fsutil.reads import NEVER_THROUGH_LINKS, linked_part
 
     if (linked := linked_part(repo_dir, RECORD.as_posix())) is not None:
         raise UserMessageError(
-            f"{repo_dir / linked} is a symbolic link; memsync never reads or writes through a "
-            "symlink, and it keeps its scaffold record there",
+            f"{repo_dir / linked} is a symbolic link; {NEVER_THROUGH_LINKS}, and it keeps its "
+            "scaffold record there",
             hint=f"Replace {repo_dir / linked} by a real folder (or remove it), then rerun.",
         )
     _check_room(repo_dir, RECORD)
