@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         list_tree,
         object_kinds,
         read_blobs,
+        write_blob,
         write_commit,
     )
     from memsync.git.refs import (
@@ -144,6 +145,7 @@ _WHERE: dict[str, str] = {
     "update_branch": "refs",
     "update_ref": "refs",
     "work_tree_changes": "worktree",
+    "write_blob": "objects",
     "write_commit": "objects",
 }
 
@@ -218,5 +220,6 @@ __all__ = [
     "update_branch",
     "update_ref",
     "work_tree_changes",
+    "write_blob",
     "write_commit",
 ]

@@ -79,6 +79,11 @@ def read_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
     return out
 
 
+def write_blob(repo: Path, data: bytes) -> str:
+    """Store DATA as a blob of REPO (one `git hash-object -w`); its id."""
+    return run_git(["hash-object", "-w", "--stdin"], cwd=repo, input_data=data).text.strip()
+
+
 def _fast_import_path(path: str) -> str:
     if any(c in path for c in '"\n\\') or path.startswith('"'):
         escaped = path.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")

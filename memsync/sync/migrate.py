@@ -1,11 +1,13 @@
 """A binding that changed store or folder: merge what is live into the new one, lose nothing.
 
-The manifest of the old binding says nothing true about the new store, so a migration is
-a first sync: every live memory is a local addition, merged with what the new store holds
-(with the old record's version as the merge base where the new store holds that same
-version). Memories that only the old clone holds (committed there but never pushed, for
-instance while its URL was unreachable) are brought over too, unless the person deleted
-them from the live directory after memsync last wrote them there.
+The manifest of the old binding says nothing true about the new store's commits, but it
+does say which version of each file this machine last synced: a migration merges every
+live memory into what the new folder holds, against the last version of it this machine
+shared (the old record's version; a live file unchanged since takes the new folder's version, an
+edited one merges three-way, one the new folder lacks is added). Memories that only the old
+clone holds (committed there but never pushed, for instance while its URL was unreachable)
+are brought over too, unless the person deleted them from the live directory after memsync
+last wrote them there.
 """
 
 from __future__ import annotations
@@ -73,19 +75,35 @@ def migration_edits(
     live: Mapping[str, bytes],
     current: Mapping[str, TreeEntry],
 ) -> tuple[Edits, Manifest]:
-    """The edits to commit into the new store, and the manifest to merge them against."""
+    """The edits to commit into the new store, and the manifest to merge them against.
+
+    The base of a live file the new folder holds is the last version of it this machine
+    synced (the old record's), whatever the new folder holds now: unchanged since, the
+    file takes the new folder's version; edited, it merges three-way against that version.
+    Without a base, another machine's edit came back beside the line it replaced.
+    """
     previous = manifest.previous
     assert previous is not None
     edits: Edits = dict(live)
     edits.update(carried_over(binding, previous, live))
-    # A file the new store holds in exactly the version last synced from the old one:
-    # the live edit of it is the result (the old record is a true base for it).
-    bases = {
-        path: sha
-        for path, sha in previous.files.items()
-        if path in edits and path in current and current[path].sha == sha
-    }
-    return edits, replace(manifest, files=bases)
+    bases = {p: sha for p, sha in previous.files.items() if p in edits and p in current}
+    return edits, replace(manifest, files=_readable(binding, previous, bases))
+
+
+def _readable(
+    binding: Binding, previous: PreviousBinding, bases: Mapping[str, str]
+) -> dict[str, str]:
+    """BASES whose blobs the new clone has, copied there from the old clone if need be (a
+    new, empty store holds none of them); a base neither clone has is no base."""
+    have = git.object_kinds(binding.clone_dir, list(set(bases.values())))
+    lacking = [sha for sha in set(bases.values()) if have.get(sha) != "blob"]
+    old = clone_dir_for_url(previous.store_url) if previous.store_url else None
+    if lacking and old is not None and (old / "HEAD").is_file() and old != binding.clone_dir:
+        with contextlib.suppress(MemsyncError):
+            for sha, data in git.read_blobs(old, lacking).items():
+                if git.write_blob(binding.clone_dir, data) == sha:
+                    lacking.remove(sha)
+    return {p: sha for p, sha in bases.items() if sha not in lacking}
 
 
 def carried_over(

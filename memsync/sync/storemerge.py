@@ -101,6 +101,8 @@ def merge_local_edits(
         store_sha = _entry_sha(current.get(path))
         if _sha(data) == store_sha:
             continue  # the store already holds exactly this
+        if data is not None and _sha(data) == manifest.files.get(path):
+            continue  # unchanged since its base (a migration's): the store's version stands
         if store_sha == manifest.files.get(path):
             # The store still has what the edit started from: the edit is the result.
             changes[path] = data

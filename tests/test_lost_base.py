@@ -1,0 +1,101 @@
+"""A rebinding (a store at a new URL) keeps the merge base (F15).
+
+Two machines on a bare remote over file://, real git. A migration merges what is live
+into the new folder against the last version this machine shared: a file it never
+touched takes the other machine's version, its own edit merges three-way. Without that
+base, a replaced line came back beside its replacement on every machine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine, memory_dir, setup_machine
+from testing.memories import write_memory
+
+REPLACED = "Deploys run on Friday."
+
+
+def _body(text: str) -> str:
+    """A memory's body: what follows its frontmatter."""
+    return text.split("\n---\n", 1)[1].strip()
+
+
+def _two_machines(machines: list[Machine], tmp_path: Path) -> tuple[Path, Path, Path]:
+    """Both machines synced with n.md saying REPLACED; (remote, laptop's, desktop's project)."""
+    laptop, desktop, _ = machines
+    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
+    p1 = setup_machine(laptop, remote, None, "src/api")
+    write_memory(memory_dir(laptop, p1), "n.md", "n", REPLACED + "\n")
+    laptop.memsync("push", cwd=p1)
+    p2 = setup_machine(desktop, remote, None, "work/api")
+    assert _body((memory_dir(desktop, p2) / "n.md").read_text()) == REPLACED
+    return remote, p1, p2
+
+
+def test_a_new_url_of_the_same_store_takes_the_other_machines_edit_of_an_untouched_file(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = machines
+    remote, p1, p2 = _two_machines(machines, tmp_path)
+    moved = tmp_path / "remotes" / "moved.git"
+    git("clone", "-q", "--mirror", str(remote), str(moved), cwd=tmp_path)
+    write_memory(memory_dir(laptop, p1), "n.md", "n", "Deploys run on Monday.\n")
+    laptop.memsync("init", "--private", f"file://{moved}", "--no-hooks", cwd=p1)
+    live2 = memory_dir(desktop, p2)
+    write_memory(live2, "m.md", "m", "Only the desktop wrote this.\n")  # n.md untouched
+    switched = desktop.memsync("init", "--private", f"file://{moved}", "--no-hooks", cwd=p2)
+    output = switched.stdout + switched.stderr
+    assert "kept both" not in output and "pushed: m.md\n" in output, output
+    assert _body((live2 / "n.md").read_text()) == "Deploys run on Monday."
+    assert _body(git("show", "main:acme-api/n.md", cwd=moved)) == "Deploys run on Monday."
+    laptop.memsync("pull", cwd=p1)
+    assert REPLACED not in (memory_dir(laptop, p1) / "n.md").read_text()
+
+
+def _to_empty_store(
+    machines: list[Machine], tmp_path: Path, desktop_body: str | None
+) -> tuple[Path, str]:
+    """The laptop edits n.md and moves the memory to a new, empty store; the desktop (with
+    DESKTOP_BODY as its own unpushed edit of n.md, if any) follows. (new store, output)."""
+    laptop, desktop, _ = machines
+    _, p1, p2 = _two_machines(machines, tmp_path)
+    fresh = make_bare_remote(tmp_path / "remotes" / "fresh.git")
+    write_memory(memory_dir(laptop, p1), "n.md", "n", "Deploys run on Monday.\nTag first.\n")
+    laptop.memsync("init", "--private", f"file://{fresh}", "--no-hooks", cwd=p1)
+    if desktop_body is not None:
+        write_memory(memory_dir(desktop, p2), "n.md", "n", desktop_body)
+    followed = desktop.memsync("init", "--private", f"file://{fresh}", "--no-hooks", cwd=p2)
+    return fresh, followed.stdout + followed.stderr
+
+
+def test_following_to_a_new_empty_store_takes_the_first_machines_edit(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    fresh, output = _to_empty_store(machines, tmp_path, None)
+    assert "kept both" not in output and "pushed" not in output, output
+    live2 = memory_dir(machines[1], machines[1].home / "work" / "api")
+    both = "Deploys run on Monday.\nTag first."
+    assert _body((live2 / "n.md").read_text()) == both
+    assert _body(git("show", "main:acme-api/n.md", cwd=fresh)) == both
+
+
+def test_a_concurrent_edit_across_a_store_switch_merges_against_the_old_version(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # The desktop changed another line of the old version: the new store never held that
+    # version, so its base comes from the old clone, and both edits are kept, merged.
+    fresh, output = _to_empty_store(machines, tmp_path, REPLACED + "\nAsk Dana first.\n")
+    assert "kept both" not in output, output
+    body = _body(git("show", "main:acme-api/n.md", cwd=fresh))
+    assert body == "Deploys run on Monday.\nTag first.\nAsk Dana first.", body
+
+
+def test_the_same_line_edited_on_both_sides_across_a_switch_keeps_both(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    fresh, _ = _to_empty_store(machines, tmp_path, "Deploys run on Tuesday.\n")
+    body = _body(git("show", "main:acme-api/n.md", cwd=fresh))
+    # A genuine conflict: neither machine's sentence is lost.
+    assert "Monday" in body and "Tuesday" in body, body
