@@ -1,4 +1,4 @@
-"""A rebinding (a store at a new URL) keeps the merge base (F15).
+"""A rebinding (a folder moved, a store at a new URL) keeps the merge base (F14, F15).
 
 Two machines on a bare remote over file://, real git. A migration merges what is live
 into the new folder against the last version this machine shared: a file it never
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from testing.gitrepo import git, make_bare_remote
-from testing.machines import Machine, memory_dir, setup_machine
+from testing.machines import Machine, memory_dir, remote_files, setup_machine
 from testing.memories import write_memory
 
 REPLACED = "Deploys run on Friday."
@@ -32,6 +32,31 @@ def _two_machines(machines: list[Machine], tmp_path: Path) -> tuple[Path, Path, 
     p2 = setup_machine(desktop, remote, None, "work/api")
     assert _body((memory_dir(desktop, p2) / "n.md").read_text()) == REPLACED
     return remote, p1, p2
+
+
+def test_following_a_move_after_the_refused_push_sends_the_edit_and_not_the_old_folder(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = machines
+    remote, p1, p2 = _two_machines(machines, tmp_path)
+    live2 = memory_dir(desktop, p2)
+    write_memory(live2, "n.md", "n", "Deploys run on Monday.\n")  # not pushed yet
+    laptop.memsync("project", "move", "api", cwd=p1)
+    # The push commits the edit into the old folder, then finds it moved: told to follow.
+    refused = desktop.memsync("push", cwd=p2, check=False)
+    assert refused.returncode == 1
+    assert "memsync init --subdir api" in refused.stdout + refused.stderr
+    followed = desktop.memsync("init", "--subdir", "api", "--no-hooks", cwd=p2)
+    output = followed.stdout + followed.stderr
+    # Merged against an empty base, both lines were kept, and the old folder's n.md was
+    # "deleted on one side and changed on the other" and came back.
+    assert "kept both" not in output and "deleted on one side" not in output, output
+    assert _body(git("show", "main:api/n.md", cwd=remote)) == "Deploys run on Monday."
+    old = [f for f in remote_files(remote) if f.startswith("acme-api/")]
+    assert old == ["acme-api/.memsync-project"], old
+    assert _body((live2 / "n.md").read_text()) == "Deploys run on Monday."
+    laptop.memsync("pull", cwd=p1)
+    assert _body((memory_dir(laptop, p1) / "n.md").read_text()) == "Deploys run on Monday."
 
 
 def test_a_new_url_of_the_same_store_takes_the_other_machines_edit_of_an_untouched_file(
@@ -99,3 +124,27 @@ def test_the_same_line_edited_on_both_sides_across_a_switch_keeps_both(
     body = _body(git("show", "main:acme-api/n.md", cwd=fresh))
     # A genuine conflict: neither machine's sentence is lost.
     assert "Monday" in body and "Tuesday" in body, body
+
+
+def test_following_a_move_keeps_another_projects_unpushed_memory(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = machines
+    remote, p1, p2 = _two_machines(machines, tmp_path)
+    other = setup_machine(desktop, remote, None, "work/other", "git@github.com:Acme/Other.git")
+    write_memory(memory_dir(desktop, p2), "n.md", "n", "Deploys run on Monday.\n")
+    laptop.memsync("project", "move", "api", cwd=p1)
+    assert desktop.memsync("push", cwd=p2, check=False).returncode == 1  # told to follow
+    # Another project's memory committed while the store is unreachable: not pushed either.
+    away = remote.with_name("away.git")
+    remote.rename(away)
+    write_memory(memory_dir(desktop, other), "o.md", "o", "Only in the desktop's clone.\n")
+    assert desktop.memsync("push", cwd=other, check=False).returncode == 3
+    away.rename(remote)
+    followed = desktop.memsync("init", "--subdir", "api", "--no-hooks", cwd=p2)
+    output = followed.stdout + followed.stderr
+    assert "kept both" not in output and "deleted on one side" not in output, output
+    assert _body(git("show", "main:api/n.md", cwd=remote)) == "Deploys run on Monday."
+    assert "Only in the desktop's clone." in git("show", "main:acme-other/o.md", cwd=remote)
+    old = [f for f in remote_files(remote) if f.startswith("acme-api/")]
+    assert old == ["acme-api/.memsync-project"], old

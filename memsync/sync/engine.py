@@ -26,7 +26,7 @@ from memsync.sync.manifest import (
     save_manifest,
     with_committed,
 )
-from memsync.sync.migrate import catch_up, edits_to_commit
+from memsync.sync.migrate import edits_to_commit, prepare
 from memsync.sync.outgoing import commit_message
 from memsync.sync.report import StoreReport
 from memsync.sync.storerun import StoreRun, scan_live, start_run, without_unread_deletions
@@ -42,7 +42,7 @@ def _commit_local(run: StoreRun) -> str | None:
         # A new folder or store: the live edits are merged against its newest version.
         with contextlib.suppress(RemoteUnavailableError):
             _fetch(run)
-        catch_up(binding)
+        run.manifest = prepare(binding, run.manifest, run.live)
     heads = store.heads(binding)
     changes, base, current = edits_to_commit(binding, run.manifest, run.live, heads.local)
     # A synced memory saved as Latin-1, grown past the size limit or replaced by a symlink is

@@ -33,6 +33,11 @@ class PreviousBinding:
     # Blob ids as last synced with that store: a file memsync wrote there and the person
     # deleted since is not brought back from the old clone.
     files: Mapping[str, str] = field(default_factory=dict)
+    # Per file, the last version of it other machines have seen (`sync.migrate`): FILES
+    # less this machine's own unpushed versions. None until the migration works it out.
+    bases: Mapping[str, str] | None = None
+    # Memories only the old clone holds, read before the migration leaves a moved folder.
+    unpushed: Mapping[str, bytes] | None = None
 
 
 @dataclass(frozen=True)

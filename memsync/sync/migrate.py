@@ -3,7 +3,7 @@
 The manifest of the old binding says nothing true about the new store's commits, but it
 does say which version of each file this machine last synced: a migration merges every
 live memory into what the new folder holds, against the last version of it this machine
-shared (the old record's version; a live file unchanged since takes the new folder's version, an
+shared (`common_versions`; a live file unchanged since takes the new folder's version, an
 edited one merges three-way, one the new folder lacks is added). Memories that only the old
 clone holds (committed there but never pushed, for instance while its URL was unreachable)
 are brought over too, unless the person deleted them from the live directory after memsync
@@ -13,6 +13,7 @@ last wrote them there.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -78,15 +79,19 @@ def migration_edits(
     """The edits to commit into the new store, and the manifest to merge them against.
 
     The base of a live file the new folder holds is the last version of it this machine
-    synced (the old record's), whatever the new folder holds now: unchanged since, the
+    shared (`common_versions`), whatever the new folder holds now: unchanged since, the
     file takes the new folder's version; edited, it merges three-way against that version.
     Without a base, another machine's edit came back beside the line it replaced.
     """
     previous = manifest.previous
     assert previous is not None
     edits: Edits = dict(live)
-    edits.update(carried_over(binding, previous, live))
-    bases = {p: sha for p, sha in previous.files.items() if p in edits and p in current}
+    if previous.unpushed is None:
+        edits.update(carried_over(binding, previous, live))
+    else:
+        edits.update({p: d for p, d in previous.unpushed.items() if p not in live})
+    shared = previous.files if previous.bases is None else previous.bases
+    bases = {p: sha for p, sha in shared.items() if p in edits and p in current}
     return edits, replace(manifest, files=_readable(binding, previous, bases))
 
 
@@ -104,6 +109,53 @@ def _readable(
                 if git.write_blob(binding.clone_dir, data) == sha:
                     lacking.remove(sha)
     return {p: sha for p, sha in bases.items() if sha not in lacking}
+
+
+def prepare(binding: Binding, manifest: Manifest, live: Mapping[str, bytes]) -> Manifest:
+    """Before a migration's edits are committed (the new store fetched): MANIFEST with the
+    old record's common versions and unpushed memories worked out, the local branch off a
+    folder another machine moved, and caught up with the new folder's newest version."""
+    previous = manifest.previous
+    assert previous is not None
+    bases: Mapping[str, str] = previous.files
+    unpushed: Mapping[str, bytes] = {}
+    old = clone_dir_for_url(previous.store_url) if previous.store_url else None
+    if old is not None and (old / "HEAD").is_file():
+        with contextlib.suppress(MemsyncError):  # an old clone git cannot read: the record
+            bases = common_versions(old, previous)
+        unpushed = carried_over(binding, previous, live)
+    previous = replace(previous, bases=bases, unpushed=unpushed)
+    if previous.store_url == binding.store_url:
+        leave_moved_folder(binding, previous)
+    catch_up(binding)
+    return replace(manifest, previous=previous)
+
+
+def common_versions(repo: Path, previous: PreviousBinding) -> dict[str, str]:
+    """Per file of the old record, the last version of it other machines have seen.
+
+    The record says what this machine last synced. A version it committed into the old
+    clone and never pushed (the push found the folder moved, the remote unreachable) is
+    its own edit, not a common one: the base is then the file where the old clone's
+    branch last met its remote (none: the file was new).
+    """
+    branch = git.symbolic_head(repo) or "main"
+    local, remote = git.resolve_refs(repo, f"refs/heads/{branch}", f"refs/remotes/origin/{branch}")
+    met = git.merge_base(repo, local, remote) if local and remote else None
+    if local is None or met == local:
+        return dict(previous.files)
+    prefix = "" if previous.subdir in ("", ".") else previous.subdir.strip("/")
+    mine = git.list_tree(repo, local, prefix)
+    shared = git.list_tree(repo, met, prefix) if met else {}
+    bases: dict[str, str] = {}
+    for path, sha in previous.files.items():
+        own = path in mine and mine[path].sha == sha
+        if own and (path not in shared or shared[path].sha != sha):
+            if path in shared:
+                bases[path] = shared[path].sha
+        else:
+            bases[path] = sha
+    return bases
 
 
 def carried_over(
@@ -149,3 +201,49 @@ def _unpushed(
     blobs = git.read_blobs(repo, list(wanted.values()))
     found = {path: blobs[sha] for path, sha in wanted.items() if sha in blobs}
     return dict(filter_files(found, binding.scope).files)
+
+
+def leave_moved_folder(binding: Binding, previous: PreviousBinding) -> None:
+    """Take this machine's unpushed changes to its old folder off the local branch when
+    another machine moved that folder away (`project move`, same store).
+
+    The live files carry those changes into the new folder (`prepare` worked out their
+    bases and unpushed memories first). Left on the branch, they were merged with the move
+    as changes to a deleted folder: the old folder came back in the store, and the new
+    one got a second copy of each edited memory, merged without a base. Unpushed changes
+    to other folders stay, merged with the remote here.
+    """
+    from memsync.sync.identity import IDENTITY_FILE, parse_record
+    from memsync.sync.store import heads as store_heads
+
+    old = "" if previous.subdir in ("", ".") else previous.subdir.strip("/")
+    repo, heads = binding.clone_dir, store_heads(binding)
+    if not old or heads.local is None or heads.remote is None or heads.local == heads.remote:
+        return
+    met = git.merge_base(repo, heads.local, heads.remote)
+    marker = git.list_tree(repo, heads.remote, old).get(IDENTITY_FILE)
+    if met is None or met == heads.local or marker is None:
+        return
+    record = git.read_blobs(repo, [marker.sha]).get(marker.sha)
+    if record is None or parse_record(record).moved_to is None:
+        return
+    changed = git.tree_changes(repo, met, heads.local).changes
+    mine = {p: before for p, (before, _) in changed.items() if p.startswith(old + "/")}
+    if not mine:
+        return
+    new = heads.remote
+    if len(mine) < len(changed):
+        from memsync.sync.binding import hostname
+        from memsync.sync.storemerge import merge_heads
+
+        undone = git.write_commit(
+            repo,
+            parents=[heads.local],
+            changes={p: None for p, before in mine.items() if before is None},
+            entries={p: before for p, before in mine.items() if before is not None},
+            message=f"memsync: leave {old}/, moved to {parse_record(record).moved_to}/\n",
+            author=git.identity(repo, hostname()),
+            when=int(time.time()),
+        )
+        new, _ = merge_heads(binding, undone, heads.remote, met)
+    git.update_branch(repo, heads.branch, new, heads.local, "memsync: leave the moved folder")
