@@ -20,6 +20,7 @@ from memsync.sync.identity import (
 )
 from memsync.sync.manifest import (
     Manifest,
+    PreviousBinding,
     legacy_manifest_path,
     load_manifest,
     manifest_path,
@@ -121,8 +122,12 @@ def test_a_manifest_of_the_first_release_is_read_as_a_migration(tmp_path: Path) 
     loaded = load_manifest(legacy, live, "team-acme", "api", "github.com/acme/memory")
     assert loaded.files == {} and loaded.previous is not None
     assert loaded.previous.store_url == "" and loaded.previous.files == {"a.md": "1" * 40}
+    assert load_manifest(tmp_path / "none.json", live, "s", "api", "u") == Manifest(
+        str(live), "s", "api", store_url="u"
+    )
     corrupt = tmp_path / "corrupt.json"
     corrupt.write_text("{")
+    # Damaged is not "nothing synced" (F15): a migration from the same store and folder.
     assert load_manifest(corrupt, live, "s", "api", "u") == Manifest(
-        str(live), "s", "api", store_url="u"
+        str(live), "s", "api", store_url="u", previous=PreviousBinding("u", "api", damaged=True)
     )

@@ -148,3 +148,43 @@ def test_following_a_move_keeps_another_projects_unpushed_memory(
     assert "Only in the desktop's clone." in git("show", "main:acme-other/o.md", cwd=remote)
     old = [f for f in remote_files(remote) if f.startswith("acme-api/")]
     assert old == ["acme-api/.memsync-project"], old
+
+
+def _damage_record(machine: Machine) -> Path:
+    (record,) = machine.home.rglob("manifests/live-*.json")
+    record.write_text("{{{garbage", encoding="utf-8")
+    return record
+
+
+def test_a_damaged_record_merges_the_own_edit_against_the_last_synced_version(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = machines
+    remote, p1, p2 = _two_machines(machines, tmp_path)
+    record = _damage_record(laptop)
+    live1 = memory_dir(laptop, p1)
+    write_memory(live1, "n.md", "n", "Deploys run on Monday.\n")
+    pushed = laptop.memsync("push", cwd=p1)
+    output = " ".join((pushed.stdout + pushed.stderr).split())
+    # Read as "nothing synced", the edit was merged against an empty base: both kept.
+    assert "kept both" not in output, output
+    assert f"was unreadable ({record})" in output, output
+    assert _body((live1 / "n.md").read_text()) == "Deploys run on Monday."
+    assert _body(git("show", "main:acme-api/n.md", cwd=remote)) == "Deploys run on Monday."
+    assert '"n.md"' in record.read_text(encoding="utf-8")  # a new record was written
+    desktop.memsync("pull", cwd=p2)
+    assert _body((memory_dir(desktop, p2) / "n.md").read_text()) == "Deploys run on Monday."
+
+
+def test_a_damaged_record_takes_the_other_machines_edit_of_an_untouched_file(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = machines
+    remote, p1, p2 = _two_machines(machines, tmp_path)
+    write_memory(memory_dir(desktop, p2), "n.md", "n", "Deploys run on Monday.\n")
+    desktop.memsync("push", cwd=p2)
+    _damage_record(laptop)
+    synced = laptop.memsync("sync", cwd=p1)
+    assert "kept both" not in synced.stdout + synced.stderr, synced.stdout
+    assert _body((memory_dir(laptop, p1) / "n.md").read_text()) == "Deploys run on Monday."
+    assert _body(git("show", "main:acme-api/n.md", cwd=remote)) == "Deploys run on Monday."

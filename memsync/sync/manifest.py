@@ -38,6 +38,8 @@ class PreviousBinding:
     bases: Mapping[str, str] | None = None
     # Memories only the old clone holds, read before the migration leaves a moved folder.
     unpushed: Mapping[str, bytes] | None = None
+    # The record could not be read: FILES are the clone's branch, what memsync last committed.
+    damaged: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,17 +78,22 @@ def legacy_manifest_path(data_dir: Path, store: str, live_dir: Path) -> Path:
 def load_manifest(path: Path, live_dir: Path, store: str, subdir: str, store_url: str) -> Manifest:
     """The manifest for a live directory bound to STORE_URL/SUBDIR.
 
-    Missing or corrupt: nothing was synced yet. Recorded for another store or folder:
-    a fresh manifest carrying the old record as `previous`, so nothing the old record
-    says about files is taken as true of the new store.
+    Missing: nothing was synced yet. Recorded for another store or folder: a fresh
+    manifest carrying the old record as `previous`, so nothing the old record says about
+    files is taken as true of the new store. Damaged: what was synced is unknown, not
+    nothing (read as nothing, every edit was merged against an empty base and kept beside
+    the text it replaced): a migration from the same store and folder, `previous.damaged`.
     """
     fresh = Manifest(live_dir=str(live_dir), store=store, subdir=subdir, store_url=store_url)
     try:
         data = json.loads(read_regular(path, limit=1 << 30))  # never a FIFO's wait
         files = {str(k): str(v) for k, v in data["files"].items()}
         recorded_url = str(data.get("store_url") or "")
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except FileNotFoundError:
         return fresh
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        damaged = PreviousBinding(store_url, subdir, damaged=True)
+        return Manifest(**{**vars(fresh), "previous": damaged})
     if recorded_url != store_url or data.get("subdir") != subdir:
         previous = PreviousBinding(recorded_url, str(data.get("subdir") or ""), files)
         return Manifest(**{**vars(fresh), "previous": previous})
@@ -133,7 +140,27 @@ def binding_manifest(binding: Binding) -> tuple[Manifest, Path]:
     manifest = load_manifest(
         source, binding.live_dir, binding.store.name, binding.subdir, binding.store_url
     )
+    if manifest.previous is not None and manifest.previous.damaged:
+        record = replace(manifest.previous, files=_branch_files(binding))
+        manifest = replace(manifest, previous=record)
     return manifest, path
+
+
+def _branch_files(binding: Binding) -> dict[str, str]:
+    """Blob ids of the binding's folder on its clone's branch: what memsync last committed
+    or pulled there, the stand-in for a damaged record ({} without a clone)."""
+    from memsync.errors import MemsyncError
+    from memsync.git import list_tree, resolve_refs, symbolic_head
+
+    repo = binding.clone_dir
+    if not (repo / "HEAD").is_file():
+        return {}
+    try:
+        (head,) = resolve_refs(repo, f"refs/heads/{symbolic_head(repo) or 'main'}")
+        entries = list_tree(repo, head, binding.prefix) if head else {}
+    except MemsyncError:
+        return {}
+    return {path: entry.sha for path, entry in entries.items() if entry.kind == "blob"}
 
 
 def hashes(files: Mapping[str, bytes]) -> dict[str, str]:

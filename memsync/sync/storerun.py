@@ -55,6 +55,13 @@ def start_run(binding: Binding, settings: Settings, deadline: Deadline) -> Store
     manifest, path = binding_manifest(binding)
     run = StoreRun(binding, settings, deadline, manifest, path)
     run.report = StoreReport(binding.scope, binding.store.name, live_dir=str(binding.live_dir))
+    if manifest.previous is not None and manifest.previous.damaged:
+        note = (
+            f"memsync's record of what it last synced was unreadable ({path}); merged the "
+            "memory folder with the store against the store's last version here, and wrote "
+            "a new record"
+        )
+        run.note(notes=(*run.report.notes, note))
     return run
 
 
