@@ -163,6 +163,15 @@ def change_times(repo: Path, base: str | None, tip: str) -> dict[str, int]:
     return times
 
 
+def commits_touching(
+    repo: Path, tip: str, exclude: Sequence[str], paths: Sequence[str], limit: int
+) -> list[str]:
+    """The newest LIMIT commits of TIP that none of EXCLUDE has and that change one of PATHS,
+    oldest first."""
+    args = ["rev-list", f"--max-count={limit}", tip, "--not", *exclude, "--", *paths]
+    return run_git(args, cwd=repo).text.split()[::-1]
+
+
 def root_commit(repo: Path) -> str | None:
     """The root commit of the first-parent history of HEAD (None before the first commit)."""
     # First parent only: a subtree merge brings a second root that is another project's.

@@ -176,3 +176,19 @@ def object_kinds(repo: Path, shas: list[str]) -> dict[str, str]:
         if len(parts) >= 2:
             kinds[parts[0]] = parts[1]
     return kinds
+
+
+def blob_ids(repo: Path, names: Sequence[str]) -> dict[str, str]:
+    """Name -> blob id of each of NAMES (`commit:path`) that names a blob (one cat-file)."""
+    wanted = list(dict.fromkeys(names))
+    if not wanted:
+        return {}
+    stdin = "".join(f"{name}\n" for name in wanted).encode()
+    args = ["cat-file", "--batch-check=%(objectname) %(objecttype)"]
+    out = run_git(args, cwd=repo, input_data=stdin).stdout.decode().splitlines()
+    found: dict[str, str] = {}
+    for name, line in zip(wanted, out, strict=False):
+        parts = line.split()
+        if len(parts) == 2 and parts[1] == "blob":
+            found[name] = parts[0]
+    return found

@@ -98,6 +98,20 @@ def merge_base(repo: Path, one: str, two: str) -> str | None:
     return result.text.split()[0]
 
 
+def is_ancestor(repo: Path, one: str, two: str) -> bool:
+    """Whether commit ONE is in TWO's history (TWO itself included)."""
+    result = run_git(["merge-base", "--is-ancestor", one, two], cwd=repo, check=False)
+    if result.returncode not in (0, 1):
+        raise error_for(result, repo)
+    return result.returncode == 0
+
+
+def refs_under(repo: Path, prefix: str) -> dict[str, str]:
+    """Ref name -> commit of every ref under PREFIX (one `for-each-ref`)."""
+    out = run_git(["for-each-ref", "--format=%(objectname) %(refname)", prefix], cwd=repo).text
+    return {ref: sha for sha, _, ref in (line.partition(" ") for line in out.splitlines()) if ref}
+
+
 def ahead_behind(repo: Path, local: str, upstream: str) -> tuple[int, int]:
     """(commits only in LOCAL, commits only in UPSTREAM)."""
     if local == upstream and len(local) in (40, 64):

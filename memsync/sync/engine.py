@@ -29,6 +29,7 @@ from memsync.sync.manifest import (
 from memsync.sync.migrate import edits_to_commit, prepare
 from memsync.sync.outgoing import commit_message
 from memsync.sync.report import StoreReport
+from memsync.sync.reviewed import landed_base
 from memsync.sync.storerun import StoreRun, scan_live, start_run, without_unread_deletions
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ def _integrate_remote(run: StoreRun) -> str | None:
     if heads.local is None:
         git.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
         return heads.remote
-    base = git.merge_base(binding.clone_dir, heads.local, heads.remote)
+    base = landed_base(binding, heads.local, heads.remote)  # a squash-merged review's too
     if base == heads.remote:
         return heads.local
     # Another machine's merge may have dropped this machine's value: say so here too.

@@ -13,6 +13,7 @@ from memsync import git
 from memsync.errors import UserMessageError
 from memsync.sync import store
 from memsync.sync.identity import check_folder
+from memsync.sync.reviewed import record_sent
 from memsync.sync.storerun import StoreRun
 
 # Review branches are `memsync/<person>/<YYYY-MM-DD>`.
@@ -32,12 +33,14 @@ def push_to_review(run: StoreRun, local: str, branch: str) -> str | None:
     if theirs is not None and theirs != local:
         base = git.merge_base(repo, local, theirs)
         if base == local:
+            record_sent(repo, branch, theirs)
             return theirs  # the branch already holds every local commit
         if base != theirs:
             check_folder(binding, store.store_files(binding, theirs))  # moved or foreign: stop
             head, decisions = merge_heads(binding, local, theirs, base)
     if not git.push_commit(repo, head, branch, run.network_time()):
         return None
+    record_sent(repo, branch, head)  # sync/reviewed: a squash or rebase merge is found by it
     run.note(decisions=run.report.decisions + decisions)
     return head
 
