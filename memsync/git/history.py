@@ -172,6 +172,11 @@ def commits_touching(
     return run_git(args, cwd=repo).text.split()[::-1]
 
 
+def first_parent_commits(repo: Path, tip: str) -> list[str]:
+    """TIP's first-parent history, its root first."""
+    return run_git(["rev-list", "--first-parent", "--reverse", tip], cwd=repo).text.split()
+
+
 def root_commit(repo: Path) -> str | None:
     """The root commit of the first-parent history of HEAD (None before the first commit)."""
     # First parent only: a subtree merge brings a second root that is another project's.

@@ -60,6 +60,10 @@ def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...
         # A purge on the remote must stay purged: never merge the old history back.
         rebuilt = rebuild(binding, before)
         said = () if rebuilt is None else (rebuilt.describe(binding.label),)
+    elif before is None and after is not None and binding.scope == "team":
+        from memsync.sync.scaffoldrace import drop_lost_scaffold  # two inits on one empty repo
+
+        said = drop_lost_scaffold(binding)
     if after is not None:
         _remember(repo, record, recorded, after, "fetched")
     from memsync.sync.renamed import follow_default_branch

@@ -205,6 +205,7 @@ def scaffold_empty_team_store(binding: Binding, memsync_spec: str | None = None)
 
     from memsync.sync import store
     from memsync.sync.binding import hostname
+    from memsync.sync.scaffoldrace import SCAFFOLD_SUBJECT
     from memsync.team.memsyncspec import default_spec, validate_spec
     from memsync.team.scaffold import RECORD, record_text, rendered_files
 
@@ -222,7 +223,7 @@ def scaffold_empty_team_store(binding: Binding, memsync_spec: str | None = None)
         repo,
         parents=[],
         changes=files,
-        message="memsync: scaffold the team memory repository\n",
+        message=SCAFFOLD_SUBJECT + "\n",  # sync/scaffoldrace finds it by this
         author=git.identity(repo, hostname()),
         when=int(time.time()),
     )
@@ -246,6 +247,7 @@ def run_init(
     from memsync.sync.binding import make_binding
     from memsync.sync.deadline import Deadline
     from memsync.sync.engine import run_stores
+    from memsync.sync.scaffoldrace import LOST
 
     plan = plan_init(project_dir, private_url=private_url, team_url=team_url, subdir=subdir)
     project = plan.config.projects[str(plan.location.root)]
@@ -273,6 +275,8 @@ def run_init(
         with _locked(binding, plan):
             record_identity(binding)
     reports = run_stores(bindings, plan.config.settings, Deadline(), "push")
+    if any(LOST in note for report in reports for note in report.notes):
+        scaffolded = ()  # another init's scaffold got there first, and is the one kept
     spec_warnings = _spec_warnings(memsync_spec, scaffolded, team=plan.team is not None)
     return InitResult(plan, config_file, scaffolded, tuple(reports), plan.warnings + spec_warnings)
 
