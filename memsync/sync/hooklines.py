@@ -1,0 +1,141 @@
+"""What a hook run says of its stores' reports: to the person (`systemMessage`) and on stderr.
+
+Each line names the problem and what fixes it (SPEC section 3: nothing that needs the person
+is only on stderr). `sync.hookmode` gives these lines with the hook's JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from memsync.sync.arrived import arrived_lines
+from memsync.sync.hookoutput import quote_name
+
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from memsync.check.findings import Finding
+    from memsync.model.safety import Skipped
+    from memsync.sync.report import StoreReport
+
+MAX_NAMES = 4
+
+
+def names(paths: Sequence[str], quote: bool = True, most: int = MAX_NAMES) -> str:
+    shown = [quote_name(p) if quote else Path(p).name for p in paths[:most]]
+    more = len(paths) - len(shown)
+    return ", ".join(shown) + (f", +{more} more" if more > 0 else "")
+
+
+DAY = 86_400.0
+
+
+def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> list[str]:
+    """One line per problem that needs the person, each with what fixes it (SPEC §3)."""
+    import time
+
+    now = time.time() if now is None else now
+    lines: list[str] = []
+    for report in reports:
+        scope = report.scope
+        if report.error:
+            message, _, hint = report.error.partition("\n")
+            lines.append(f"memsync: {scope}: {message}" + (f" ({hint.strip()})" if hint else ""))
+        since = report.unreachable_since
+        if report.offline and since is not None and now - since > DAY:
+            days = int((now - since) // DAY)
+            lines.append(
+                f"memsync: {scope}: the remote has been unreachable for {days} day(s); "
+                "memory is kept locally: check the network or the store URL (`memsync status`)"
+            )
+        for finding in report.blocked:
+            lines.append(f"memsync: {scope}: not synced: {finding.describe()}; {_fix(finding)}")
+        # A private store only warns (SPEC section 4): the secret went out, or waits committed,
+        # and only the person can remove and rotate it. The finding holds a redacted preview.
+        for finding in _secrets(report):
+            lines.append(
+                f"memsync: {scope}: {_secret_state(report)}: {finding.describe()}; {_fix(finding)}"
+            )
+        lines.extend(arrived_lines(scope, report.arrived))
+        # A file the live folder would not take (disk full, read-only) is not unsafe.
+        unwritable = [s for s in report.skipped if s.reason.startswith("cannot write it here")]
+        unsafe = [s for s in report.skipped if s not in unwritable]
+        if unwritable:
+            listed = names([skipped.path for skipped in unwritable])
+            lines.append(
+                f"memsync: {scope}: could not write {len(unwritable)} file(s) into the memory "
+                f"folder: {listed} ({unwritable[0].reason}); free space or make the folder "
+                "writable, then run `memsync pull`"
+            )
+        lines.extend(_skipped_lines(scope, unsafe))
+        lines.extend(
+            f"memsync: {scope}: merge: {decision} (`memsync log` has both versions)"
+            for decision in report.decisions
+        )
+        lines.extend(f"memsync: {scope}: {note}" for note in report.notes)
+    return lines
+
+
+def _skipped_lines(scope: str, skipped: Sequence[Skipped]) -> list[str]:
+    """One line per kind of skipped file (its rule), with that kind's reason and fix."""
+    if not skipped:
+        return []
+    from memsync.check.findings import RULES_BY_ID, skip_finding
+
+    groups: dict[str, list[Skipped]] = {}
+    for item in skipped:
+        groups.setdefault(skip_finding(item, item.path).rule, []).append(item)
+    lines = []
+    for rule, items in groups.items():
+        reasons = sorted({item.reason for item in items})
+        reason = "; ".join(reasons) if len(reasons) <= 3 else RULES_BY_ID[rule].title.lower()
+        fix = _fix(skip_finding(items[0], items[0].path))
+        # A file this machine will not read may sit in the memory folder or come from the
+        # store: say where to look, not only the store.
+        lines.append(
+            f"memsync: {scope}: skipped {len(items)} unsafe file(s): "
+            f"{names([item.path for item in items])} ({reason}); {fix} They are in the memory "
+            "folder or the store (`memsync status` names each reason)"
+        )
+    return lines
+
+
+def _secrets(report: StoreReport) -> list[Finding]:
+    """The secrets REPORT warned of and synced anyway (a team store blocks them instead)."""
+    return [finding for finding in report.warnings if finding.rule == "secret"]
+
+
+def _secret_state(report: StoreReport) -> str:
+    """Where a warned secret is now: on the remote, or in a local commit the next push sends."""
+    if report.pushed:
+        return "pushed a possible secret"
+    return "committed a possible secret (the next push sends it)"
+
+
+def _fix(finding: Finding) -> str:
+    """The first sentence of the rule's own help: one definition of what fixes it."""
+    from memsync.check.findings import RULES_BY_ID
+
+    rule = RULES_BY_ID.get(finding.rule)
+    if rule is None:
+        return "fix the file; the next sync sends it"
+    first, dot, _ = rule.help.partition(". ")
+    return first + ("." if dot else "")
+
+
+def problem_lines(reports: Sequence[StoreReport]) -> list[str]:
+    """One line per problem, for stderr (a terminal or a log)."""
+    lines: list[str] = []
+    for report in reports:
+        if report.error:
+            lines.append(f"memsync: {report.scope}: {report.error.splitlines()[0]}")
+        elif report.offline:
+            lines.append(f"memsync: {report.scope}: {report.offline} (kept locally)")
+        lines.extend(f"memsync: {report.scope}: not synced: {p.describe()}" for p in report.blocked)
+        state = _secret_state(report)
+        lines.extend(f"memsync: {report.scope}: {state}: {p.describe()}" for p in _secrets(report))
+        if report.skipped:
+            listed = names([skipped.path for skipped in report.skipped], quote=False)
+            count = len(report.skipped)
+            lines.append(f"memsync: {report.scope}: skipped {count} file(s): {listed}")
+    return lines
