@@ -83,6 +83,11 @@ class RemoteUnavailableError(MemsyncError):
     exit_code = ExitCode.REMOTE_UNAVAILABLE
 
 
+class RemoteTimeoutError(RemoteUnavailableError):
+    """The remote did not answer within the time allowed (a hook's limit, `network_timeout`):
+    slow, or sending more than the time allows (`sync.store.note_timeout` counts these)."""
+
+
 class LockHeldError(MemsyncError):
     """Another memsync process holds the store lock."""
 

@@ -127,3 +127,28 @@ def test_a_sync_that_fails_still_gives_the_session_its_team_memory(
     )
     context = answer["hookSpecificOutput"]["additionalContext"]
     assert "- [Deploys](deploy.md) — through staging" in context
+
+
+def test_hooks_that_run_out_of_time_tell_the_person_and_count_the_runs(
+    hanging: tuple[Machine, Path],
+) -> None:
+    """F21: a remote slower than the hook's limit (a large object, a slow link) timed every
+    hook out with a word on stderr only; a killed fetch keeps nothing, so it never ended."""
+    alice, project = hanging
+    began = time.monotonic()
+    first = str(session_start(alice, project).get("systemMessage"))
+    assert time.monotonic() - began < 3 + 2 + 5  # the limit, the watchdog's margin, start-up
+    assert "memsync: private: not synced, the remote did not answer in time (" in first
+    assert "run `memsync pull` once in a terminal" in first
+    assert "`network_timeout` in the config" in first
+    assert "in a row" not in first
+    second = str(session_start(alice, project).get("systemMessage"))
+    assert "memsync: private: not synced, the remote did not answer in time (" in second
+    assert "2 runs in a row ran out of time" in second
+    status = alice.memsync("status", cwd=project, check=False).stdout
+    assert "2 runs in a row ran out of time" in status
+    # A fetch the remote answers ends the row: nothing more is said.
+    alice.env["SLOW"] = "0"
+    alice.memsync("pull", cwd=project)
+    assert "ran out of time" not in str(session_start(alice, project).get("systemMessage"))
+    assert "in a row" not in alice.memsync("status", cwd=project, check=False).stdout

@@ -376,3 +376,30 @@ def test_anything_unexpected_goes_to_the_engine(
 
     monkeypatch.setattr(quickpull, "binding_manifest", broken)
     assert _why(machine, project) == "unexpected: RuntimeError('disk on fire')"
+
+
+def test_nothing_new_starts_no_git_but_the_fetches(
+    settled: tuple[Machine, Path, Path], tmp_path: Path
+) -> None:
+    """The usual session start stays lean: counting runs that ran out of time (F21) reads
+    nothing more on this path, and git runs only the two stores' fetches."""
+    machine, project, _ = settled
+    trace = tmp_path / "git-trace"
+    machine.env["GIT_TRACE"] = str(trace)
+    try:
+        _, _, path = _hook(machine, project)
+    finally:
+        del machine.env["GIT_TRACE"]
+    assert path == "QUICK"
+    commands = []
+    for line in trace.read_text().splitlines():
+        if "trace: built-in: git " in line:
+            words = line.split("trace: built-in: git ", 1)[1].split()
+            while words[0] == "-c":
+                words = words[2:]
+            commands.append(words[0])
+    # The two stores' fetches and what git runs for a fetch itself (the remote's end over
+    # file://, its connectivity check): no git process of memsync's own besides.
+    assert commands.count("fetch") == 2, commands
+    fetching = {"fetch", "upload-pack", "for-each-ref", "rev-list", "index-pack", "pack-objects"}
+    assert set(commands) <= fetching, commands

@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Collection
 from pathlib import Path
 
-from memsync.errors import GitError, RemoteUnavailableError
+from memsync.errors import GitError, RemoteTimeoutError, RemoteUnavailableError
 from memsync.git.refs import set_head, symbolic_head
 from memsync.git.run import GitResult, error_for, git_env, run_git
 from memsync.git.spawn import Background, start_git
@@ -115,7 +115,7 @@ def start_fetch(repo: Path) -> None:
 def _collect(repo: Path, proc: Background, timeout: float | None) -> GitResult:
     ended = proc.collect(timeout)
     if ended is None:
-        raise RemoteUnavailableError(
+        raise RemoteTimeoutError(
             f"git fetch: the remote did not answer within {timeout or 0:.0f} s in {repo}",
             hint="Local state is intact; the next run finishes the work.",
         )

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync.errors import GitError, RemoteUnavailableError
+from memsync.errors import GitError, RemoteTimeoutError, RemoteUnavailableError
 
 DEFAULT_TIMEOUT = 60.0
 
@@ -96,7 +96,7 @@ def run_git(
         )
     except subprocess.TimeoutExpired as exc:
         what = "the remote did not answer" if network else "git did not finish"
-        raise RemoteUnavailableError(
+        raise RemoteTimeoutError(
             f"git {args[0]}: {what} within {timeout:.0f} s in {cwd}",
             hint="Local state is intact; the next run finishes the work.",
         ) from exc

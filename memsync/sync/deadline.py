@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass
 
 from memsync import git
-from memsync.errors import RemoteUnavailableError
+from memsync.errors import RemoteTimeoutError
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Deadline:
             return cap
         left = self.at - time.monotonic()
         if left <= 0:
-            raise RemoteUnavailableError(
+            raise RemoteTimeoutError(
                 "memsync ran out of time", hint="Local work is kept; the next run finishes it."
             )
         return min(cap, left)

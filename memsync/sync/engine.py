@@ -220,7 +220,7 @@ def _pull_body(run: StoreRun) -> None:
         _fetch(run)
         head = _integrate_remote(run)
     except RemoteUnavailableError as exc:
-        run.note(offline=exc.message, unreachable_since=store.last_fetch(run.binding))
+        run.went_offline(exc)
     _materialize(run, head)
     _note_ahead(run)
 
@@ -274,7 +274,7 @@ def _push_body(run: StoreRun) -> None:
             run.note(pushed=True, review_branch=run.review_branch, sent=sent)
             break
     except RemoteUnavailableError as exc:
-        run.note(offline=exc.message, unreachable_since=store.last_fetch(binding))
+        run.went_offline(exc)
     finally:
         run.note(push_attempts=attempts)
         _materialize(run, head)

@@ -42,6 +42,8 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
             message, _, hint = report.error.partition("\n")
             lines.append(f"memsync: {scope}: {message}" + (f" ({hint.strip()})" if hint else ""))
         since = report.unreachable_since
+        if report.timeouts:
+            lines.append(timeout_line(report))
         if report.offline and since is not None and now - since > DAY:
             days = int((now - since) // DAY)
             lines.append(
@@ -74,6 +76,20 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
         )
         lines.extend(f"memsync: {scope}: {note}" for note in report.notes)
     return lines
+
+
+def timeout_line(report: StoreReport) -> str:
+    """What a run that ran out of time says: a killed fetch keeps nothing, so a remote slower
+    than the hook's limit (or with more to send than it allows) stalls every hook the same."""
+    count = report.timeouts
+    row = f"; {count} runs in a row ran out of time" if count > 1 else ""
+    return (
+        f"memsync: {report.scope}: not synced, the remote did not answer in time "
+        f"({(report.offline or '').rstrip('. ')}){row}. "
+        "Memory here is kept, but nothing arrives or leaves until a sync finishes: run "
+        "`memsync pull` once in a terminal, which may take longer (`network_timeout` in the "
+        "config; raise it for a slow link or a very large file on the remote)"
+    )
 
 
 def _skipped_lines(scope: str, skipped: Sequence[Skipped]) -> list[str]:

@@ -29,8 +29,11 @@ def when(timestamp: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp))
 
 
-def unreached_problem(message: str, at: float, answered: float | None) -> str:
-    """`memsync status`'s problem line for a remote the last pull or push could not reach."""
+def unreached_problem(message: str, at: float, answered: float | None, timeouts: int = 0) -> str:
+    """`memsync status`'s problem line for a remote the last pull or push could not reach
+    (TIMEOUTS: how many runs in a row ran out of time, `sync.store.timeouts`)."""
+    if timeouts > 1:
+        message = f"{message.rstrip('. ')}; {timeouts} runs in a row ran out of time"
     return (
         f"the remote was unreachable at the last pull or push ({when(at)}; it last answered"
         f" {when(answered)}): {message.rstrip('. ')}. Memories are kept locally: check the"

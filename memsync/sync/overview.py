@@ -167,7 +167,8 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
         if cloned and (failed := store.unreached(binding)) is not None:
             from memsync.sync.outcome import unreached_problem
 
-            problems.append(unreached_problem(*failed, store.last_fetch(binding)))
+            answered = store.last_fetch(binding)
+            problems.append(unreached_problem(*failed, answered, store.timeouts(binding)))
         size = measure_index(index.decode("utf-8", "replace")) if index is not None else None
         if size is not None and not size.fits:
             problems.append(

@@ -48,6 +48,9 @@ class StoreReport:
     error_code: int = 0
     live_dir: str = ""  # the live directory this binding writes
     unreachable_since: float | None = None  # offline: when the remote last answered a fetch
+    # Runs in a row, this one included, that ran out of time before the remote answered
+    # (0: this one did not); `sync.store.note_timeout` keeps the count.
+    timeouts: int = 0
 
     @property
     def changed_live(self) -> tuple[str, ...]:

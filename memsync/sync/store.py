@@ -221,6 +221,38 @@ def unreached(binding: Binding) -> tuple[str, float] | None:
     return None if answered is not None and answered >= when else (message.strip(), when)
 
 
+# Written when a run ran out of time before the remote answered (a slow link, or more to fetch
+# than a hook's limit allows: a killed fetch keeps nothing, so every hook would start over):
+# how many runs in a row did. A fetch the remote answered since (`git.ANSWERED`) ends the row.
+TIMEOUTS = "memsync-timeouts"
+
+
+def note_timeout(binding: Binding) -> int:
+    """Count one more run that ran out of time; how many in a row have, this one included."""
+    count = timeouts(binding) + 1
+    from memsync.fsutil.atomic import atomic_write_text
+
+    with contextlib.suppress(OSError):  # the count only words a message
+        atomic_write_text(binding.clone_dir / TIMEOUTS, f"{count}\n", durable=False)
+    return count
+
+
+def timeouts(binding: Binding) -> int:
+    """How many runs in a row ran out of time, unless the remote has answered a fetch since."""
+    from memsync.fsutil.reads import read_regular
+
+    path = binding.clone_dir / TIMEOUTS
+    try:
+        when = path.lstat().st_mtime
+        text = read_regular(path, limit=64).decode("ascii", "replace")
+    except OSError:
+        return 0
+    answered = last_fetch(binding)
+    if answered is not None and answered >= when:
+        return 0
+    return int(text.strip()) if text.strip().isdigit() else 0
+
+
 def by_write_day(
     live_dir: Path, changes: Mapping[str, bytes | None]
 ) -> list[tuple[int | None, dict[str, bytes | None]]]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memsync.config import Settings
-from memsync.errors import UserMessageError
+from memsync.errors import RemoteTimeoutError, RemoteUnavailableError, UserMessageError
 from memsync.sync import store
 from memsync.sync.binding import Binding
 from memsync.sync.deadline import Deadline
@@ -44,6 +44,14 @@ class StoreRun:
 
     def note(self, **changes: object) -> None:
         self.report = replace(self.report, **changes)  # type: ignore[arg-type]
+
+    def went_offline(self, error: RemoteUnavailableError) -> None:
+        """The remote was not reached (ERROR says why); a run out of time is counted, so the
+        person hears of runs that never finish (`store.note_timeout`)."""
+        binding = self.binding
+        timeouts = store.note_timeout(binding) if isinstance(error, RemoteTimeoutError) else 0
+        since = store.last_fetch(binding)
+        self.note(offline=error.message, unreachable_since=since, timeouts=timeouts)
 
     def network_time(self) -> float:
         """Seconds one network operation may take: the setting, within the deadline."""
