@@ -656,3 +656,53 @@ def test_a_shallow_clone_leaves_relative_dates_as_written(tmp_path: Path) -> Non
         "in 1 memory were left as written; fetch the whole history (`git fetch --unshallow`, "
         "or `fetch-depth: 0` for actions/checkout)",
     )
+
+
+def test_an_unreadable_sub_folder_or_file_is_skipped_and_the_rest_consolidated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An adversarial review (F8): a sub-folder of mode 000 stopped `consolidate` for the whole
+    folder ("permission denied at …/lockeddir", exit 1, nothing done); an unreadable file too.
+    Both are skipped by name, the rest is consolidated, their index lines stay, and the exit
+    is 1 (the person must fix the permissions). Tests may run as root, where mode 000 does not
+    bind: the denial is made here."""
+    import errno
+
+    from memsync.consolidate import folder as scanning
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    folder = tmp_path / "memory"
+    write_memory(folder, "a.md", "a", "Shipped yesterday.\n")
+    write_memory(folder / "lockeddir", "b.md", "b", "B fact.\n")
+    write_memory(folder, "locked.md", "c", "C fact.\n")
+    index = "- [B](lockeddir/b.md) — b\n- [C](locked.md) — c\n"
+    (folder / "MEMORY.md").write_text(index, encoding="utf-8")
+
+    def denied(path: object) -> PermissionError:
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(str(path)))
+
+    real_scandir = os.scandir
+
+    def scandir(path: str) -> object:
+        if str(path).endswith("/lockeddir"):
+            raise denied(path)
+        return real_scandir(path)
+
+    def open_(path: str, mode: str = "r") -> object:
+        if str(path).endswith("/locked.md"):
+            raise denied(path)
+        return open(path, mode)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(scanning, "open", open_, raising=False)
+    code, out, err = _cli(capsys, str(folder), "--yes")
+    assert code == 1, err
+    assert "- skipped lockeddir/: cannot read it (Permission denied)" in out
+    assert "- skipped locked.md: cannot read it (Permission denied)" in out
+    unread = f"{folder / 'lockeddir'}; {folder / 'locked.md'}"
+    assert f"memsync: consolidated without 2 path(s) it could not read: {unread}\n" in err
+    assert "chmod u+rwx" in err
+    assert "Shipped on " in (folder / "a.md").read_text(encoding="utf-8")  # the rest is done
+    lines = (folder / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+    assert lines[:2] == ["- [B](lockeddir/b.md) — b", "- [C](locked.md) — c"]  # not dangling
+    assert not (folder / "archive").exists()

@@ -176,6 +176,17 @@ def consolidate(
             render.line("memsync: consolidation applied.", stderr=True)
     if report is not None:
         _write_report(report, text())
+    unread = [
+        f"{folder.root / item.partition(': ')[0]}"
+        for folder in plan.folders
+        for item in folder.unreadable
+    ]
+    if unread:  # a partial result: the rest is consolidated, these need the person (exit 1)
+        raise UserMessageError(
+            f"consolidated without {len(unread)} path(s) it could not read: " + "; ".join(unread),
+            hint="Fix their permissions (`chmod u+rwx` a folder, `chmod u+rw` a file), then run "
+            "`memsync consolidate` again.",
+        )
 
 
 def _folder_holding(path: Path | None, folders: list[Path]) -> Path | None:

@@ -25,6 +25,7 @@ from memsync.consolidate.folder import (
     links_in_the_way,
     local_date,
     memory_folders,
+    read_file,
     scan_folder,
     updated_key,
     written_dates,
@@ -63,11 +64,11 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     shallow = repo is not None and git.is_shallow(repo)
     undated = 0
     for rel, path, mtime in found:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw, why = read_file(path)
         memory = parse_memory(raw, rel)
-        if memory.decode_error is not None:
-            skipped.append(f"{rel}: {memory.decode_error}")
+        why = why or memory.decode_error
+        if why is not None:
+            skipped.append(f"{rel}: {why}")
             others.append(rel)
             continue
         changes: list[DateChange] = []

@@ -114,6 +114,24 @@ def memory_folders(path: Path, *, all_projects: bool) -> list[Path]:
     return units
 
 
+# How a file or sub-folder consolidation could not read is skipped (`FolderPlan.unreadable`).
+UNREADABLE = "cannot read it"
+
+
+def unreadable(error: OSError) -> str:
+    """Why a path is skipped that ERROR kept from being read, and its fix."""
+    return f"{UNREADABLE} ({error.strerror or error}): fix its permissions, then run again"
+
+
+def read_file(path: str) -> tuple[bytes, str | None]:
+    """(the bytes of PATH, None), or (b"", why) when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(), None
+    except OSError as exc:
+        return b"", unreadable(exc)
+
+
 def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], list[str]]:
     """(memory files as (relative path, full path, mtime), other .md files links may point
     to, skipped files) under ROOT; one directory read and one stat per file."""
@@ -133,8 +151,16 @@ def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], li
     pending = [(str(root), "")]
     while pending:
         directory, prefix = pending.pop()
-        with os.scandir(directory) as listing:
-            entries = sorted(listing, key=lambda e: e.name)
+        try:
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            if not prefix:
+                raise  # the folder itself: nothing to consolidate (the caller says why)
+            # Skipped as a whole, and a line into it is no dangling line (`rebuild_index`).
+            skipped.append(f"{prefix}: {unreadable(exc)}")
+            others.append(prefix)
+            continue
         for entry in entries:
             name, rel = entry.name, prefix + entry.name
             if name.startswith("."):

@@ -117,6 +117,7 @@ def rebuild_index(
     merged = merged or {}
     known = {m.path: m for m in memories}
     other_files = set(exists)
+    folders = tuple(p for p in exists if p.endswith("/"))  # unread: what they hold is there
     lines: list[IndexLine] = []
     seen: set[str] = set()
     dangling: list[str] = []
@@ -145,7 +146,8 @@ def rebuild_index(
             memory = known[str(survivor)]
         if memory is None:
             archived_link = paths[0].startswith(f"{ARCHIVE_DIR}/")
-            if any(p in other_files for p in paths) and not archived_link:
+            there = any(p in other_files or p.startswith(folders) for p in paths)
+            if there and not archived_link:
                 lines.append(line)
             else:
                 dangling.append(paths[-1])  # the file it names, as `retired` has it

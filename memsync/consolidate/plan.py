@@ -70,6 +70,13 @@ class FolderPlan:
     repaired: tuple[str, ...] = ()  # memsync's own files made valid (what was done, per file)
 
     @property
+    def unreadable(self) -> tuple[str, ...]:
+        """The skipped files and sub-folders (`dir/`) that could not be read, with why."""
+        from memsync.consolidate.folder import UNREADABLE
+
+        return tuple(s for s in self.skipped if s.partition(": ")[2].startswith(UNREADABLE))
+
+    @property
     def changed(self) -> bool:
         """Whether applying this plan changes any file."""
         return bool(self.writes or self.moves or self.deletes)
