@@ -7,6 +7,8 @@ Real git, file:// remotes, two simulated machines.
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 from testing.gitrepo import git
@@ -85,3 +87,47 @@ def test_a_rename_onto_a_diverged_local_branch_stops_and_says_how(
     assert "default branch is now trunk" in said and "will not push to main" in said, said
     assert "git merge main" in said, said
     assert _branches(team) == ["refs/heads/trunk"], _branches(team)
+
+
+def test_a_head_moved_while_the_old_branch_stays_is_told_not_followed(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    """The remote's HEAD repointed to trunk while main still exists: memsync keeps syncing
+    main, as a git clone keeps its branch (someone may merely have repointed HEAD), and says
+    so with the way to move, at most once a day; once main is gone, it follows trunk."""
+    private, team = remotes
+    alice = machines[0]
+    pa = setup_machine(alice, private, team, "src/api")
+    live = memory_dir(alice, pa) / "team"
+    write_memory(live, "a.md", "a", "Deploys on Fridays.\n")
+    (live / "MEMORY.md").write_text("- [A](a.md) — a\n", encoding="utf-8")
+    alice.memsync("push", "--scope", "team", cwd=pa)
+    git("branch", "trunk", "main", cwd=team)
+    git("symbolic-ref", "HEAD", "refs/heads/trunk", cwd=team)
+    stamps = list(Path(alice.env["MEMSYNC_HOME"]).rglob("memsync-head-asked"))
+    for stamp in stamps:  # the last question is more than a day old
+        os.utime(stamp, (time.time() - 2 * 86_400,) * 2)
+    write_memory(live, "b.md", "b", "Staging is shared.\n")
+    (live / "MEMORY.md").write_text("- [A](a.md) — a\n- [B](b.md) — b\n", encoding="utf-8")
+    hook = json.loads(alice.memsync("push", "--hook", cwd=pa, stdin="{}").stdout or "{}")
+    said = str(hook.get("systemMessage"))
+    assert (
+        "remote's default branch is now trunk, but memsync keeps syncing main, "
+        "which the remote still has" in said
+    ), said
+    assert "`git push origin --delete main`" in said
+    # Still main: the edit went there, trunk is as it was.
+    assert "b.md" in git("ls-tree", "-r", "--name-only", "main", cwd=team)
+    assert "b.md" not in git("ls-tree", "-r", "--name-only", "trunk", cwd=team)
+    # Asked once a day: the next run says nothing of it.
+    again = alice.memsync("pull", "--scope", "team", cwd=pa)
+    assert "default branch" not in again.stdout + again.stderr
+    # The team moves: main merged into trunk and deleted; memsync follows trunk.
+    git("update-ref", "refs/heads/trunk", "refs/heads/main", cwd=team)
+    git("update-ref", "-d", "refs/heads/main", cwd=team)
+    write_memory(live, "c.md", "c", "Rollbacks need two people.\n")
+    with (live / "MEMORY.md").open("a", encoding="utf-8") as out:
+        out.write("- [C](c.md) — c\n")
+    alice.memsync("push", "--scope", "team", cwd=pa)
+    assert _branches(team) == ["refs/heads/trunk"]
+    assert "c.md" in git("ls-tree", "-r", "--name-only", "trunk", cwd=team)
