@@ -28,6 +28,8 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 # How a secret finding about a file's name says so (sync.outcome gives it its own fix).
 IN_FILE_NAME = "in the file name"
+# Said of a secret whose line the store's remote already holds (`sync.arrived.on_remote`).
+ON_REMOTE = "already on the remote"
 
 
 @dataclass(frozen=True)

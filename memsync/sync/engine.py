@@ -12,7 +12,7 @@ from memsync import git
 from memsync.config import Config, Settings
 from memsync.errors import MemsyncError, RemoteUnavailableError, UsageError, UserMessageError
 from memsync.model.safety import Skipped
-from memsync.sync import store
+from memsync.sync import arrived, store
 from memsync.sync.binding import Binding, hostname
 from memsync.sync.deadline import Deadline, backoff
 from memsync.sync.filetimes import WriteTimes
@@ -66,7 +66,8 @@ def _commit_local(run: StoreRun) -> str | None:
             blocked.extend(errors)
         else:
             allowed[path] = data
-    run.note(blocked=tuple(blocked), warnings=run.report.warnings + tuple(warnings))
+    told = arrived.on_remote(binding, heads.remote or heads.local, blocked, changes)
+    run.note(blocked=told, warnings=run.report.warnings + tuple(warnings))
     if not allowed:
         return heads.local
     # Held back for any reason, failing validation or skipped by the scan (a case twin of a

@@ -130,8 +130,12 @@ def _secret_state(report: StoreReport) -> str:
 
 def _fix(finding: Finding) -> str:
     """The first sentence of the rule's own help: one definition of what fixes it."""
-    from memsync.check.findings import RULES_BY_ID
+    from memsync.check.findings import ON_REMOTE, RULES_BY_ID
 
+    if finding.rule == "secret" and ON_REMOTE in finding.message:
+        from memsync.sync.arrived import on_remote_fix
+
+        return on_remote_fix()
     rule = RULES_BY_ID.get(finding.rule)
     if rule is None:
         return "fix the file; the next sync sends it"

@@ -54,11 +54,15 @@ class BlockedFile:
 
 def fix_for(finding: Finding, command: str = "memsync push") -> str:
     """What to do about a finding that blocks a file, ending with the command to run."""
-    from memsync.check.findings import IN_FILE_NAME, RULES
+    from memsync.check.findings import IN_FILE_NAME, ON_REMOTE, RULES
 
     help_text = next((rule.help for rule in RULES if rule.id == finding.rule), "")
     if finding.rule == "secret" and IN_FILE_NAME in finding.message:
         help_text = "Rename the file: no line can allow a secret in its name."
+    if finding.rule == "secret" and ON_REMOTE in finding.message:
+        from memsync.sync.arrived import on_remote_fix
+
+        help_text = on_remote_fix()
     check = f"`memsync check` shows every finding; then run `{command}`."
     return f"{help_text} {check}".strip()
 

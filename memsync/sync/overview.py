@@ -18,6 +18,7 @@ from memsync.sync.outcome import BlockedFile, fix_for
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
+    from memsync.check.findings import Finding
     from memsync.model.semdiff import MemoryChange
 
 
@@ -271,14 +272,16 @@ def _blocked(
     if not any(data is not None for data in edits.values()):
         return ()  # nothing to validate: the rules (and the secret scanner) stay unloaded
     from memsync.check.validate import validate_edit
+    from memsync.sync.arrived import on_remote
 
-    blocked: list[BlockedFile] = []
+    errors: list[Finding] = []
     for path, data in sorted(edits.items()):
-        if data is None or not store.is_memory_file(binding, path):
-            continue
-        errors, _ = validate_edit(path, data, binding.scope, config.settings)
-        blocked += [BlockedFile(f.path, f.line, f.rule, f.message, fix_for(f)) for f in errors]
-    return tuple(blocked)
+        if data is not None and store.is_memory_file(binding, path):
+            errors += validate_edit(path, data, binding.scope, config.settings)[0]
+    if any(f.rule == "secret" for f in errors):  # one the remote has already: said so, as push
+        heads = store.heads(binding)
+        errors = list(on_remote(binding, heads.remote or heads.local, errors, edits))
+    return tuple(BlockedFile(f.path, f.line, f.rule, f.message, fix_for(f)) for f in errors)
 
 
 def store_diff(project_dir: Path, scopes: tuple[Scope, ...], *, fetch: bool) -> list[StoreDiff]:
