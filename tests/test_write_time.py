@@ -209,3 +209,39 @@ def test_promote_keeps_when_the_memory_was_written(machines: list[Machine], tmp_
     folder = next(p.parent for p in clone.rglob("outage.md"))
     laptop.memsync("consolidate", str(folder), "--yes")
     assert "The payment outage happened on 2026-09-30." in (folder / "outage.md").read_text()
+
+
+def test_consolidation_keeps_when_each_memory_was_written_on_every_machine(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # An i16 review: consolidating A's live folder stamped each memory it rewrote with the
+    # time of the run; the push authored it then and B's pull gave it that time, so Claude
+    # Code called a six-week-old memory "today" on both machines (SPEC 1: mtime is meaning).
+    laptop, desktop, _ = machines
+    remote, mine, live = _fresh(laptop, tmp_path)
+    _memory(live, "deploy", "We deployed the hotfix yesterday.", day="2026-10-02")
+    _memory(
+        live, "rota", "Rota ledger.\nSlot 1: Ana on call.\nSlot 2: Bob on call.", day="2026-09-01"
+    )
+    _memory(
+        live, "rota-copy", "Rota ledger.\nSlot 1: Carla on call.\nSlot 2: Bob on call.",
+        day="2026-10-05",
+    )  # fmt: skip
+    laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=mine)
+    theirs = desktop.checkout_project(ORIGIN, "code/api")
+    desktop.memsync("init", "--private", str(remote), "--no-hooks", cwd=theirs)
+    laptop.memsync("consolidate", str(live), "--yes", cwd=mine)
+    assert "We deployed the hotfix on 2026-10-01." in (live / "deploy.md").read_text()
+    assert "Carla" in (live / "rota-copy.md").read_text()
+    assert not (live / "rota.md").exists()
+    for name, day in (("deploy", "2026-10-02"), ("rota-copy", "2026-10-05")):
+        assert (live / f"{name}.md").stat().st_mtime == _stamp(day), name
+    laptop.memsync("sync", cwd=mine)
+    authored = git(
+        "log", "-1", "--format=%ad", "--date=short", "main", "--", "*/deploy.md", cwd=remote
+    )
+    assert authored.split() == ["2026-10-02"]  # the day it was written, not the run's
+    desktop.memsync("pull", cwd=theirs)
+    other = _live(desktop, theirs)
+    assert "We deployed the hotfix on 2026-10-01." in (other / "deploy.md").read_text()
+    assert (other / "deploy.md").stat().st_mtime == _stamp("2026-10-02")

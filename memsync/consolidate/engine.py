@@ -8,14 +8,14 @@ least recently updated memories move to `archive/`. Planning reads only; `apply_
 from __future__ import annotations
 
 import gc
-import hashlib
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from memsync import git
+from memsync.consolidate.apply import apply_plan
+from memsync.consolidate.apply import digest as _digest
 from memsync.consolidate.dates import Replacement, convertible_dates, resolve_relative_dates
 from memsync.consolidate.evidence import template_name
 from memsync.consolidate.folder import (
@@ -40,12 +40,14 @@ from memsync.consolidate.indexlines import (
 from memsync.consolidate.plan import ArchiveMove, DateChange, FolderPlan, Options, Plan
 from memsync.consolidate.problems import left_out, over_limit, shallow_clone
 from memsync.consolidate.versions import plan_merges, survivors
-from memsync.errors import UsageError, UserMessageError
+from memsync.errors import UsageError
 from memsync.fsutil.reads import contained, read_regular_or_none
 from memsync.model.index import Index, IndexLine, link_paths, parse_index
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.model.memory import Memory, compose, parse_memory, parse_yaml_mapping
 from memsync.model.textcodec import encode
+
+__all__ = ["apply_plan", "make_plan", "plan_folder"]  # apply_plan: its home is apply.py
 
 
 def plan_folder(root: Path, options: Options, *, label: str | None = None) -> FolderPlan:
@@ -63,7 +65,9 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     # A shallow clone blames every older line on its oldest commit: no day is known.
     shallow = repo is not None and git.is_shallow(repo)
     undated = 0
+    mtimes: dict[str, float] = {}  # when each memory was written: its rewrite keeps it
     for rel, path, mtime in found:
+        mtimes[rel] = mtime
         raw, why = read_file(path)
         memory = parse_memory(raw, rel)
         why = why or memory.decode_error
@@ -118,6 +122,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         problems.append(left_out(rebuild.left_out, typed and options.allow_archive != "all"))
     new_index = _render_new_index(existing, rebuild)
     writes: dict[str, bytes] = {}
+    times: dict[str, float] = {}
     moves: list[tuple[str, str]] = []
     originals: dict[str, bytes | None] = dict(removed)
     deleted: list[str] = []
@@ -130,6 +135,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         elif rel in converted:
             # Its dates were made absolute (and reported): the archived copy says so too.
             writes[destination], originals[destination] = converted[rel], None
+            times[destination] = mtimes[rel]
             deleted.append(rel)
         else:
             moves.append((rel, destination))
@@ -147,7 +153,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
             deleted.append(move.path)  # the same content is already archived there
         elif item.new_raw is not None:
             writes[move.destination] = item.new_raw
-            originals[move.destination] = None
+            originals[move.destination], times[move.destination] = None, mtimes[move.path]
             deleted.append(move.path)
         else:
             moves.append((move.path, move.destination))
@@ -155,8 +161,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     archived = {a.path for a in archives}
     for rel, item in files.items():
         if rel not in archived and item.new_raw is not None:
-            writes[rel] = item.new_raw
-            originals[rel] = item.digest
+            writes[rel], originals[rel], times[rel] = item.new_raw, item.digest, mtimes[rel]
     index_changed = new_index != index_raw and not (index_raw is None and not memories)
     if index_changed:
         writes[INDEX_NAME] = new_index
@@ -171,6 +176,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         index=rebuild,
         index_changed=index_changed,
         writes=writes,
+        times=times,
         moves=tuple(moves),
         deletes=tuple(sorted(set(deleted))),
         originals=originals,
@@ -347,52 +353,3 @@ def _no_cycle_collection() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def apply_plan(plan: Plan) -> None:
-    """Write the plan to disk; refuse when a file changed since it was planned."""
-    from memsync.fsutil.atomic import atomic_write
-
-    for folder in plan.folders:
-        touched = (*folder.writes, *(p for move in folder.moves for p in move), *folder.deletes)
-        if linked := links_in_the_way(folder.root, tuple(touched)):
-            raise UserMessageError(f"nothing was written: {linked[0]}")
-        for rel, expected in folder.originals.items():
-            current = _original_bytes(folder.root, rel)
-            if (None if current is None else _digest(current)) != expected:
-                raise UserMessageError(
-                    f"{folder.root / rel} changed while consolidating; nothing was written there",
-                    hint="Run `memsync consolidate` again.",
-                )
-    for folder in plan.folders:
-        for rel, data in sorted(folder.writes.items()):
-            if rel != INDEX_NAME:
-                atomic_write(folder.root / rel, data)
-        for source, destination in folder.moves:
-            target = folder.root / destination
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(folder.root / source, target)
-            _prune_empty(folder.root, (folder.root / source).parent)
-        for rel in folder.deletes:
-            target = folder.root / rel
-            if target.is_file():
-                target.unlink()
-                _prune_empty(folder.root, target.parent)
-        if INDEX_NAME in folder.writes:
-            atomic_write(folder.root / INDEX_NAME, folder.writes[INDEX_NAME])
-
-
-def _digest(data: bytes) -> bytes:
-    """What apply compares a file against: a digest, so a plan does not hold every file twice."""
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
-def _original_bytes(root: Path, rel: str) -> bytes | None:
-    path = root / rel
-    return path.read_bytes() if path.is_file() else None
-
-
-def _prune_empty(root: Path, directory: Path) -> None:
-    while directory != root and root in directory.parents and not any(directory.iterdir()):
-        directory.rmdir()
-        directory = directory.parent

@@ -62,6 +62,8 @@ class FolderPlan:
     index: IndexRebuild | None = None
     index_changed: bool = False
     writes: dict[str, bytes] = field(default_factory=dict)
+    # The modification time a memory rewritten keeps (SPEC 1: it tells when it was written).
+    times: dict[str, float] = field(default_factory=dict)
     moves: tuple[tuple[str, str], ...] = ()  # (from, to): renamed unchanged
     deletes: tuple[str, ...] = ()
     originals: dict[str, bytes | None] = field(default_factory=dict)  # digests; None: absent
