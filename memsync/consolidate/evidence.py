@@ -19,9 +19,12 @@ from collections.abc import Callable
 from datetime import date, timedelta
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# A day is ISO's `2026-03-28` (or with `/` or `.` between its parts, `## 2026/03/28`: found by
+# an i16 review, whose lines under such a heading were dated by the file's time), or a month name
+# and a day.
 _MONTH = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _DATE = re.compile(
-    r"(?<![\w-])(?:(?P<y>20\d\d)-(?P<m>[01]\d)-(?P<d>[0-3]\d)(?![\d])"
+    r"(?<![\w-])(?:(?P<y>20\d\d)(?P<sep>[-/.])(?P<m>[01]\d)(?P=sep)(?P<d>[0-3]\d)(?![\d])"
     rf"|{_MONTH}\s+(?P<md>[0-3]?\d)(?:st|nd|rd|th)?(?!\d|:\d)(?:,?\s+(?P<my>20\d\d))?"
     rf"|(?P<dm>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<mon2>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
     r"|dec)[a-z]*\.?(?:,?\s+(?P<dy>20\d\d))?)(?!(?!T\d)\w)",  # `2026-03-23T15:06Z` too
