@@ -245,3 +245,39 @@ def test_consolidation_keeps_when_each_memory_was_written_on_every_machine(
     other = _live(desktop, theirs)
     assert "We deployed the hotfix on 2026-10-01." in (other / "deploy.md").read_text()
     assert (other / "deploy.md").stat().st_mtime == _stamp("2026-10-02")
+
+
+def test_versions_written_hours_apart_on_one_day_merge_alike_in_the_live_folder_and_a_clone(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # An i16 review: the import commits a day's files together, so in a clone two versions of
+    # one memory written at 09:00 and 17:00 had one commit time: "written at the same time",
+    # left apart there (Ana back on call beside Carla), while A's live folder merged them.
+    laptop = machines[0]
+    remote, project, live = _fresh(laptop, tmp_path)
+    for name, who, hour in (("rota", "Ana", "09"), ("rota-copy", "Carla", "17")):
+        _memory(
+            live, name, f"Rota ledger.\nSlot 1: {who} on call.\nSlot 2: Bob on call.",
+            day="2026-10-05", modified=f"2026-10-05T{hour}:00:00.000Z",
+        )  # fmt: skip
+        path = live / f"{name}.md"
+        path.write_text(path.read_text().replace("name: rota-copy", "name: rota"))
+        os.utime(path, (_stamp("2026-10-05"), _stamp("2026-10-05")))  # 15:00, both
+    laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
+    days = git("log", "--format=%ad", "--date=short", "main", "--", "*/rota*.md", cwd=remote)
+    assert days.split() == ["2026-10-05"]  # one commit for the day's two files
+    clone = tmp_path / "clone"
+    git("clone", "-q", str(remote), str(clone), cwd=tmp_path)
+    folder = clone / "acme-api"
+    report = laptop.memsync("consolidate", str(folder), "--yes").stdout
+    assert "Slot 1: Ana on call." in report  # superseded, named in full
+    merged = (folder / "rota-copy.md").read_text()
+    assert "Slot 1: Carla on call." in merged and "Ana" not in merged
+    assert not (folder / "rota.md").exists()
+    assert "Slot 1: Ana on call." in (folder / "archive" / "rota.md").read_text()
+    laptop.memsync("consolidate", str(live), "--yes")
+    assert (live / "rota-copy.md").read_text() == merged  # the live folder agrees
+    assert not (live / "rota.md").exists()
+    assert (live / "archive" / "rota.md").read_text() == (
+        folder / "archive" / "rota.md"
+    ).read_text()

@@ -55,6 +55,7 @@ class MemoryFile:
     fields: int
     fingerprint: Fingerprint
     new_raw: bytes | None = None  # the planned content, when the plan changes the file
+    stamp: float | None = None  # `metadata.modified` to the second: the client's write time
 
     @classmethod
     def of(cls, memory: Memory, digest: bytes, mtime: float, commit_time: int | None) -> MemoryFile:
@@ -81,6 +82,7 @@ class MemoryFile:
         self.type, self.type_valid = memory.type, memory.type_is_valid
         self.name, self.description = memory.name, memory.description
         self.written = frontmatter_date(memory)
+        self.stamp = _stamp_time(memory)
         self.problem, self.fields = memory.problem is not None, len(memory.fields)
         self.fingerprint = fingerprint(memory.body, memory.type if memory.type_is_valid else None)
 
@@ -244,6 +246,23 @@ def frontmatter_date(memory: Memory) -> tuple[date, str] | None:
         if found is not None:
             return found, key
     return None
+
+
+def _stamp_time(memory: Memory) -> float | None:
+    """MEMORY's `metadata.modified` as a unix time, when it is a timestamp with a zone."""
+    nested = memory.fields.get("metadata")
+    value = nested.get("modified") if isinstance(nested, dict) else None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    if not isinstance(value, datetime) or value.tzinfo is None:
+        return None
+    try:
+        return None if value.date() < EARLIEST_STAMP_DAY else value.timestamp()
+    except (ValueError, OverflowError, OSError):
+        return None
 
 
 def _as_date(value: object) -> date | None:

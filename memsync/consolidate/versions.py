@@ -161,16 +161,28 @@ def write_time(item: MemoryFile) -> float:
     return primary if primary != float("inf") else max(fm_time, mtime)
 
 
+def newer_by(a: MemoryFile, b: MemoryFile) -> float:
+    """How much later A was written than B, in seconds. Two files of one commit (an import
+    commits a day's files together), or two files with one modification time, are told apart
+    by the client's `metadata.modified` stamps (an i16 review: versions of one memory written
+    hours apart on one day were imported in one commit and left apart in a store clone)."""
+    gap = write_time(a) - write_time(b)
+    if abs(gap) <= SAME_AGE and a.stamp is not None and b.stamp is not None:
+        return a.stamp - b.stamp
+    return gap
+
+
 def _order(members: list[MemoryFile], kind: str, indexed: set[str]) -> list[MemoryFile]:
     """Survivor first, then the others newest first. Exact copies: the most complete survives;
     versions: the newest valid one (the most complete among those of the same age)."""
-    by_age = sorted(members, key=lambda f: (-write_time(f), _completeness(f, indexed)))
+    by_age = sorted(
+        members, key=lambda f: (-write_time(f), -(f.stamp or 0.0), _completeness(f, indexed))
+    )
     if kind == "exact":
         survivor = min(members, key=lambda f: _completeness(f, indexed))
     else:
         valid = [f for f in by_age if f.type_valid and not f.problem] or by_age
-        newest = write_time(valid[0])
-        recent = [f for f in valid if newest - write_time(f) <= SAME_AGE]
+        recent = [f for f in valid if newer_by(valid[0], f) <= SAME_AGE]
         survivor = min(recent, key=lambda f: _completeness(f, indexed))
     return [survivor, *(f for f in by_age if f is not survivor)]
 
@@ -194,8 +206,7 @@ def plan_merges(
         for group in groups:
             members = _order([files[k] for k in group.members], group.kind, indexed)
             survivor, rest = members[0], members[1:]
-            newest = write_time(survivor)
-            older = [newest - write_time(o) > SAME_AGE for o in rest]
+            older = [newer_by(survivor, o) > SAME_AGE for o in rest]
             memory, dropped, superseded = merge_group(
                 survivor.load(root), [o.load(root) for o in rest], older
             )
@@ -284,7 +295,7 @@ def _versions_of(a: MemoryFile, b: MemoryFile) -> float | None:
     text_a, text_b = a.fingerprint.text, b.fingerprint.text
     if text_a is None or text_b is None or a.fingerprint.type != b.fingerprint.type:
         return None
-    if abs(write_time(a) - write_time(b)) <= SAME_AGE:
+    if abs(newer_by(a, b)) <= SAME_AGE:
         return None  # nothing says which one is newer: a look-alike stays a look-alike
     likeness = version_likeness(text_a, text_b)
     return likeness if likeness >= SAME_ORDER else None
