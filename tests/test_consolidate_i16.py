@@ -38,3 +38,37 @@ def test_a_heading_dated_with_slashes_or_dots_dates_the_lines_under_it(tmp_path:
     assert "- Merged on 2026-03-28." in text
     assert "- Reviewed the fix on 2026-03-29." in text
     assert relative_dates("log.md", text) == []  # check agrees: nothing left to convert
+
+
+def test_a_long_index_lines_cut_words_are_kept_when_no_description_has_them(
+    tmp_path: Path,
+) -> None:
+    # The hook of a memory without `description` is the index line's own text: cut to 150
+    # characters, its tail was in the report's diff and nowhere on disk.
+    from memsync.consolidate.report import render_markdown
+
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    meta = "---\nname: {0}\n{1}metadata:\n  type: project\n---\n\n{2}\n"
+    _write(folder / "db.md", meta.format("db", "", "Fail over by hand."), "2026-10-01T12:00:00")
+    api = meta.format("api", "description: the API\n", "Versioned under /v2.")
+    _write(folder / "api.md", api, "2026-10-01T12:00:00")
+    tail = "the on-call alias ops-pager and the runbook in vault path ops/db-failover"
+    db_line = (
+        "- [DB](db.md) — the primary is db-prod-7 on port 8443, replicas db-prod-8 and "
+        f"db-prod-9, {tail}"
+    )
+    api_line = "- [API](api.md) — " + "a hook the description replaces, " * 5
+    _write(folder / "MEMORY.md", f"{db_line}\n{api_line}\n", "2026-10-01T12:00:00")
+    plan = make_plan(folder)
+    report = render_markdown(plan)
+    apply_plan(plan)
+    assert tail not in (folder / "MEMORY.md").read_text(encoding="utf-8")
+    kept = folder / "archive" / "index-lines.md"
+    assert kept.is_file() and kept.read_text(encoding="utf-8").endswith(f"{db_line}\n")
+    assert f"    {db_line}" in report  # named in full, as kept
+    index = plan.folders[0].index
+    assert index is not None and index.shortened == ("db.md", "api.md")
+    assert getattr(index, "cut_lines", None) == (db_line,)  # api.md's words: its description's
+    again = make_plan(folder)
+    assert not again.changed  # a second run keeps nothing twice

@@ -298,6 +298,7 @@ def _dangling_text(root: Path, rebuild: IndexRebuild) -> tuple[bytes, bytes | No
     lines += rebuild.merged_lines  # a merged-away memory's line, as written
     lines += rebuild.crowded_lines  # a daily log's line given up for a memory with a type
     lines += rebuild.kept_lines  # a second line of one memory that says something else
+    lines += rebuild.cut_lines  # a long line whose cut words no description carries
     path = root / INDEX_LINES
     old = path.read_bytes() if path.is_file() else None
     new = index_lines_content(old, lines)

@@ -71,6 +71,8 @@ class IndexRebuild:
     kept_lines: tuple[str, ...] = ()
     # Lines of merged-away memories now pointing at their survivor, as written (kept in archive/).
     merged_lines: tuple[str, ...] = ()
+    # Long lines as written whose hook, cut to fit, is said nowhere else (no `description`).
+    cut_lines: tuple[str, ...] = ()
 
     @property
     def fits(self) -> bool:
@@ -130,6 +132,7 @@ def rebuild_index(
     kept_lines: list[str] = []
     first_line: dict[str, str] = {}  # each memory's line as written, whitespace collapsed
     merged_lines: list[str] = []
+    cut_lines: list[str] = []
     for line in existing.lines if existing else ():
         entry = line.entry
         if entry is None or not _is_memory_link(entry.target):
@@ -171,6 +174,8 @@ def rebuild_index(
             rewrites.append((memory.path, line.text, new))
             if len(line.text) > MAX_INDEX_LINE_CHARS:
                 shortened.append(memory.path)
+                if not memory.hook:  # the cut words were the line's own: kept in archive/
+                    cut_lines.append(line.text)
         parsed = parse_entry(new)
         # Keyed by the memory's path, whatever the spelling, for archiving and room-making.
         lines.append(IndexLine(new, parsed and replace(parsed, target=memory.path)))
@@ -222,6 +227,7 @@ def rebuild_index(
         rewrites=tuple((old, new) for path, old, new in rewrites if path not in archived),
         kept_lines=tuple(kept_lines),
         merged_lines=tuple(merged_lines),
+        cut_lines=tuple(cut_lines),
     )
 
 

@@ -179,6 +179,9 @@ def _index_markdown(folder: FolderPlan) -> list[str]:
             "",
         ]
         out += [f"    {line}" for line in rebuild.merged_lines]
+    if rebuild.cut_lines:
+        out += ["", f"Long lines before they were shortened ({_KEPT_AS_WRITTEN}):", ""]
+        out += [f"    {line}" for line in rebuild.cut_lines]
     if rebuild.crowded_lines:
         out += ["", "Lines given up for a memory's line (kept in `archive/index-lines.md`):", ""]
         out += [f"    {line}" for line in rebuild.crowded_lines]
@@ -211,6 +214,7 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                 "duplicate_lines": list(r.duplicate_lines),
                 "kept_lines": list(r.kept_lines),
                 "merged_lines": list(r.merged_lines),
+                "cut_lines": list(r.cut_lines),
                 "duplicates_removed": list(r.duplicates),
                 "rewritten": list(r.rewritten),
                 "rewrites": [{"before": old, "after": new} for old, new in r.rewrites],
