@@ -72,3 +72,28 @@ def test_a_long_index_lines_cut_words_are_kept_when_no_description_has_them(
     assert getattr(index, "cut_lines", None) == (db_line,)  # api.md's words: its description's
     again = make_plan(folder)
     assert not again.changed  # a second run keeps nothing twice
+
+
+def test_a_weekday_in_a_subjects_phrase_takes_no_direction_from_its_present_verb() -> None:
+    # Written on Saturday 2026-05-09: `The outage on Friday is fixed` was dated the Friday
+    # ahead (2026-05-15), the `is` after the phrase read as a future. It says the outage's
+    # state now; nothing says which Friday, so the phrase stays as written (SPEC 5).
+    from datetime import date
+
+    from memsync.consolidate.dates import resolve_relative_dates
+
+    saturday = date(2026, 5, 9)
+    for text in (
+        "The outage on Friday is fixed now.",
+        "The bug from Tuesday is fixed.",
+        "The report from Wednesday is wrong.",
+    ):
+        assert resolve_relative_dates(text, saturday) == (text, []), text
+        assert relative_dates("a.md", text) == []  # check does not flag what stays
+    for text, converted in (
+        ("The outage on Friday was bad.", "The outage on 2026-05-08 was bad."),
+        ("The standup is on Monday.", "The standup is on 2026-05-11."),
+        ("Ana is back from Monday.", "Ana is back from 2026-05-11."),
+        ("Friday is my last day.", "2026-05-15 is my last day."),
+    ):
+        assert resolve_relative_dates(text, saturday)[0] == converted

@@ -145,6 +145,9 @@ _IT_IS = re.compile(r"\bit(?:['’]s|\s+is)\s*$", re.IGNORECASE)
 _IS_A_WEEKDAY = re.compile(r"\s+is\s+a\s+week(?:day|end)\b", re.IGNORECASE)  # a rule, no day
 _PRESENT_AUX = frozenset(["is", "are", "am", "be", "being", "get", "gets", "will"])
 _WORD_BEFORE = re.compile(r"([A-Za-z~]+)\W*$")
+# A present copula after the weekday is its subject's predicate (`The bug from Tuesday is fixed`,
+# written on a Saturday, was dated the Tuesday ahead): it says nothing of the day's direction.
+_COPULA = frozenset(["is", "are", "am"])
 
 
 def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | None:
@@ -186,7 +189,7 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
     if not as_day:
         return None  # `Monday planning`: an adjective naming a meeting, not a day
     if prev in _TENSE_PREPS:
-        direction = tense(text, ctx.start, end, clause=False)
+        direction = tense(text, ctx.start, end, clause=False, subject=True)
     else:
         direction = tense(text, ctx.start, end, clause=True)
         if direction is None and clock:
@@ -229,9 +232,10 @@ def chained_to(found: Sequence[DateMatch], text: str, start: int) -> DateMatch |
     return None
 
 
-def tense(text: str, start: int, end: int, *, clause: bool) -> int | None:
+def tense(text: str, start: int, end: int, *, clause: bool, subject: bool = False) -> int | None:
     """+1 when the sentence (with CLAUSE: only the clause) around START..END speaks of the
-    future, -1 of the past, None when nothing says."""
+    future, -1 of the past, None when nothing says. SUBJECT: the day is in a noun's phrase
+    (`the bug from Tuesday`), whose present copula after it tells nothing."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
@@ -246,6 +250,8 @@ def tense(text: str, start: int, end: int, *, clause: bool) -> int | None:
         for cue in cues.finditer(text, sentence_start, sentence_end):
             if start <= cue.start() < end or _is_participle(text, sentence_start, cue, direction):
                 continue
+            if subject and cue.start() >= end and cue.group().lower() in _COPULA:
+                continue  # `The outage on Friday is fixed`: the subject's state now, not its day
             distance = start - cue.end() if cue.end() <= start else cue.start() - end
             if best is None or distance < best[0] or (distance == best[0] and direction > 0):
                 best = (distance, direction)
