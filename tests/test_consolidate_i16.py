@@ -97,3 +97,23 @@ def test_a_weekday_in_a_subjects_phrase_takes_no_direction_from_its_present_verb
         ("Friday is my last day.", "2026-05-15 is my last day."),
     ):
         assert resolve_relative_dates(text, saturday)[0] == converted
+
+
+def test_a_weekday_a_schedule_runs_on_is_every_weeks() -> None:
+    # `The cron runs Monday at 9am` became one Monday: the clock read as an appointment ahead.
+    from datetime import date
+
+    from memsync.consolidate.dates import resolve_relative_dates
+
+    saturday = date(2026, 5, 9)
+    for text in (
+        "The cron runs Monday at 9am.",
+        "The backup runs on Sunday.",
+        "It repeats Friday.",
+    ):
+        assert resolve_relative_dates(text, saturday) == (text, []), text
+        assert relative_dates("a.md", text) == []
+    ran = "The cron ran Saturday 11 PM and failed."  # one run, told in the past
+    assert (
+        resolve_relative_dates(ran, saturday)[0] == "The cron ran on 2026-05-09 11 PM and failed."
+    )

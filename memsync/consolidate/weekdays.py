@@ -89,6 +89,9 @@ _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\]—–|]|\s-\s|\*)")
 # A job's weekly slot: a cron expression in the cell, or the word after the day
 # (`step to Tuesday 10 AM YouTube Content Rating cron`; not `cron ran Saturday 11 PM`).
 _CRON_AFTER = re.compile(r"[^|.;]{0,60}\bcron\b", re.IGNORECASE)
+# A schedule's verb right before the day (`The cron runs Monday at 9am`, `backup runs on
+# Sunday`): a job's weekly slot, found by an i16 review (`cron ran Saturday` is one run).
+_HABIT_BEFORE = re.compile(r"\b(?:runs|recurs|repeats)\s+(?:on\s+)?$", re.IGNORECASE)
 _RECURRING = re.compile(
     r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\s*[=:/]|\bevery\b|\beach\b|\bweekly\b"
     r"|\bcadence\b|\brhythm\b|\broutine\b|\brecurring\b|\bonly\s+on\b|\bbi-?weekly\b"
@@ -173,6 +176,8 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
     before = ctx.before.rstrip().lower()
     if prev == "since":
         return -1, False
+    if _HABIT_BEFORE.search(ctx.before):
+        return None  # `The cron runs Monday at 9am`: a schedule's weekly slot
     if _RANGE_START.search(ctx.before):
         return None
     if prev in _AHEAD_PREPS or before.endswith(("ahead of", "in time for")):
