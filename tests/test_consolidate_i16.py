@@ -117,3 +117,22 @@ def test_a_weekday_a_schedule_runs_on_is_every_weeks() -> None:
     assert (
         resolve_relative_dates(ran, saturday)[0] == "The cron ran on 2026-05-09 11 PM and failed."
     )
+
+
+def test_the_survivor_of_a_merge_was_written_when_its_newest_copy_was(tmp_path: Path) -> None:
+    # Exact copies: the most complete one survives (here the indexed, older one); the memory
+    # was last written when its newest copy was, and the file says so (SPEC 1: mtime).
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    text = "---\nname: deploy\ndescription: how we deploy\nmetadata:\n  type: project\n---\n\n{}\n"
+    _write(folder / "deploy.md", text.format("Deploy with make ship."), "2026-09-01T10:00:00")
+    _write(folder / "deploy-copy.md", text.format("Deploy with make ship."), "2026-10-05T10:00:00")
+    _write(folder / "MEMORY.md", "- [Deploy](deploy.md) — how we deploy\n", "2026-09-01T10:00:00")
+    plan = make_plan(folder)
+    assert [(m.survivor, m.merged) for m in plan.folders[0].merges] == [
+        ("deploy.md", ("deploy-copy.md",))
+    ]
+    apply_plan(plan)
+    stamp = datetime.fromisoformat("2026-10-05T10:00:00").timestamp()
+    assert (folder / "deploy.md").stat().st_mtime == stamp
+    assert (folder / "archive" / "deploy-copy.md").stat().st_mtime == stamp

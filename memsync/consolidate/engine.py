@@ -159,6 +159,9 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
             moves.append((move.path, move.destination))
             originals[move.destination] = None
     archived = {a.path for a in archives}
+    for merge in merges:  # a survivor was last written when the newest of its copies was
+        group = [merge.survivor, *merge.merged]
+        mtimes[merge.survivor] = max(mtimes.get(path, 0.0) for path in group)
     for rel, item in files.items():
         if rel not in archived and item.new_raw is not None:
             writes[rel], originals[rel], times[rel] = item.new_raw, item.digest, mtimes[rel]
