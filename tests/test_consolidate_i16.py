@@ -97,6 +97,11 @@ def test_a_weekday_in_a_subjects_phrase_takes_no_direction_from_its_present_verb
         ("Friday is my last day.", "2026-05-15 is my last day."),
     ):
         assert resolve_relative_dates(text, saturday)[0] == converted
+    # Only the copula right after the phrase is its noun's (real.json, written Monday 07-27;
+    # skipping every later `are` had left `flagged` to send it back a week).
+    real = "Releases include the Fed decision on Wednesday, but there are no widely flagged prints."
+    new, _ = resolve_relative_dates(real, date(2026, 7, 27))
+    assert "the Fed decision on 2026-07-29, but" in new
 
 
 def test_a_weekday_a_schedule_runs_on_is_every_weeks() -> None:

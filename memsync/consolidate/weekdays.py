@@ -194,7 +194,9 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
     if not as_day:
         return None  # `Monday planning`: an adjective naming a meeting, not a day
     if prev in _TENSE_PREPS:
-        direction = tense(text, ctx.start, end, clause=False, subject=True)
+        # `The outage on Friday is fixed`: the copula right after the phrase is its noun's.
+        subject = (ctx.nxt or "").lower() in _COPULA
+        direction = tense(text, ctx.start, end, clause=False, subject=subject)
     else:
         direction = tense(text, ctx.start, end, clause=True)
         if direction is None and clock:
