@@ -60,11 +60,10 @@ def _write(folder: FolderPlan, rel: str, data: bytes) -> None:
     """Write DATA at REL, with the modification time the plan keeps for it, if any."""
     from memsync.fsutil.atomic import atomic_write
 
-    path = folder.root / rel
-    atomic_write(path, data)
     when = folder.times.get(rel)
-    if when is not None:
-        os.utime(path, (when, when))
+    # Set on the staged file before the rename: no reader (the client writing meanwhile
+    # included) ever sees the new text with another time, nor the old time on newer text.
+    atomic_write(folder.root / rel, data, mtime_ns=None if when is None else int(when * 1e9))
 
 
 def _original_bytes(root: Path, rel: str) -> bytes | None:
