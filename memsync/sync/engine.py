@@ -6,13 +6,12 @@ import contextlib
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from memsync import git
 from memsync.config import Config, Settings
 from memsync.errors import MemsyncError, RemoteUnavailableError, UsageError, UserMessageError
 from memsync.model.safety import Skipped
-from memsync.sync import arrived, store
+from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
 from memsync.sync.deadline import Deadline, backoff
 from memsync.sync.filetimes import WriteTimes
@@ -30,10 +29,8 @@ from memsync.sync.migrate import edits_to_commit, prepare
 from memsync.sync.outgoing import commit_message
 from memsync.sync.report import StoreReport
 from memsync.sync.reviewed import landed_base
+from memsync.sync.screen import screen_edits
 from memsync.sync.storerun import StoreRun, scan_live, start_run, without_unread_deletions
-
-if TYPE_CHECKING:
-    from memsync.check.findings import Finding
 
 
 def _commit_local(run: StoreRun) -> str | None:
@@ -51,34 +48,9 @@ def _commit_local(run: StoreRun) -> str | None:
     changes = without_unread_deletions(changes, run.unreadable)
     if not changes:
         return heads.local
-    allowed: dict[str, bytes | None] = {}
-    blocked: list[Finding] = []
-    warnings: list[Finding] = []
-    for path, data in sorted(changes.items()):
-        if data is None:
-            allowed[path] = None
-            continue
-        from memsync.check.validate import validate_edit  # only when there are edits
-
-        errors, warns = validate_edit(path, data, binding.scope, run.settings)
-        warnings.extend(warns)
-        if errors:
-            blocked.extend(errors)
-        else:
-            allowed[path] = data
-    told = arrived.on_remote(binding, heads.remote or heads.local, blocked, changes)
-    run.note(blocked=told, warnings=run.report.warnings + tuple(warnings))
+    allowed = screen_edits(run, changes, heads, current)
     if not allowed:
         return heads.local
-    # Held back for any reason, failing validation or skipped by the scan (a case twin of a
-    # store file): its index line stays local with it, or the store's index links to nothing.
-    held_back = {f.path for f in blocked} | run.unreadable
-    if held_back:
-        from memsync.sync.holdback import hold_back
-
-        # The store's README.md at a `--subdir .` root is the repository's, not the memory.
-        stored = [p for p in current if store.is_memory_file(binding, p)]
-        allowed, run.held = hold_back(allowed, held_back, stored)
     from memsync.sync.storemerge import describe, merge_local_edits, riding, trailers
 
     merged, decisions = merge_local_edits(binding, base, allowed, current, heads.local)
