@@ -16,6 +16,7 @@ from memsync.sync.binding import Binding, hostname
 from memsync.sync.deadline import Deadline, backoff
 from memsync.sync.filetimes import WriteTimes
 from memsync.sync.identity import check_folder, missing_record
+from memsync.sync.indexkeep import keep_index_entries
 from memsync.sync.lock import store_lock
 from memsync.sync.manifest import (
     hashes,
@@ -45,7 +46,7 @@ def _commit_local(run: StoreRun) -> str | None:
     changes, base, current = edits_to_commit(binding, run.manifest, run.live, heads.local)
     # A synced memory saved as Latin-1, grown past the size limit or replaced by a symlink is
     # an edit held back, not a deletion: committed as one, every machine would lose it.
-    changes = without_unread_deletions(changes, run.unreadable)
+    changes = keep_index_entries(run, without_unread_deletions(changes, run.unreadable))
     if not changes:
         return heads.local
     allowed = screen_edits(run, changes, heads, current)
