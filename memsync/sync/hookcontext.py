@@ -1,0 +1,130 @@
+"""What a SessionStart hook tells the model: the index lines a pull brought, the team memory.
+
+Claude Code read `MEMORY.md` before the hook ran and never loads `team/MEMORY.md` itself
+(CLAUDE-CODE.md section 2): these sections are how the model learns of both in this session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from memsync.sync.hookoutput import Section, clean_line, quote_name
+
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from memsync.sync.report import StoreReport
+
+MAX_NAMES = 4
+
+
+def _read_index(path: Path) -> list[str]:
+    """The lines of an index file as Claude Code loads it (no frontmatter, no HTML comment
+    blocks), read only when it is a regular file within the size limit, never through a
+    symlink (SPEC section 2), never blocking on a FIFO."""
+    from memsync.fsutil.reads import read_regular_or_none
+
+    data = read_regular_or_none(path)
+    if data is None:
+        return []
+    from memsync.model.loaded import loaded_text
+
+    # What the model is told the index holds is what the client would show it of the file.
+    return loaded_text(data.decode("utf-8", "replace")).lstrip("\ufeff").splitlines()
+
+
+def _team_link(live: Path) -> str | None:
+    """Why the team index of LIVE is not read: the folder or its MEMORY.md is a symlink."""
+    from memsync.fsutil.reads import contained
+
+    if contained(live.parent, live.name) is None:
+        return f"{live} is a symlink; {LINK_FIX} folder"
+    if contained(live, "MEMORY.md") is None:
+        return f"{live / 'MEMORY.md'} is a symlink; {LINK_FIX} file"
+    return None
+
+
+LINK_FIX = "memsync never reads through a symlink: replace it by a regular"
+
+
+def _memory_paths(report: StoreReport, paths: Sequence[str]) -> list[str]:
+    """The memories among PATHS, by the one memory rule of REPORT's scope: not the indexes."""
+    from memsync.model.safety import Scope, is_index_path, is_memory_file
+
+    scope: Scope = "team" if report.scope == "team" else "private"
+    return [p for p in paths if is_memory_file(p, scope) and not is_index_path(p)]
+
+
+def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
+    """Index lines of the memories REPORT wrote, then the changes no index line names."""
+    from memsync.model.index import parse_entry
+
+    updated = set(_memory_paths(report, report.updated))
+    lines: list[str] = []
+    named: set[str] = set()
+    for line in index:
+        entry = parse_entry(line)
+        if entry is not None and entry.target in updated:
+            lines.append(clean_line(line))
+            named.add(entry.target)
+    lines.extend(f"- {quote_name(p)} (no index line)" for p in sorted(updated - named))
+    lines.extend(f"- removed: {quote_name(p)}" for p in _memory_paths(report, report.deleted))
+    return lines
+
+
+TEAM_GUIDANCE = (
+    "It is shared through git with everyone who works on this project (memsync syncs it at "
+    "session start and end); Claude Code does not load it by itself, so its index follows.\n"
+    "Save a memory there (a file in that folder plus a line in its MEMORY.md, in the same "
+    "format as your own memory) when it is a convention or fact every contributor should "
+    "follow: build and test commands, code conventions, decisions and their reasons, where "
+    "things are.\n"
+    "Never save `user` memories (about one person) or anything secret (tokens, passwords, "
+    "keys, personal data) there: those stay in your private memory."
+)
+
+
+def team_section(live: Path, updated: Sequence[str] = (), deleted: Sequence[str] = ()) -> Section:
+    """The team folder, when to save there, what this pull changed (the memories UPDATED
+    and DELETED), then the team index."""
+    index_file = live / "MEMORY.md"
+    link = _team_link(live)
+    index = [] if link else [clean_line(ln) for ln in _read_index(index_file) if ln.strip()]
+    heading = [f"Team memory: {live}", TEAM_GUIDANCE]
+    if updated:
+        heading.append(f"New or changed by this pull: {short_names(updated, most=20)}")
+    if deleted:
+        heading.append(f"Removed by this pull: {short_names(deleted, most=20)}")
+    heading.append(f"Team index ({index_file}):")
+    empty = f"(team index not shown: {link})" if link else "(no team memories yet)"
+    lines = tuple(index or [empty])
+    return Section("\n".join(heading), lines, str(index_file))
+
+
+def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
+    """Model context after a pull: changed index lines, then the team memory."""
+    sections: list[Section] = []
+    for report in reports:
+        if not report.live_dir:
+            continue
+        live = Path(report.live_dir)
+        index_file = live / "MEMORY.md"
+        if report.scope == "team":
+            updated = _memory_paths(report, report.updated)
+            sections.append(team_section(live, updated, _memory_paths(report, report.deleted)))
+        elif _memory_paths(report, report.changed_live):
+            heading = (
+                "memsync brought memory changes from other machines after this session loaded "
+                f"MEMORY.md. Index lines of the new or changed memories in {live} "
+                "(Read a file for its content):"
+            )
+            lines = _changed_lines(report, _read_index(index_file))
+            sections.append(Section(heading, tuple(lines), str(index_file)))
+    return sections
+
+
+def short_names(paths: Sequence[str], quote: bool = True, most: int = MAX_NAMES) -> str:
+    """PATHS as a short list: the first MOST, then how many more."""
+    shown = [quote_name(p) if quote else Path(p).name for p in paths[:most]]
+    more = len(paths) - len(shown)
+    return ", ".join(shown) + (f", +{more} more" if more > 0 else "")
