@@ -14,7 +14,7 @@ import platform
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -143,11 +143,22 @@ def run_claude(
     debug_file: Path,
     *,
     tools: str = "Write Edit Read",
+    args: Sequence[str] = (),
 ) -> ClaudeRun:
-    """Run one `claude -p PROMPT` session in PROJECT; the caller checks the outcome."""
+    """Run one `claude -p PROMPT` session in PROJECT (ARGS: more options, `--continue`);
+    the caller checks the outcome."""
     debug_file.unlink(missing_ok=True)  # the client appends; one log per session
     proc = subprocess.run(
-        [str(binary), "-p", prompt, "--allowedTools", tools, "--debug-file", str(debug_file)],
+        [
+            str(binary),
+            *args,
+            "-p",
+            prompt,
+            "--allowedTools",
+            tools,
+            "--debug-file",
+            str(debug_file),
+        ],
         cwd=project,
         env=dict(env),
         stdin=subprocess.DEVNULL,

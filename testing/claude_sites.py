@@ -58,12 +58,16 @@ class Site:
         return env
 
     def session(
-        self, *turns: Sequence[ToolCall], prompt: str = "Note what we agreed."
+        self,
+        *turns: Sequence[ToolCall],
+        prompt: str = "Note what we agreed.",
+        args: Sequence[str] = (),
     ) -> tuple[ClaudeRun, list[Recorded]]:
-        """One `claude -p` session whose model makes TURNS of tool calls; the requests sent."""
+        """One `claude -p` session whose model makes TURNS of tool calls; the requests sent.
+        ARGS go to the client first (`--continue` resumes the last session)."""
         self.api.play(*turns)
         debug = self.machine.home / "claude-debug.txt"
-        run = run_claude(self.binary, self.project, self.env(), prompt, debug)
+        run = run_claude(self.binary, self.project, self.env(), prompt, debug, args=args)
         if run.returncode != 0:
             raise AssertionError(
                 f"[{self.machine.name}] claude exited {run.returncode}\n"

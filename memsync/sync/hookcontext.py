@@ -101,8 +101,10 @@ def team_section(live: Path, updated: Sequence[str] = (), deleted: Sequence[str]
     return Section("\n".join(heading), lines, str(index_file))
 
 
-def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
-    """Model context after a pull: changed index lines, then the team memory."""
+def pull_sections(reports: Sequence[StoreReport], *, resumed: bool = False) -> list[Section]:
+    """Model context after a pull: changed index lines, then the team memory. A RESUMED
+    session's transcript already holds the team memory its first start was given: it gets
+    the team block again only when this pull changed team memory."""
     sections: list[Section] = []
     for report in reports:
         if not report.live_dir:
@@ -111,7 +113,9 @@ def pull_sections(reports: Sequence[StoreReport]) -> list[Section]:
         index_file = live / "MEMORY.md"
         if report.scope == "team":
             updated = _memory_paths(report, report.updated)
-            sections.append(team_section(live, updated, _memory_paths(report, report.deleted)))
+            deleted = _memory_paths(report, report.deleted)
+            if not resumed or updated or deleted:
+                sections.append(team_section(live, updated, deleted))
         elif _memory_paths(report, report.changed_live):
             heading = (
                 "memsync brought memory changes from other machines after this session loaded "

@@ -78,7 +78,10 @@ def run_hook(
         from memsync.sync.deadline import Deadline
 
         deadline = Deadline.after(limit)  # one limit for the quick look and the engine
-        project = hook_project_dir(read_hook_input(), project)
+        given = read_hook_input()
+        project = hook_project_dir(given, project)
+        # `claude --continue`/`--resume`: the transcript already holds the first start's context.
+        resumed = given.get("source") == "resume"
         bindings = _start_fetches(config, project, scopes)
         key = bindings[0].project_key if bindings else None
         if command == "pull" and key is not None:
@@ -93,7 +96,7 @@ def run_hook(
             # What the session needs even when the remote never answers: the watchdog
             # prints it rather than nothing.
             for binding in bindings:
-                if binding.scope == "team":
+                if binding.scope == "team" and not resumed:
                     output = output.with_section(team_section(binding.live_dir))
             set_fallback(output, "the remote did not answer; this session has the memory here")
             # Nothing new anywhere (the usual session start): no engine to import.
@@ -142,7 +145,7 @@ def run_hook(
         _answer(command, key, prepared.with_person(failed))
         return
     if command == "pull":
-        for section in pull_sections(reports):
+        for section in pull_sections(reports, resumed=resumed):
             output = output.with_section(section)
     said = person_lines(reports)
     again = [line for line in carried if line not in said]  # not what this start says too

@@ -309,3 +309,32 @@ def test_a_models_rewrite_of_the_index_it_was_shown_keeps_the_lines_the_pull_bro
     [output] = hook_json(run)
     message = output["systemMessage"]
     assert 'kept the MEMORY.md line(s) of "two.md": the memory is still there' in message
+
+
+def test_a_resumed_session_gets_the_team_memory_again_only_when_it_changed(site) -> None:
+    a, b = site("alice-laptop"), site("bob-laptop")
+    policy = "- [Testing policy](testing-policy.md) — integration tests use a real database"
+    write_team_memory(a, "testing-policy.md", "feedback", policy)
+    b.session()
+    # `claude --continue`: the transcript holds the first start's hook context already.
+    _, requests = b.session(prompt="And the next step?", args=("--continue",))
+    context = first_context(requests)
+    assert context.count(f"Team memory: {b.team}") == 1, context
+    assert context.count(policy) == 1
+    deploys = "- [Deploys](deploys.md) — staging first"
+    a.session(
+        [read(str(a.team / "MEMORY.md"))],
+        [
+            write(
+                str(a.team / "deploys.md"),
+                memory_text("deploys", "How we deploy", "project", "Staging first."),
+            ),
+            write(str(a.team / "MEMORY.md"), f"{policy}\n{deploys}\n"),
+        ],
+    )
+    # Team memory changed since: the resumed session is told, with the whole index again.
+    _, requests = b.session(prompt="Anything new?", args=("--continue",))
+    context = first_context(requests)
+    assert context.count(f"Team memory: {b.team}") == 2
+    assert 'New or changed by this pull: "deploys.md"' in context
+    assert deploys in context
