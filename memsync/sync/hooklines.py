@@ -58,6 +58,13 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
             lines.append(
                 f"memsync: {scope}: {_secret_state(report)}: {finding.describe()}; {_fix(finding)}"
             )
+        # An index the client cuts hides memories from every session: only the person can
+        # decide what goes (a push measured the index it sent, as merged: sync/pushscan).
+        lines.extend(
+            f"memsync: {scope}: {finding.describe()}"
+            for finding in report.warnings
+            if finding.rule in ("index-too-many-lines", "index-too-many-chars")
+        )
         lines.extend(arrived_lines(scope, report.arrived))
         # A file the live folder would not take (disk full, read-only) is not unsafe.
         unwritable = [s for s in report.skipped if s.reason.startswith("cannot write it here")]

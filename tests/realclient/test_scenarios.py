@@ -338,3 +338,28 @@ def test_a_resumed_session_gets_the_team_memory_again_only_when_it_changed(site)
     assert context.count(f"Team memory: {b.team}") == 2
     assert 'New or changed by this pull: "deploys.md"' in context
     assert deploys in context
+
+
+def test_an_index_the_client_cuts_is_told_to_the_person_at_the_next_session_start(site) -> None:
+    a = site("alice-laptop")
+    a.memory.mkdir(parents=True, exist_ok=True)
+    lines = [f"- [Memory {i}](m{i:03d}.md) — what happened {i}" for i in range(230)]
+    for i in range(230):
+        (a.memory / f"m{i:03d}.md").write_text(
+            memory_text(f"m{i:03d}", f"memory {i}", "project", f"Fact {i}."), encoding="utf-8"
+        )
+    (a.memory / "MEMORY.md").write_text("\n".join(lines[:190]) + "\n", encoding="utf-8")
+    a.machine.memsync("push", cwd=a.project)
+    # The model adds 40 lines; the session end pushes an index the client will cut at 200.
+    a.session(
+        [read(str(a.memory / "MEMORY.md"))],
+        [write(str(a.memory / "MEMORY.md"), "\n".join(lines) + "\n")],
+    )
+    run, requests = a.session()
+    # The model is warned by the client itself; the person only by memsync.
+    assert "WARNING: MEMORY.md is 230 lines (limit: 200)" in first_context(requests)
+    [output] = hook_json(run)
+    message = output["systemMessage"]
+    assert "MEMORY.md:201: " in message
+    assert "index has 230 lines: Claude Code loads only the first 200" in message
+    assert "run `memsync consolidate`" in message
