@@ -75,7 +75,10 @@ def keep_index_entries(
         ensure = dropped_entries(base, data, folder, run.live)
         if not ensure:
             continue
-        merged = merge_index(data, data, data, path=path, ensure=ensure).content
+        merged: bytes | None = data
+        for item in ensure:  # one at a time, in the old index's order: each follows the last
+            if merged is not None:
+                merged = merge_index(merged, merged, merged, path=path, ensure=[item]).content
         if merged is not None:
             result[path] = merged
             names = ", ".join(f'"{e.target}"' for e in ensure)

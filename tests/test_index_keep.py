@@ -1,0 +1,44 @@
+"""An index entry leaves only with its memory (SPEC section 4). Claude Code 2.1.330 lets the
+model Write a whole MEMORY.md it never Read: the private index it injected before the
+SessionStart pull, or `team/MEMORY.md`, which the model saw only in the hook's context (both
+checked with the real client; tests/realclient has the private case end to end). A rewrite
+that keeps only the model's own line must not take teammates' memories out of the index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine, memory_dir, setup_machine
+from testing.memories import write_memory
+
+
+def test_a_team_index_rewritten_with_one_line_keeps_the_teammates_entries(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice, bob = machines[0], machines[1]
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    a_project = setup_machine(alice, make_bare_remote(tmp_path / "remotes" / "a.git"), team, "a")
+    a_team = memory_dir(alice, a_project) / "team"
+    for name in ("policy", "ci"):
+        write_memory(a_team, f"{name}.md", name, f"Fact {name}.\n")
+    policy, ci = "- [Policy](policy.md) — real db", "- [CI](ci.md) — self-hosted"
+    (a_team / "MEMORY.md").write_text(f"{policy}\n{ci}\n", encoding="utf-8")
+    alice.memsync("push", "--scope", "team", cwd=a_project)
+    b_project = setup_machine(bob, make_bare_remote(tmp_path / "remotes" / "b.git"), team, "b")
+    b_team = memory_dir(bob, b_project) / "team"
+    # Bob's session: a new team memory, and the index Written with only its line.
+    write_memory(b_team, "deploys.md", "deploys", "Staging first.\n")
+    deploys = "- [Deploys](deploys.md) — staging first"
+    (b_team / "MEMORY.md").write_text(deploys + "\n", encoding="utf-8")
+    result = bob.memsync("push", "--scope", "team", cwd=b_project)
+    pushed = git("show", "main:acme-api/MEMORY.md", cwd=team)
+    assert pushed == f"{deploys}\n{policy}\n{ci}\n"
+    assert (b_team / "MEMORY.md").read_text(encoding="utf-8") == pushed
+    out = " ".join((result.stdout + result.stderr).split())
+    assert 'kept the MEMORY.md line(s) of "policy.md", "ci.md": the memory is still there' in out
+    # A memory deleted with its line leaves the index: only a line alone is put back.
+    (b_team / "ci.md").unlink()
+    (b_team / "MEMORY.md").write_text(f"{deploys}\n", encoding="utf-8")
+    bob.memsync("push", "--scope", "team", cwd=b_project)
+    assert git("show", "main:acme-api/MEMORY.md", cwd=team) == f"{deploys}\n{policy}\n"
