@@ -82,6 +82,11 @@ def run_hook(
         project = hook_project_dir(given, project)
         # `claude --continue`/`--resume`: the transcript already holds the first start's context.
         resumed = given.get("source") == "resume"
+        from memsync.model.paths import claude_config_dir
+        from memsync.sync.automemory import auto_memory_off
+
+        # Auto-memory off: the client shows the model no memory, and neither does the hook.
+        silent = command == "pull" and auto_memory_off(project, claude_config_dir())
         bindings = _start_fetches(config, project, scopes)
         key = bindings[0].project_key if bindings else None
         if command == "pull" and key is not None:
@@ -96,7 +101,7 @@ def run_hook(
             # What the session needs even when the remote never answers: the watchdog
             # prints it rather than nothing.
             for binding in bindings:
-                if binding.scope == "team" and not resumed:
+                if binding.scope == "team" and not resumed and not silent:
                     output = output.with_section(team_section(binding.live_dir))
             set_fallback(output, "the remote did not answer; this session has the memory here")
             # Nothing new anywhere (the usual session start): no engine to import.
@@ -144,7 +149,7 @@ def run_hook(
         failed = f"memsync: {command} failed: {error!r}; run `memsync {command}`"
         _answer(command, key, prepared.with_person(failed))
         return
-    if command == "pull":
+    if command == "pull" and not silent:
         for section in pull_sections(reports, resumed=resumed):
             output = output.with_section(section)
     said = person_lines(reports)

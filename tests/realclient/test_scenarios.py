@@ -363,3 +363,40 @@ def test_an_index_the_client_cuts_is_told_to_the_person_at_the_next_session_star
     assert "MEMORY.md:201: " in message
     assert "index has 230 lines: Claude Code loads only the first 200" in message
     assert "run `memsync consolidate`" in message
+
+
+# How the client introduces the MEMORY.md it loaded.
+LOADED_INDEX = "(user's auto-memory, persists across conversations)"
+
+
+def test_with_auto_memory_turned_off_the_hook_gives_the_model_no_memory(site) -> None:
+    import json
+
+    a, b = site("alice-laptop"), site("alice-desktop")
+    policy = "- [Testing policy](testing-policy.md) — integration tests use a real database"
+    write_team_memory(a, "testing-policy.md", "feedback", policy)
+    one = "- [One](one.md) — the first memory"
+    a.session(
+        [
+            write(str(a.memory / "one.md"), memory_text("one", "first", "project", "1")),
+            write(str(a.memory / "MEMORY.md"), one + "\n"),
+        ]
+    )
+    b.machine.env["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = "1"
+    _, requests = b.session()
+    context = first_context(requests)
+    # The client shows no memory at all; the hook adds none either, but still syncs.
+    assert LOADED_INDEX not in context
+    assert "Team memory:" not in context and one not in context and policy not in context
+    assert (b.memory / "one.md").is_file() and (b.team / "testing-policy.md").is_file()
+    # The same switch in the project's local settings (the environment no longer says).
+    del b.machine.env["CLAUDE_CODE_DISABLE_AUTO_MEMORY"]
+    (b.project / ".claude").mkdir()
+    local = b.project / ".claude" / "settings.local.json"
+    local.write_text(json.dumps({"autoMemoryEnabled": False}), encoding="utf-8")
+    _, requests = b.session()
+    assert "Team memory:" not in first_context(requests)
+    local.write_text(json.dumps({"autoMemoryEnabled": True}), encoding="utf-8")
+    _, requests = b.session()
+    context = first_context(requests)
+    assert LOADED_INDEX in context and f"Team memory: {b.team}" in context
