@@ -42,3 +42,39 @@ def test_a_team_index_rewritten_with_one_line_keeps_the_teammates_entries(
     (b_team / "MEMORY.md").write_text(f"{deploys}\n", encoding="utf-8")
     bob.memsync("push", "--scope", "team", cwd=b_project)
     assert git("show", "main:acme-api/MEMORY.md", cwd=team) == f"{deploys}\n{policy}\n"
+
+
+def test_an_index_written_before_the_pull_does_not_bring_back_a_deleted_memorys_line(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice, bob = machines[0], machines[1]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    a_project = setup_machine(alice, private, None, "a")
+    b_project = setup_machine(bob, private, None, "b")
+    a_live, b_live = memory_dir(alice, a_project), memory_dir(bob, b_project)
+    one, two = "- [One](one.md) — first", "- [Two](two.md) — second"
+    for name in ("one", "two"):
+        write_memory(a_live, f"{name}.md", name, f"Fact {name}.\n")
+    (a_live / "MEMORY.md").write_text(f"{one}\n{two}\n", encoding="utf-8")
+    alice.memsync("push", cwd=a_project)
+    bob.memsync("pull", cwd=b_project)
+    # Alice deletes `two`; Bob's session start pulls that, but his model had loaded the index
+    # before the pull and Writes it back with `two` and its own new line.
+    (a_live / "two.md").unlink()
+    (a_live / "MEMORY.md").write_text(f"{one}\n", encoding="utf-8")
+    alice.memsync("push", cwd=a_project)
+    bob.memsync("pull", cwd=b_project)
+    assert not (b_live / "two.md").exists()
+    write_memory(b_live, "three.md", "three", "Fact three.\n")
+    three = "- [Three](three.md) — third"
+    (b_live / "MEMORY.md").write_text(f"{one}\n{two}\n{three}\n", encoding="utf-8")
+    result = bob.memsync("push", cwd=b_project)
+    pushed = git("show", "main:acme-api/MEMORY.md", cwd=private)
+    assert pushed == f"{one}\n{three}\n"
+    assert (b_live / "MEMORY.md").read_text(encoding="utf-8") == pushed
+    out = " ".join((result.stdout + result.stderr).split())
+    assert 'dropped the MEMORY.md line(s) of "two.md": that memory was deleted' in out, out
+    # A line added for a memory that never existed is the person's, and stays (check flags it).
+    (b_live / "MEMORY.md").write_text(f"{pushed}- [Soon](soon.md) — to write\n", encoding="utf-8")
+    bob.memsync("push", cwd=b_project, check=False)
+    assert "soon.md" in (b_live / "MEMORY.md").read_text(encoding="utf-8")

@@ -8,7 +8,10 @@ the other machine's new memories out of every machine's index: the files stayed,
 
 An index entry goes with its memory (SPEC section 4: entries of deleted memories go). So an
 entry the last synced index had, whose memory is still in the live folder and to which no line
-of the edited index links, is kept, after the entry it followed; the person is told.
+of the edited index links, is kept, after the entry it followed. The same rewrite brings back
+the line of a memory the pull deleted (another machine deleted it): an entry the edit added
+whose memory is neither in the live folder nor in the store, which deleted it, is dropped.
+The person is told of each.
 """
 
 from __future__ import annotations
@@ -26,18 +29,12 @@ def dropped_entries(
     base: bytes, edited: bytes, folder: str, live: Mapping[str, bytes]
 ) -> list[IndexEnsure]:
     """The entries of BASE that EDITED lost although their memories are still in LIVE."""
-    from memsync.merge.index import IndexEnsure, resolve_target
+    from memsync.merge.index import IndexEnsure
     from memsync.model.index import parse_index
 
-    def targets(raw: bytes) -> list[str | None]:
-        return [
-            None if line.entry is None else resolve_target(folder, line.entry.target)
-            for line in parse_index(raw).lines
-        ]
-
-    kept = set(targets(edited))
+    kept = set(_targets(edited, folder))
     lines = parse_index(base).lines
-    order = targets(base)
+    order = _targets(base, folder)
     found: list[IndexEnsure] = []
     for n, (line, target) in enumerate(zip(lines, order, strict=True)):
         if target is None or target in kept or target not in live:
@@ -47,11 +44,61 @@ def dropped_entries(
     return found
 
 
+def _targets(raw: bytes, folder: str) -> list[str | None]:
+    from memsync.merge.index import resolve_target
+    from memsync.model.index import parse_index
+
+    return [
+        None if line.entry is None else resolve_target(folder, line.entry.target)
+        for line in parse_index(raw).lines
+    ]
+
+
+def _deleted_in_store(run: StoreRun, paths: list[str]) -> list[str]:
+    """The PATHS (live paths) whose memory a commit of the store deleted."""
+    from memsync.git.run import run_git
+    from memsync.sync.store import store_path
+
+    deleted = []
+    for path in paths:
+        args = ["log", "--all", "--diff-filter=D", "-1", "--format=%H", "--"]
+        found = run_git(
+            [*args, store_path(run.binding, path)], cwd=run.binding.clone_dir, check=False
+        )
+        if found.ok and found.stdout.strip():
+            deleted.append(path)
+    return deleted
+
+
+def _without_deleted(
+    run: StoreRun, base: bytes, edited: bytes, folder: str
+) -> tuple[bytes, list[str]]:
+    """EDITED less the entries it added (BASE had none) of memories the store deleted and the
+    live folder does not have: the same stale rewrite brings back the line of a memory
+    another machine deleted, a link to nothing on every machine."""
+    from memsync.model.index import parse_index, render_index
+
+    had = set(_targets(base, folder))
+    added = {t for t in _targets(edited, folder) if t is not None and t not in had}
+    missing = sorted(t for t in added if t not in run.live and "://" not in t)
+    gone = set(_deleted_in_store(run, missing)) if missing else set()
+    if not gone:
+        return edited, []
+    index = parse_index(edited)
+    kept = [
+        line
+        for line, target in zip(index.lines, _targets(edited, folder), strict=True)
+        if target not in gone
+    ]
+    return render_index(index.with_lines(kept)), sorted(gone)
+
+
 def keep_index_entries(
     run: StoreRun, changes: Mapping[str, bytes | None]
 ) -> dict[str, bytes | None]:
     """CHANGES with every edited index given back the entries of memories still in the live
-    folder (the report notes each); the live index is left to the next write from the store."""
+    folder, less the entries it added of memories the store deleted (the report notes each);
+    the live index is left to the next write from the store."""
     from memsync.model.safety import is_index_path
 
     edited = {
@@ -67,11 +114,19 @@ def keep_index_entries(
     found = git.read_blobs(run.binding.clone_dir, [run.manifest.files[p] for p in edited])
     result = dict(changes)
     notes: list[str] = []
-    for path, data in edited.items():
+    for path, written in edited.items():
         base = found.get(run.manifest.files[path])
         if base is None:
             continue
         folder = posixpath.dirname(path)
+        data, gone = _without_deleted(run, base, written, folder)
+        if gone:
+            result[path] = data
+            names = ", ".join(f'"{p}"' for p in gone)
+            notes.append(
+                f"dropped the {path} line(s) of {names}: that memory was deleted, and the line "
+                "came back with an index written from before this session's pull"
+            )
         ensure = dropped_entries(base, data, folder, run.live)
         if not ensure:
             continue
