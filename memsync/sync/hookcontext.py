@@ -76,7 +76,8 @@ TEAM_GUIDANCE = (
     "It is shared through git with everyone who works on this project (memsync syncs it at "
     "session start and end); Claude Code does not load it by itself, so its index follows.\n"
     "Save a memory there (a file in that folder plus a line in its MEMORY.md, in the same "
-    "format as your own memory) when it is a convention or fact every contributor should "
+    "format as your own memory; Read that MEMORY.md before you change it, never rewrite it "
+    "from the lines below) when it is a convention or fact every contributor should "
     "follow: build and test commands, code conventions, decisions and their reasons, where "
     "things are.\n"
     "Never save `user` memories (about one person) or anything secret (tokens, passwords, "
@@ -119,8 +120,9 @@ def pull_sections(reports: Sequence[StoreReport], *, resumed: bool = False) -> l
         elif _memory_paths(report, report.changed_live):
             heading = (
                 "memsync brought memory changes from other machines after this session loaded "
-                f"MEMORY.md. Index lines of the new or changed memories in {live} "
-                "(Read a file for its content):"
+                f"MEMORY.md, so the copy loaded above is out of date: Read {index_file} before "
+                "you change it, never rewrite it from that copy. Index lines of the new or "
+                f"changed memories in {live} (Read a file for its content):"
             )
             lines = _changed_lines(report, _read_index(index_file))
             sections.append(Section(heading, tuple(lines), str(index_file)))

@@ -86,6 +86,7 @@ def test_a_team_memory_written_on_a_is_seen_on_b_with_where_to_save(site, remote
     assert line in context
     assert f"Team memory: {b.team}" in context
     assert "Never save `user` memories" in context
+    assert "Read that MEMORY.md before you change it, never rewrite it" in context
     assert "secret" in context
     # B's client neither loads team/MEMORY.md nor mentions team/ itself: only the hook did.
     assert context.count(str(b.team / "MEMORY.md")) >= 1
@@ -295,8 +296,13 @@ def test_a_models_rewrite_of_the_index_it_was_shown_keeps_the_lines_the_pull_bro
             write(str(b.memory / "MEMORY.md"), f"{one}\n{three}\n"),
         ]
     )
-    loaded = first_context(requests).split("SessionStart hook", 1)[0]
+    context = first_context(requests)
+    loaded = context.split("SessionStart hook", 1)[0]
     assert one in loaded and two not in loaded
+    # The model is told its copy is out of date (a retitle the pull brought is not protected
+    # by memsync: only a model that reads the file keeps it).
+    out_of_date = "so the copy loaded above is out of date: Read "
+    assert f"{out_of_date}{b.memory / 'MEMORY.md'} before you change it" in context
     assert any("MEMORY.md has been updated successfully" in r.text() for r in requests[1:])
     # The session end pushed the index with `two` kept: its memory was never deleted.
     pushed = remote_file(bare, "acme-api/MEMORY.md")
