@@ -10,6 +10,17 @@ from memsync.git.objects import ModeOid, object_kinds
 from memsync.git.run import run_git
 
 
+def deleted_paths(repo: Path, paths: Sequence[str]) -> list[str]:
+    """The PATHS a commit on any ref of REPO deleted (each at most one `git log`)."""
+    found: list[str] = []
+    for path in paths:
+        args = ["log", "--all", "--diff-filter=D", "-1", "--format=%H", "--", path]
+        result = run_git(args, cwd=repo, check=False)
+        if result.ok and result.text.strip():
+            found.append(path)
+    return found
+
+
 def authored_time(repo: Path, commit: str) -> int:
     """Author time of COMMIT in unix seconds: when its edit was made (SPEC section 4)."""
     return int(run_git(["show", "-s", "--format=%at", commit], cwd=repo).text.strip() or 0)

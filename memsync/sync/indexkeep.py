@@ -56,18 +56,11 @@ def _targets(raw: bytes, folder: str) -> list[str | None]:
 
 def _deleted_in_store(run: StoreRun, paths: list[str]) -> list[str]:
     """The PATHS (live paths) whose memory a commit of the store deleted."""
-    from memsync.git.run import run_git
+    from memsync import git
     from memsync.sync.store import store_path
 
-    deleted = []
-    for path in paths:
-        args = ["log", "--all", "--diff-filter=D", "-1", "--format=%H", "--"]
-        found = run_git(
-            [*args, store_path(run.binding, path)], cwd=run.binding.clone_dir, check=False
-        )
-        if found.ok and found.stdout.strip():
-            deleted.append(path)
-    return deleted
+    by_store = {store_path(run.binding, path): path for path in paths}
+    return [by_store[p] for p in git.deleted_paths(run.binding.clone_dir, list(by_store))]
 
 
 def _without_deleted(
