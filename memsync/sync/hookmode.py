@@ -88,6 +88,15 @@ def run_hook(
         # Auto-memory off: the client shows the model no memory, and neither does the hook.
         silent = command == "pull" and auto_memory_off(project, claude_config_dir())
         bindings = _start_fetches(config, project, scopes)
+        if command == "pull":
+            import contextlib
+
+            from memsync.sync.indexkeep import remember_loaded_index
+
+            for binding in bindings:  # the client loads the private index only
+                if binding.scope == "private":
+                    with contextlib.suppress(OSError):  # never worth failing a pull
+                        remember_loaded_index(binding.live_dir)
         key = bindings[0].project_key if bindings else None
         if command == "pull" and key is not None:
             # What the last session end said: Claude Code showed the person none of it.

@@ -12,12 +12,18 @@ of the edited index links, is kept, after the entry it followed. The same rewrit
 the line of a memory the pull deleted (another machine deleted it): an entry the edit added
 whose memory is neither in the live folder nor in the store, which deleted it, is dropped.
 The person is told of each.
+
+A line the pull changed (another machine retitled it) that the rewrite put back to the text
+the client had loaded cannot be told from a deliberate edit by the index alone. So the hook
+keeps the index as the client loaded it (`remember_loaded_index`, before its pull); a line
+the edit wrote exactly as loaded, where the pull had changed it, takes the pulled text back.
 """
 
 from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
+from pathlib import Path
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
@@ -42,6 +48,65 @@ def dropped_entries(
         after = tuple(t for t in reversed(order[:n]) if t is not None)
         found.append(IndexEnsure(target, line.text, after))
     return found
+
+
+LOADED_SUFFIX = ".loaded-index"
+
+
+def loaded_index_file(live_dir: Path) -> Path:
+    """Where the index the client loaded at the last session start is kept (beside the
+    manifest of LIVE_DIR, in memsync's data directory)."""
+    from memsync.config import data_dir
+    from memsync.sync.manifest import manifest_path
+
+    return manifest_path(data_dir(), live_dir).with_suffix(LOADED_SUFFIX)
+
+
+def remember_loaded_index(live_dir: Path) -> None:
+    """At session start, before the pull: keep MEMORY.md as Claude Code has just loaded it."""
+    from memsync.fsutil.atomic import atomic_write
+    from memsync.fsutil.reads import read_regular_or_none
+
+    data = read_regular_or_none(live_dir / "MEMORY.md")
+    path = loaded_index_file(live_dir)
+    if data is None:
+        path.unlink(missing_ok=True)
+    elif read_regular_or_none(path) != data:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data, durable=False)
+
+
+def _lines_by_target(raw: bytes, folder: str) -> dict[str, str]:
+    from memsync.model.index import parse_index
+
+    found: dict[str, str] = {}
+    for line, target in zip(parse_index(raw).lines, _targets(raw, folder), strict=True):
+        if target is not None:
+            found.setdefault(target, line.text)
+    return found
+
+
+def _unreverted(run: StoreRun, base: bytes, edited: bytes) -> tuple[bytes, list[str]]:
+    """EDITED with each line written back exactly as the client loaded it, where the pull
+    since changed it, given the pulled text again (top-level private index only)."""
+    from memsync.fsutil.reads import read_regular_or_none
+    from memsync.model.index import IndexLine, parse_entry, parse_index, render_index
+
+    loaded_raw = read_regular_or_none(loaded_index_file(run.binding.live_dir))
+    if loaded_raw is None:
+        return edited, []
+    loaded, pulled = _lines_by_target(loaded_raw, ""), _lines_by_target(base, "")
+    index = parse_index(edited)
+    lines: list[IndexLine] = []
+    reverted: list[str] = []
+    for line, target in zip(index.lines, _targets(edited, ""), strict=True):
+        new = pulled.get(target) if target is not None else None
+        if target is not None and new is not None and loaded.get(target) == line.text != new:
+            lines.append(IndexLine(new, parse_entry(new)))
+            reverted.append(target)
+        else:
+            lines.append(line)
+    return (render_index(index.with_lines(lines)), reverted) if reverted else (edited, [])
 
 
 def _targets(raw: bytes, folder: str) -> list[str | None]:
@@ -113,6 +178,16 @@ def keep_index_entries(
             continue
         folder = posixpath.dirname(path)
         data, gone = _without_deleted(run, base, written, folder)
+        if path == "MEMORY.md" and run.binding.scope == "private":
+            data, reverted = _unreverted(run, base, data)
+            if reverted:
+                result[path] = data
+                names = ", ".join(f'"{p}"' for p in reverted)
+                notes.append(
+                    f"kept the pulled {path} line(s) of {names}: this session wrote them back "
+                    "as it had loaded them, before its pull changed them; edit the line again "
+                    "to change it"
+                )
         if gone:
             result[path] = data
             names = ", ".join(f'"{p}"' for p in gone)

@@ -406,3 +406,40 @@ def test_with_auto_memory_turned_off_the_hook_gives_the_model_no_memory(site) ->
     _, requests = b.session()
     context = first_context(requests)
     assert LOADED_INDEX in context and f"Team memory: {b.team}" in context
+
+
+def test_a_rewrite_of_the_loaded_index_does_not_revert_a_line_the_pull_changed(
+    site, remotes
+) -> None:
+    bare, _ = remotes
+    a, b = site("alice-laptop"), site("alice-desktop")
+    old, new = "- [One](one.md) — first", "- [One](one.md) — first, and pnpm only"
+    a.session(
+        [
+            write(str(a.memory / "one.md"), memory_text("one", "first", "project", "1")),
+            write(str(a.memory / "MEMORY.md"), old + "\n"),
+        ]
+    )
+    b.machine.memsync("pull", cwd=b.project)
+    (a.memory / "MEMORY.md").write_text(new + "\n", encoding="utf-8")
+    a.machine.memsync("push", cwd=a.project)
+    # B's client loads `old`; the hook pulls `new`; the model Writes the index it loaded.
+    three = "- [Three](three.md) — third"
+    _, requests = b.session(
+        [
+            write(str(b.memory / "three.md"), memory_text("three", "third", "project", "3")),
+            write(str(b.memory / "MEMORY.md"), f"{old}\n{three}\n"),
+        ]
+    )
+    assert old in first_context(requests).split("SessionStart hook", 1)[0]
+    assert remote_file(bare, "acme-api/MEMORY.md") == f"{new}\n{three}\n"
+    # A line the session itself changed is its edit, and goes out as written.
+    mine = "- [One](one.md) — first; pnpm 9 only"
+    run, _ = b.session(
+        [read(str(b.memory / "MEMORY.md"))],
+        [write(str(b.memory / "MEMORY.md"), f"{mine}\n{three}\n")],
+    )
+    assert remote_file(bare, "acme-api/MEMORY.md") == f"{mine}\n{three}\n"
+    # The person heard of the first session end's repair at this session's start.
+    [output] = hook_json(run)
+    assert 'kept the pulled MEMORY.md line(s) of "one.md"' in output["systemMessage"]
