@@ -6,6 +6,7 @@ that keeps only the model's own line must not take teammates' memories out of th
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from testing.gitrepo import git, make_bare_remote
@@ -78,3 +79,24 @@ def test_an_index_written_before_the_pull_does_not_bring_back_a_deleted_memorys_
     (b_live / "MEMORY.md").write_text(f"{pushed}- [Soon](soon.md) — to write\n", encoding="utf-8")
     bob.memsync("push", cwd=b_project, check=False)
     assert "soon.md" in (b_live / "MEMORY.md").read_text(encoding="utf-8")
+
+
+def test_an_index_line_edited_by_hand_before_a_session_start_is_not_undone(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    project = setup_machine(alice, private, None, "a")
+    live = memory_dir(alice, project)
+    write_memory(live, "one.md", "one", "Fact one.\n")
+    (live / "MEMORY.md").write_text("- [One](one.md) — first\n", encoding="utf-8")
+    alice.memsync("push", cwd=project)
+    # Edited by hand, not yet synced; then a session starts (its hook keeps the index the
+    # client loaded, and commits the pending edit before it pulls).
+    mine = "- [One](one.md) — first, edited by hand\n"
+    (live / "MEMORY.md").write_text(mine, encoding="utf-8")
+    hook_input = json.dumps({"cwd": str(project), "source": "startup"})
+    alice.memsync("pull", "--hook", stdin=hook_input)
+    assert (live / "MEMORY.md").read_text(encoding="utf-8") == mine
+    alice.memsync("push", cwd=project)
+    assert git("show", "main:acme-api/MEMORY.md", cwd=private) == mine

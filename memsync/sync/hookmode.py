@@ -96,7 +96,7 @@ def run_hook(
             for binding in bindings:  # the client loads the private index only
                 if binding.scope == "private":
                     with contextlib.suppress(OSError):  # never worth failing a pull
-                        remember_loaded_index(binding.live_dir)
+                        remember_loaded_index(binding)
         key = bindings[0].project_key if bindings else None
         if command == "pull" and key is not None:
             # What the last session end said: Claude Code showed the person none of it.

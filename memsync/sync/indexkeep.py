@@ -28,6 +28,7 @@ from pathlib import Path
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from memsync.merge.index import IndexEnsure
+    from memsync.sync.binding import Binding
     from memsync.sync.storerun import StoreRun
 
 
@@ -62,14 +63,20 @@ def loaded_index_file(live_dir: Path) -> Path:
     return manifest_path(data_dir(), live_dir).with_suffix(LOADED_SUFFIX)
 
 
-def remember_loaded_index(live_dir: Path) -> None:
-    """At session start, before the pull: keep MEMORY.md as Claude Code has just loaded it."""
+def remember_loaded_index(binding: Binding) -> None:
+    """At session start, before the pull: keep MEMORY.md as Claude Code has just loaded it,
+    only when it is what memsync last synced. An index with an edit still to commit is kept
+    by no one: its edited lines, equal to the loaded ones and unlike the synced ones, would
+    read as put back (the start's own commit would undo the person's edit)."""
     from memsync.fsutil.atomic import atomic_write
     from memsync.fsutil.reads import read_regular_or_none
+    from memsync.git import blob_sha
+    from memsync.sync.manifest import binding_manifest
 
-    data = read_regular_or_none(live_dir / "MEMORY.md")
-    path = loaded_index_file(live_dir)
-    if data is None:
+    data = read_regular_or_none(binding.live_dir / "MEMORY.md")
+    path = loaded_index_file(binding.live_dir)
+    manifest, _ = binding_manifest(binding)
+    if data is None or blob_sha(data) != manifest.files.get("MEMORY.md"):
         path.unlink(missing_ok=True)
     elif read_regular_or_none(path) != data:
         path.parent.mkdir(parents=True, exist_ok=True)
