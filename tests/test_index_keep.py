@@ -100,3 +100,25 @@ def test_an_index_line_edited_by_hand_before_a_session_start_is_not_undone(
     assert (live / "MEMORY.md").read_text(encoding="utf-8") == mine
     alice.memsync("push", cwd=project)
     assert git("show", "main:acme-api/MEMORY.md", cwd=private) == mine
+
+
+def test_an_entry_the_session_saw_and_dropped_stays_dropped(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # Claude Code asks the model to "merge or drop stale entries" when MEMORY.md nears its
+    # limits: an entry the session was shown and dropped is its choice, the file kept or not.
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    project = setup_machine(alice, private, None, "a")
+    live = memory_dir(alice, project)
+    one, stale = "- [One](one.md) — first", "- [Stale](stale.md) — old news"
+    for name in ("one", "stale"):
+        write_memory(live, f"{name}.md", name, f"Fact {name}.\n")
+    (live / "MEMORY.md").write_text(f"{one}\n{stale}\n", encoding="utf-8")
+    alice.memsync("push", cwd=project)
+    hook_input = json.dumps({"cwd": str(project), "source": "startup"})
+    alice.memsync("pull", "--hook", stdin=hook_input)  # the session starts: it loads both
+    (live / "MEMORY.md").write_text(f"{one}\n", encoding="utf-8")
+    result = alice.memsync("push", cwd=project)
+    assert git("show", "main:acme-api/MEMORY.md", cwd=private) == f"{one}\n"
+    assert "kept the MEMORY.md line" not in result.stdout + result.stderr

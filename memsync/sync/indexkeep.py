@@ -93,6 +93,18 @@ def _lines_by_target(raw: bytes, folder: str) -> dict[str, str]:
     return found
 
 
+def _seen_targets(run: StoreRun, path: str) -> set[str | None] | None:
+    """The memories whose lines the session was shown in PATH, when known: the private
+    MEMORY.md as the client loaded it at session start. Claude Code asks the model to "merge
+    or drop stale entries" of a full index; only an entry it never saw is put back then."""
+    from memsync.fsutil.reads import read_regular_or_none
+
+    if path != "MEMORY.md" or run.binding.scope != "private":
+        return None
+    loaded = read_regular_or_none(loaded_index_file(run.binding.live_dir))
+    return None if loaded is None else set(_targets(loaded, ""))
+
+
 def _unreverted(run: StoreRun, base: bytes, edited: bytes) -> tuple[bytes, list[str]]:
     """EDITED with each line written back exactly as the client loaded it, where the pull
     since changed it, given the pulled text again (top-level private index only)."""
@@ -203,6 +215,9 @@ def keep_index_entries(
                 "came back with an index written from before this session's pull"
             )
         ensure = dropped_entries(base, data, folder, run.live)
+        seen = _seen_targets(run, path)
+        if seen is not None:  # what the session was shown and dropped is its choice
+            ensure = [item for item in ensure if item.target not in seen]
         if not ensure:
             continue
         merged: bytes | None = data
