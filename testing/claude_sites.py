@@ -24,7 +24,13 @@ SOURCE_ROOT = Path(__file__).resolve().parent.parent
 
 def memory_dir_of(claude_dir: Path, project_root: Path) -> Path:
     """The client's memory directory for PROJECT_ROOT (SPEC §1), computed independently."""
-    key = re.sub(r"[^A-Za-z0-9]", "-", str(project_root.resolve()))
+    # The client counts UTF-16 code units: a character outside the BMP (an emoji) is two
+    # dashes (seen with 2.1.330: `my projé 🚀/api` is `my-proj-----api`).
+    key = re.sub(
+        r"[^A-Za-z0-9]",
+        lambda m: "-" * (2 if ord(m.group()) > 0xFFFF else 1),
+        str(project_root.resolve()),
+    )
     return claude_dir / "projects" / key / "memory"
 
 

@@ -43,3 +43,11 @@ def test_the_cache_is_shared_across_runs(monkeypatch: pytest.MonkeyPatch, tmp_pa
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
     assert cache_root() == tmp_path / "x" / "memsync-tests"
     assert os.environ.get("MEMSYNC_TEST_CACHE") is None
+
+
+def test_the_sites_memory_folder_counts_an_emoji_as_the_client_does(tmp_path: Path) -> None:
+    from testing.claude_sites import memory_dir_of
+
+    # The folder Claude Code 2.1.330 made for a project at `.../w1/my projé 🚀/api`.
+    folder = memory_dir_of(tmp_path / "claude", tmp_path / "w1" / "my projé 🚀" / "api")
+    assert folder.parent.name.endswith("-w1-my-proj-----api"), folder
