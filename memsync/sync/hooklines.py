@@ -7,25 +7,15 @@ is only on stderr). `sync.hookmode` gives these lines with the hook's JSON.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from memsync.sync.arrived import arrived_lines
-from memsync.sync.hookoutput import quote_name
+from memsync.sync.hookcontext import short_names as names
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
     from memsync.model.safety import Skipped
     from memsync.sync.report import StoreReport
-
-MAX_NAMES = 4
-
-
-def names(paths: Sequence[str], quote: bool = True, most: int = MAX_NAMES) -> str:
-    shown = [quote_name(p) if quote else Path(p).name for p in paths[:most]]
-    more = len(paths) - len(shown)
-    return ", ".join(shown) + (f", +{more} more" if more > 0 else "")
-
 
 DAY = 86_400.0
 
