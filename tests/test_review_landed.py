@@ -169,3 +169,57 @@ def test_a_review_still_open_is_no_common_version(
     assert (live / "deploy.md").read_text().endswith(DEPLOY)
     index = (live / "MEMORY.md").read_text()
     assert "(deploy.md)" in index and "(oncall.md)" in index, index
+
+
+def review_branches(remote: Path) -> list[str]:
+    refs = git("for-each-ref", "--format=%(refname:short)", "refs/heads/memsync", cwd=remote)
+    return refs.split()
+
+
+def test_the_second_open_review_survives_the_first_ones_squash(
+    team: tuple[Machine, Path, Machine, Path, Path], tmp_path: Path
+) -> None:
+    alice, pa, _, _, remote = team
+    live = team_dir(alice, pa)
+    write_memory(live, "deploy.md", "deploy", "Never deploy on Friday.\n", description="d")
+    write_memory(live, "runbook.md", "runbook", "The runbook is in the wiki.\n", description="r")
+    (live / "MEMORY.md").write_text("- [Deploy](deploy.md) — d\n- [Runbook](runbook.md) — r\n")
+    alice.git("config", "user.name", "alice", cwd=pa)
+    alice.memsync("push", "--review", "--scope", "team", cwd=pa)
+    (first,) = review_branches(remote)
+
+    # The next day: a second memory, a second review (its branch holds the first one's too).
+    write_memory(live, "pager.md", "pager", "Page the SRE first.\n", description="pager")
+    with (live / "MEMORY.md").open("a") as index:
+        index.write("- [Pager](pager.md) — pager\n")
+    alice.git("config", "user.name", "alice-next-day", cwd=pa)
+    alice.memsync("push", "--review", "--scope", "team", cwd=pa)
+    assert len(review_branches(remote)) == 2
+
+    land(remote, first, "squash", tmp_path)  # the first review only
+    pulled = alice.memsync("pull", "--scope", "team", cwd=pa).stdout
+    assert (live / "pager.md").read_text().endswith("Page the SRE first.\n"), pulled
+    index = (live / "MEMORY.md").read_text()
+    assert "(pager.md)" in index and "(deploy.md)" in index, index  # still under review
+    assert (live / "oncall.md").is_file()  # the teammate's memory arrived too
+
+
+def test_a_teammates_memory_of_the_same_name_is_no_landing_of_the_review(
+    team: tuple[Machine, Path, Machine, Path, Path],
+) -> None:
+    """bob writes his own deploy memory (same name, type, description: most of a short memory's
+    lines) and index line while alice's review is open: his commit did not take her review in,
+    so her text is merged with his, not replaced by it."""
+    alice, pa, bob, pb, _ = team
+    live, theirs = team_dir(alice, pa), team_dir(bob, pb)
+    bob.memsync("pull", "--scope", "team", cwd=pb)
+    for where, body in ((live, "Never deploy on Friday.\n"), (theirs, "Two approvals.\n")):
+        write_memory(where, "deploy.md", "deploy", body, description="deploy rules")
+        (where / "MEMORY.md").write_text("- [Deploy](deploy.md) — deploy rules\n")
+    alice.memsync("push", "--review", "--scope", "team", cwd=pa)
+    bob.memsync("push", "--scope", "team", cwd=pb)
+
+    pulled = alice.memsync("pull", "--scope", "team", cwd=pa).stdout
+    deploy = (live / "deploy.md").read_text()
+    assert "Never deploy on Friday." in deploy, pulled  # hers, still under review
+    assert "Two approvals." in deploy, pulled  # and his

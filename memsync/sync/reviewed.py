@@ -87,25 +87,29 @@ def _holds(
     texts: dict[str, bytes],
 ) -> bool:
     """Whether a tree with the blobs THERE took in the change BEFORE -> AFTER: no file of it
-    holds a third version (neither as before, nor as sent, nor mostly as sent), and one at least
-    holds the change."""
-    taken = False
+    holds another version than as sent or mostly as sent (its body lines): every file of the
+    review, not one or some of them."""
     for path, sent in after.items():
         if there[path] == sent:
-            taken = True
-        elif there[path] == before[path]:
-            continue  # not taken, or the reviewer undid it: either way nothing to merge
-        elif sent is None or there[path] is None:
+            continue
+        if there[path] == before[path] or sent is None or there[path] is None:
+            # Not taken. Read as "the reviewer undid it", the file of a second review still
+            # open (its branch holds the first one's changes too) or a teammate's commit
+            # touching one file of the review made what was sent the common version, and the
+            # author's change to this file was reverted on their own branch (a memory deleted).
             return False
-        elif _share(*(texts.get(s or "", b"") for s in (before[path], sent, there[path]))) > 0.5:
-            taken = True
-        else:
+        if _share(*(texts.get(s or "", b"") for s in (before[path], sent, there[path]))) <= 0.5:
             return False
-    return taken
+    return True
 
 
 def _lines(data: bytes) -> Counter[str]:
-    return Counter(line for line in data.decode("utf-8", "replace").splitlines() if line.strip())
+    """The non-blank lines of a memory's body. Not its frontmatter: a teammate's memory of the
+    same name, type and description shares most of those with any short memory sent."""
+    from memsync.model.memory import split_frontmatter
+
+    _, body, _ = split_frontmatter(data.decode("utf-8", "replace").replace("\r\n", "\n"))
+    return Counter(line for line in body.splitlines() if line.strip())
 
 
 def _share(before: bytes, sent: bytes, there: bytes) -> float:
