@@ -188,3 +188,44 @@ def test_a_damaged_record_takes_the_other_machines_edit_of_an_untouched_file(
     assert "kept both" not in synced.stdout + synced.stderr, synced.stdout
     assert _body((memory_dir(laptop, p1) / "n.md").read_text()) == "Deploys run on Monday."
     assert _body(git("show", "main:acme-api/n.md", cwd=remote)) == "Deploys run on Monday."
+
+
+def _deleted_then_switched(
+    machines: list[Machine], tmp_path: Path, desktop_edit: str | None
+) -> tuple[Path, Path]:
+    """The laptop syncs m.md, deletes it from its live folder, then moves to a mirror of the
+    store at a new URL (the desktop there first, with DESKTOP_EDIT of m.md if any). (the
+    laptop's live folder, the mirror)."""
+    laptop, desktop, _ = machines
+    remote, p1, p2 = _two_machines(machines, tmp_path)
+    live1 = memory_dir(laptop, p1)
+    write_memory(live1, "m.md", "m", "Old advice.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+    moved = tmp_path / "remotes" / "moved.git"
+    git("clone", "-q", "--mirror", str(remote), str(moved), cwd=tmp_path)
+    if desktop_edit is not None:
+        desktop.memsync("init", "--private", f"file://{moved}", "--no-hooks", cwd=p2)
+        write_memory(memory_dir(desktop, p2), "m.md", "m", desktop_edit)
+        desktop.memsync("push", cwd=p2)
+    (live1 / "m.md").unlink()
+    laptop.memsync("init", "--private", f"file://{moved}", "--no-hooks", cwd=p1)
+    return live1, moved
+
+
+def test_a_memory_deleted_before_a_store_switch_stays_deleted(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    live1, moved = _deleted_then_switched(machines, tmp_path, None)
+    # The migration merged only what was live: the new URL's copy came back.
+    assert not (live1 / "m.md").exists()
+    assert "acme-api/m.md" not in remote_files(moved)
+    assert "acme-api/n.md" in remote_files(moved)
+
+
+def test_a_memory_deleted_before_a_switch_and_edited_elsewhere_is_kept(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    live1, moved = _deleted_then_switched(machines, tmp_path, "New advice.\n")
+    assert _body((live1 / "m.md").read_text()) == "New advice."
+    assert _body(git("show", "main:acme-api/m.md", cwd=moved)) == "New advice."

@@ -7,7 +7,8 @@ shared (`common_versions`; a live file unchanged since takes the new folder's ve
 edited one merges three-way, one the new folder lacks is added). Memories that only the old
 clone holds (committed there but never pushed, for instance while its URL was unreachable)
 are brought over too, unless the person deleted them from the live directory after memsync
-last wrote them there.
+last wrote them there; such a deletion also deletes the new folder's copy when it is still
+the version synced then.
 """
 
 from __future__ import annotations
@@ -90,9 +91,28 @@ def migration_edits(
         edits.update(carried_over(binding, previous, live))
     else:
         edits.update({p: d for p, d in previous.unpushed.items() if p not in live})
+    if not previous.damaged:
+        edits.update(dict.fromkeys(_deleted(previous, live, current, edits)))
     shared = previous.files if previous.bases is None else previous.bases
     bases = {p: sha for p, sha in shared.items() if p in edits and p in current}
     return edits, replace(manifest, files=_readable(binding, previous, bases))
+
+
+def _deleted(
+    previous: PreviousBinding,
+    live: Mapping[str, bytes],
+    current: Mapping[str, TreeEntry],
+    edits: Edits,
+) -> list[str]:
+    """Memories the person deleted from the live directory after memsync last synced them,
+    that the new folder holds as synced then: deleted there too. Left out, the new folder's
+    copy came back into the live directory (and stayed on every machine). A version changed
+    since by another machine is kept (an edit wins over a deletion)."""
+    return [
+        path
+        for path, sha in previous.files.items()
+        if path not in live and path not in edits and path in current and current[path].sha == sha
+    ]
 
 
 def _readable(
