@@ -229,3 +229,41 @@ def test_a_memory_deleted_before_a_switch_and_edited_elsewhere_is_kept(
     live1, moved = _deleted_then_switched(machines, tmp_path, "New advice.\n")
     assert _body((live1 / "m.md").read_text()) == "New advice."
     assert _body(git("show", "main:acme-api/m.md", cwd=moved)) == "New advice."
+
+
+def _back_to_the_first_store(machines: list[Machine], tmp_path: Path, stale: bool) -> Path:
+    """The laptop moves to another store, edits n.md to Wednesday there, then moves back to
+    the first one, which still says REPLACED (if STALE, its clone also kept an unpushed commit
+    of an older edit, Monday, from before the first move). The laptop's live folder."""
+    laptop, _, _ = machines
+    remote, p1, _ = _two_machines(machines, tmp_path)
+    live1 = memory_dir(laptop, p1)
+    if stale:
+        away = remote.with_name("away.git")
+        remote.rename(away)
+        write_memory(live1, "n.md", "n", "Deploys run on Monday.\n")
+        assert laptop.memsync("push", cwd=p1, check=False).returncode == 3  # kept locally
+        away.rename(remote)
+    other = make_bare_remote(tmp_path / "remotes" / "other.git")
+    laptop.memsync("init", "--private", f"file://{other}", "--no-hooks", cwd=p1)
+    write_memory(live1, "n.md", "n", "Deploys run on Wednesday.\n")
+    laptop.memsync("push", cwd=p1)
+    back = laptop.memsync("init", "--private", f"file://{remote}", "--no-hooks", cwd=p1)
+    assert "kept both" not in back.stdout + back.stderr, back.stdout
+    assert _body(git("show", "main:acme-api/n.md", cwd=remote)) == "Deploys run on Wednesday."
+    return live1
+
+
+def test_moving_back_to_a_store_used_before_keeps_the_edits_made_since(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # The old store's older version was read as another machine's later edit: it won.
+    live1 = _back_to_the_first_store(machines, tmp_path, stale=False)
+    assert _body((live1 / "n.md").read_text()) == "Deploys run on Wednesday."
+
+
+def test_moving_back_to_a_store_whose_clone_kept_an_unpushed_edit_keeps_the_later_one(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    live1 = _back_to_the_first_store(machines, tmp_path, stale=True)
+    assert _body((live1 / "n.md").read_text()) == "Deploys run on Wednesday."
