@@ -267,3 +267,23 @@ def test_moving_back_to_a_store_whose_clone_kept_an_unpushed_edit_keeps_the_late
 ) -> None:
     live1 = _back_to_the_first_store(machines, tmp_path, stale=True)
     assert _body((live1 / "n.md").read_text()) == "Deploys run on Wednesday."
+
+
+def test_a_deletion_the_move_refused_to_push_stays_deleted_in_the_new_folder(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = machines
+    remote, p1, p2 = _two_machines(machines, tmp_path)
+    write_memory(memory_dir(laptop, p1), "m.md", "m", "Old advice.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+    live2 = memory_dir(desktop, p2)
+    (live2 / "m.md").unlink()
+    laptop.memsync("project", "move", "api", cwd=p1)
+    # The push commits the deletion into the old folder, then finds it moved: told to follow.
+    assert desktop.memsync("push", cwd=p2, check=False).returncode == 1
+    desktop.memsync("init", "--subdir", "api", "--no-hooks", cwd=p2)
+    # The record no longer listed m.md: the moved folder's copy came back.
+    assert not (live2 / "m.md").exists()
+    assert "api/m.md" not in remote_files(remote)
+    assert "api/n.md" in remote_files(remote)

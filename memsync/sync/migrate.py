@@ -174,6 +174,8 @@ def prepare(binding: Binding, manifest: Manifest, live: Mapping[str, bytes]) -> 
     old = clone_dir_for_url(previous.store_url) if previous.store_url else None
     if old is not None and (old / "HEAD").is_file():
         with contextlib.suppress(MemsyncError):  # an old clone git cannot read: the record
+            gone = own_deletions(old, previous)
+            previous = replace(previous, files={**gone, **previous.files})
             bases = common_versions(old, previous)
         unpushed = carried_over(binding, previous, live)
     previous = replace(previous, bases=bases, unpushed=unpushed)
@@ -208,6 +210,21 @@ def common_versions(repo: Path, previous: PreviousBinding) -> dict[str, str]:
         else:
             bases[path] = sha
     return bases
+
+
+def own_deletions(repo: Path, previous: PreviousBinding) -> dict[str, str]:
+    """Files of the old folder this machine deleted in a commit it never pushed (the push
+    found the folder moved): each with the version its remote still has. The record no
+    longer lists them, so the new folder's copy came back into the live directory."""
+    branch = git.symbolic_head(repo) or "main"
+    local, remote = git.resolve_refs(repo, f"refs/heads/{branch}", f"refs/remotes/origin/{branch}")
+    met = git.merge_base(repo, local, remote) if local and remote else None
+    if local is None or met is None or met == local:
+        return {}
+    prefix = "" if previous.subdir in ("", ".") else previous.subdir.strip("/")
+    mine = git.list_tree(repo, local, prefix)
+    shared = git.list_tree(repo, met, prefix)
+    return {p: e.sha for p, e in shared.items() if e.kind == "blob" and p not in mine}
 
 
 def carried_over(
