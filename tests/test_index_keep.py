@@ -122,3 +122,25 @@ def test_an_entry_the_session_saw_and_dropped_stays_dropped(
     result = alice.memsync("push", cwd=project)
     assert git("show", "main:acme-api/MEMORY.md", cwd=private) == f"{one}\n"
     assert "kept the MEMORY.md line" not in result.stdout + result.stderr
+
+
+def test_an_index_line_reshaped_by_hand_is_not_put_back_beside_itself(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # A person (or a model) who numbers the list, bolds a title or percent-encodes a name
+    # still links every memory: no entry was dropped, so none is put back as a second line.
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    project = setup_machine(alice, private, None, "a")
+    live = memory_dir(alice, project)
+    for name in ("one", "two", "three"):
+        write_memory(live, f"{name}.md", name, f"Fact {name}.\n")
+    lines = ["- [One](one.md) — first", "- [Two](two.md) — second", "- [Three](three.md) — third"]
+    (live / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    alice.memsync("push", cwd=project)
+    mine = "1. [One](one.md) — first\n2. **[Two](two.md)** — second\n- [Three](three%2Emd)\n"
+    (live / "MEMORY.md").write_text(mine, encoding="utf-8")
+    result = alice.memsync("push", cwd=project)
+    assert git("show", "main:acme-api/MEMORY.md", cwd=private) == mine
+    assert (live / "MEMORY.md").read_text(encoding="utf-8") == mine
+    assert "kept the MEMORY.md line" not in result.stdout + result.stderr

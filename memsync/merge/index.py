@@ -34,6 +34,20 @@ def resolve_target(folder: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(folder, target))
 
 
+def linked_targets(raw: bytes, folder: str) -> set[str]:
+    """Every file a link on any line of the index RAW in FOLDER names (read as `link_paths`
+    reads it), entry or not: `1. [T](t.md)`, `- **[T](t.md)**` and a link in prose count."""
+    from memsync.model.index import link_paths, normalize_target
+
+    found: set[str] = set()
+    for line in parse_index(raw).lines:
+        for match in _LINK.finditer(line.text):
+            target = normalize_target(match.group("target"))
+            if target and "://" not in target and not target.startswith(("/", "mailto:")):
+                found.update(link_paths(target, folder))
+    return found
+
+
 def relative_target(folder: str, path: str) -> str:
     """The link target for store PATH as written in the index of FOLDER."""
     return posixpath.relpath(path, folder or ".")

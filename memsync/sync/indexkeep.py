@@ -35,11 +35,14 @@ if TYPE_CHECKING:
 def dropped_entries(
     base: bytes, edited: bytes, folder: str, live: Mapping[str, bytes]
 ) -> list[IndexEnsure]:
-    """The entries of BASE that EDITED lost although their memories are still in LIVE."""
-    from memsync.merge.index import IndexEnsure
+    """The entries of BASE that EDITED lost (no line of it links to their memories) although
+    their memories are still in LIVE."""
+    from memsync.merge.index import IndexEnsure, linked_targets
     from memsync.model.index import parse_index
 
-    kept = set(_targets(edited, folder))
+    # A line that still links to the memory in another shape (a numbered list, a bold title,
+    # a percent-encoded name) keeps it: putting the entry back would index it twice.
+    kept = set(_targets(edited, folder)) | linked_targets(edited, folder)
     lines = parse_index(base).lines
     order = _targets(base, folder)
     found: list[IndexEnsure] = []
