@@ -144,3 +144,34 @@ def test_an_index_line_reshaped_by_hand_is_not_put_back_beside_itself(
     assert git("show", "main:acme-api/MEMORY.md", cwd=private) == mine
     assert (live / "MEMORY.md").read_text(encoding="utf-8") == mine
     assert "kept the MEMORY.md line" not in result.stdout + result.stderr
+
+
+def test_a_line_set_back_by_hand_twice_after_the_pull_changed_it_goes_out(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # The note says "edit the line again to change it": the second time the person writes the
+    # old text, it is their edit, not the session's stale rewrite, and it is pushed.
+    alice, bob = machines[0], machines[1]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    a_project = setup_machine(alice, private, None, "a")
+    b_project = setup_machine(bob, private, None, "b")
+    a_live, b_live = memory_dir(alice, a_project), memory_dir(bob, b_project)
+    write_memory(a_live, "one.md", "one", "Fact one.\n")
+    old, new = "- [One](one.md) — first\n", "- [One](one.md) — first, pnpm only\n"
+    (a_live / "MEMORY.md").write_text(old, encoding="utf-8")
+    alice.memsync("push", cwd=a_project)
+    bob.memsync("pull", cwd=b_project)
+    hook_input = json.dumps({"cwd": str(b_project), "source": "startup"})
+    bob.memsync("pull", "--hook", stdin=hook_input)  # Bob's session loads the old line
+    (a_live / "MEMORY.md").write_text(new, encoding="utf-8")
+    alice.memsync("push", cwd=a_project)
+    bob.memsync("pull", cwd=b_project)
+    (b_live / "MEMORY.md").write_text(old, encoding="utf-8")
+    first = bob.memsync("push", cwd=b_project)
+    assert git("show", "main:acme-api/MEMORY.md", cwd=private) == new  # read as stale, told
+    assert 'kept the pulled MEMORY.md line(s) of "one.md"' in " ".join(first.stdout.split())
+    (b_live / "MEMORY.md").write_text(old, encoding="utf-8")
+    second = bob.memsync("push", cwd=b_project)
+    assert git("show", "main:acme-api/MEMORY.md", cwd=private) == old
+    assert (b_live / "MEMORY.md").read_text(encoding="utf-8") == old
+    assert "kept the pulled" not in second.stdout + second.stderr

@@ -131,6 +131,26 @@ def _unreverted(run: StoreRun, base: bytes, edited: bytes) -> tuple[bytes, list[
     return (render_index(index.with_lines(lines)), reverted) if reverted else (edited, [])
 
 
+def _settle_loaded(run: StoreRun, base: bytes, targets: set[str]) -> None:
+    """The kept loaded index with the lines of TARGETS as BASE has them: a line is given its
+    pulled text back once; written as loaded again, it is the person's edit (as the note says),
+    not a stale rewrite to undo at every push until the next session start."""
+    from memsync.fsutil.atomic import atomic_write
+    from memsync.fsutil.reads import read_regular_or_none
+    from memsync.model.index import IndexLine, parse_entry, parse_index, render_index
+
+    path = loaded_index_file(run.binding.live_dir)
+    loaded_raw = read_regular_or_none(path)
+    if loaded_raw is None:
+        return
+    pulled, index = _lines_by_target(base, ""), parse_index(loaded_raw)
+    lines = [
+        IndexLine(pulled[t], parse_entry(pulled[t])) if t in targets and t in pulled else line
+        for line, t in zip(index.lines, _targets(loaded_raw, ""), strict=True)
+    ]
+    atomic_write(path, render_index(index.with_lines(lines)), durable=False)
+
+
 def _targets(raw: bytes, folder: str) -> list[str | None]:
     from memsync.merge.index import resolve_target
     from memsync.model.index import parse_index
@@ -203,6 +223,7 @@ def keep_index_entries(
         if path == "MEMORY.md" and run.binding.scope == "private":
             data, reverted = _unreverted(run, base, data)
             if reverted:
+                _settle_loaded(run, base, set(reverted))
                 result[path] = data
                 names = ", ".join(f'"{p}"' for p in reverted)
                 notes.append(
