@@ -175,3 +175,35 @@ def test_a_line_set_back_by_hand_twice_after_the_pull_changed_it_goes_out(
     assert git("show", "main:acme-api/MEMORY.md", cwd=private) == old
     assert (b_live / "MEMORY.md").read_text(encoding="utf-8") == old
     assert "kept the pulled" not in second.stdout + second.stderr
+
+
+def test_a_session_started_with_an_edit_still_to_push_keeps_the_pulled_retitle(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # The last session end could not push (offline): the next start commits that edit before
+    # it pulls. The index the client loaded is still known, so its stale rewrite neither
+    # reverts the line the pull retitled nor undoes the edit that waited.
+    alice, bob = machines[0], machines[1]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    a_project = setup_machine(alice, private, None, "a")
+    b_project = setup_machine(bob, private, None, "b")
+    a_live, b_live = memory_dir(alice, a_project), memory_dir(bob, b_project)
+    write_memory(a_live, "one.md", "one", "Fact one.\n")
+    old, new = "- [One](one.md) — first", "- [One](one.md) — first, pnpm only"
+    (a_live / "MEMORY.md").write_text(f"{old}\n", encoding="utf-8")
+    alice.memsync("push", cwd=a_project)
+    bob.memsync("pull", cwd=b_project)
+    write_memory(b_live, "two.md", "two", "Fact two.\n")  # not pushed: the remote was down
+    two = "- [Two](two.md) — second, by hand"
+    (b_live / "MEMORY.md").write_text(f"{old}\n{two}\n", encoding="utf-8")
+    (a_live / "MEMORY.md").write_text(f"{new}\n", encoding="utf-8")
+    alice.memsync("push", cwd=a_project)
+    hook_input = json.dumps({"cwd": str(b_project), "source": "startup"})
+    bob.memsync("pull", "--hook", stdin=hook_input)  # loads `old` and `two`, then pulls
+    assert (b_live / "MEMORY.md").read_text(encoding="utf-8") == f"{new}\n{two}\n"
+    write_memory(b_live, "three.md", "three", "Fact three.\n")
+    three = "- [Three](three.md) — third"
+    (b_live / "MEMORY.md").write_text(f"{old}\n{two}\n{three}\n", encoding="utf-8")
+    result = bob.memsync("push", cwd=b_project)
+    assert git("show", "main:acme-api/MEMORY.md", cwd=private) == f"{new}\n{two}\n{three}\n"
+    assert 'kept the pulled MEMORY.md line(s) of "one.md"' in " ".join(result.stdout.split())

@@ -68,22 +68,29 @@ def loaded_index_file(live_dir: Path) -> Path:
 
 def remember_loaded_index(binding: Binding) -> None:
     """At session start, before the pull: keep MEMORY.md as Claude Code has just loaded it,
-    only when it is what memsync last synced. An index with an edit still to commit is kept
-    by no one: its edited lines, equal to the loaded ones and unlike the synced ones, would
-    read as put back (the start's own commit would undo the person's edit)."""
+    with the version memsync last synced beside it (`.loaded-base`). An index with an edit
+    still to commit (a session end that could not push) is kept too: what the session was
+    shown is known all the same, and `_unreverted` reads nothing as put back until something
+    was synced since (the start's own commit of that edit would otherwise undo it)."""
     from memsync.fsutil.atomic import atomic_write
     from memsync.fsutil.reads import read_regular_or_none
-    from memsync.git import blob_sha
     from memsync.sync.manifest import binding_manifest
 
     data = read_regular_or_none(binding.live_dir / "MEMORY.md")
     path = loaded_index_file(binding.live_dir)
-    manifest, _ = binding_manifest(binding)
-    if data is None or blob_sha(data) != manifest.files.get("MEMORY.md"):
+    if data is None:
         path.unlink(missing_ok=True)
-    elif read_regular_or_none(path) != data:
+        return
+    manifest, _ = binding_manifest(binding)
+    synced = (manifest.files.get("MEMORY.md") or "").encode("ascii")
+    if read_regular_or_none(path) != data or read_regular_or_none(_base_file(path)) != synced:
         path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(_base_file(path), synced, durable=False)
         atomic_write(path, data, durable=False)
+
+
+def _base_file(loaded: Path) -> Path:
+    return loaded.with_suffix(".loaded-base")
 
 
 def _lines_by_target(raw: bytes, folder: str) -> dict[str, str]:
@@ -114,8 +121,13 @@ def _unreverted(run: StoreRun, base: bytes, edited: bytes) -> tuple[bytes, list[
     from memsync.fsutil.reads import read_regular_or_none
     from memsync.model.index import IndexLine, parse_entry, parse_index, render_index
 
-    loaded_raw = read_regular_or_none(loaded_index_file(run.binding.live_dir))
-    if loaded_raw is None:
+    path = loaded_index_file(run.binding.live_dir)
+    loaded_raw = read_regular_or_none(path)
+    kept_over = read_regular_or_none(_base_file(path))
+    synced = (run.manifest.files.get("MEMORY.md") or "").encode("ascii")
+    if loaded_raw is None or kept_over == synced:
+        # Nothing synced since the session start: a line unlike the synced one is an edit
+        # that waited to be committed, not a line a pull changed.
         return edited, []
     loaded, pulled = _lines_by_target(loaded_raw, ""), _lines_by_target(base, "")
     index = parse_index(edited)
