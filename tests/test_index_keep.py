@@ -207,3 +207,23 @@ def test_a_session_started_with_an_edit_still_to_push_keeps_the_pulled_retitle(
     result = bob.memsync("push", cwd=b_project)
     assert git("show", "main:acme-api/MEMORY.md", cwd=private) == f"{new}\n{two}\n{three}\n"
     assert 'kept the pulled MEMORY.md line(s) of "one.md"' in " ".join(result.stdout.split())
+
+
+def test_a_first_entry_put_back_takes_its_place_before_the_next(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # An entry with none of its predecessors left goes before the entry that followed it,
+    # not to the end of the index (which Claude Code cuts first).
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    project = setup_machine(alice, private, None, "a")
+    live = memory_dir(alice, project)
+    for name in ("one", "two", "three"):
+        write_memory(live, f"{name}.md", name, f"Fact {name}.\n")
+    one, two, three = "- [One](one.md) — 1", "- [Two](two.md) — 2", "- [Three](three.md) — 3"
+    (live / "MEMORY.md").write_text(f"# Index\n{one}\n{two}\n{three}\n", encoding="utf-8")
+    alice.memsync("push", cwd=project)
+    (live / "MEMORY.md").write_text(f"# Index\n{three}\n", encoding="utf-8")
+    alice.memsync("push", cwd=project)
+    expected = f"# Index\n{one}\n{two}\n{three}\n"
+    assert git("show", "main:acme-api/MEMORY.md", cwd=private) == expected

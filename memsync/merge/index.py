@@ -25,6 +25,7 @@ class IndexEnsure:
     target: str  # store path of the memory file
     line: str  # the entry line to add when no entry links to TARGET
     after: tuple[str, ...] = ()  # store paths of entries to follow, nearest first
+    before: tuple[str, ...] = ()  # when none of AFTER is there: entries to precede, nearest first
 
 
 def resolve_target(folder: str, target: str) -> str:
@@ -180,6 +181,8 @@ def _fix_up(
         if item.target in keys:
             continue
         position = next((keys.index(a) + 1 for a in item.after if a in keys), None)
+        if position is None:
+            position = next((keys.index(b) for b in item.before if b in keys), None)
         if position is None:
             entries = [i for i, k in enumerate(keys) if k is not None]
             position = entries[-1] + 1 if entries else len(result)

@@ -50,7 +50,8 @@ def dropped_entries(
         if target is None or target in kept or target not in live:
             continue
         after = tuple(t for t in reversed(order[:n]) if t is not None)
-        found.append(IndexEnsure(target, line.text, after))
+        before = tuple(t for t in order[n + 1 :] if t is not None)
+        found.append(IndexEnsure(target, line.text, after, before))
     return found
 
 
