@@ -227,3 +227,33 @@ def test_a_first_entry_put_back_takes_its_place_before_the_next(
     alice.memsync("push", cwd=project)
     expected = f"# Index\n{one}\n{two}\n{three}\n"
     assert git("show", "main:acme-api/MEMORY.md", cwd=private) == expected
+
+
+def test_an_index_deleted_while_its_memories_stay_keeps_their_entries(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # Deleting MEMORY.md pushed a deletion: every machine's index went, every memory in it
+    # invisible to every session. Only entries of memories deleted too may leave.
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    project = setup_machine(alice, private, None, "a")
+    live = memory_dir(alice, project)
+    for name in ("one", "two"):
+        write_memory(live, f"{name}.md", name, f"Fact {name}.\n")
+    one, two = "- [One](one.md) — first", "- [Two](two.md) — second"
+    (live / "MEMORY.md").write_text(f"{one}\n{two}\n", encoding="utf-8")
+    alice.memsync("push", cwd=project)
+    hook_input = json.dumps({"cwd": str(project), "source": "startup"})
+    alice.memsync("pull", "--hook", stdin=hook_input)  # a session that loaded both lines
+    (live / "MEMORY.md").unlink()
+    (live / "two.md").unlink()
+    result = alice.memsync("push", cwd=project)
+    assert git("show", "main:acme-api/MEMORY.md", cwd=private) == f"{one}\n"
+    assert (live / "MEMORY.md").read_text(encoding="utf-8") == f"{one}\n"
+    out = " ".join((result.stdout + result.stderr).split())
+    assert 'kept the MEMORY.md line(s) of "one.md": the memory is still there' in out
+    # With every memory gone, the index goes too.
+    (live / "MEMORY.md").unlink()
+    (live / "one.md").unlink()
+    alice.memsync("push", cwd=project)
+    assert "acme-api/MEMORY.md" not in git("ls-tree", "-r", "--name-only", "main", cwd=private)

@@ -164,6 +164,13 @@ def _settle_loaded(run: StoreRun, base: bytes, targets: set[str]) -> None:
     atomic_write(path, render_index(index.with_lines(lines)), durable=False)
 
 
+def _only_lines(base: bytes, texts: list[str]) -> bytes:
+    from memsync.model.index import IndexLine, parse_entry, parse_index, render_index
+
+    index = parse_index(base)
+    return render_index(index.with_lines([IndexLine(t, parse_entry(t)) for t in texts]))
+
+
 def _targets(raw: bytes, folder: str) -> list[str | None]:
     from memsync.merge.index import resolve_target
     from memsync.model.index import parse_index
@@ -214,10 +221,12 @@ def keep_index_entries(
     the live index is left to the next write from the store."""
     from memsync.model.safety import is_index_path
 
+    # A deleted index is read as emptied: the entries of memories still there are kept (and
+    # the deletion stays one when nothing is): every machine would lose them from its index.
     edited = {
-        p: d
+        p: b"" if d is None else d
         for p, d in changes.items()
-        if d is not None and is_index_path(p) and p in run.manifest.files
+        if is_index_path(p) and p in run.manifest.files
     }
     if not edited:
         return dict(changes)
@@ -253,11 +262,15 @@ def keep_index_entries(
             )
         ensure = dropped_entries(base, data, folder, run.live)
         seen = _seen_targets(run, path)
-        if seen is not None:  # what the session was shown and dropped is its choice
+        # What the session was shown and dropped is its choice (a compaction); a deleted
+        # index is no compaction.
+        if seen is not None and changes[path] is not None:
             ensure = [item for item in ensure if item.target not in seen]
         if not ensure:
             continue
         merged: bytes | None = data
+        if changes[path] is None:  # deleted: the kept entries alone, as the old index wrote them
+            merged = _only_lines(base, [item.line for item in ensure])
         for item in ensure:  # one at a time, in the old index's order: each follows the last
             if merged is not None:
                 merged = merge_index(merged, merged, merged, path=path, ensure=[item]).content
