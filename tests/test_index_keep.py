@@ -257,3 +257,37 @@ def test_an_index_deleted_while_its_memories_stay_keeps_their_entries(
     (live / "one.md").unlink()
     alice.memsync("push", cwd=project)
     assert "acme-api/MEMORY.md" not in git("ls-tree", "-r", "--name-only", "main", cwd=private)
+
+
+def test_two_sessions_at_once_keep_the_lines_the_earlier_ones_pull_brought(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # Session 1 loads the index, its start pulls `four`; session 2 starts and loads `four`
+    # too. Session 1's model then Writes the index it loaded: `four` must stay indexed,
+    # although the later start was shown it.
+    alice, bob = machines[0], machines[1]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    a_project = setup_machine(alice, private, None, "a")
+    b_project = setup_machine(bob, private, None, "b")
+    a_live, b_live = memory_dir(alice, a_project), memory_dir(bob, b_project)
+    one, four = "- [One](one.md) — first", "- [Four](four.md) — fourth"
+    write_memory(a_live, "one.md", "one", "Fact one.\n")
+    (a_live / "MEMORY.md").write_text(f"{one}\n", encoding="utf-8")
+    alice.memsync("push", cwd=a_project)
+    bob.memsync("pull", cwd=b_project)
+    write_memory(a_live, "four.md", "four", "Fact four.\n")
+    (a_live / "MEMORY.md").write_text(f"{one}\n{four}\n", encoding="utf-8")
+    alice.memsync("push", cwd=a_project)
+    hook_input = json.dumps({"cwd": str(b_project), "source": "startup"})
+    bob.memsync("pull", "--hook", stdin=hook_input)  # session 1: loads `one`, pulls `four`
+    bob.memsync("pull", "--hook", stdin=hook_input)  # session 2: loads `one`, `four`
+    write_memory(b_live, "five.md", "five", "Fact five.\n")
+    five = "- [Five](five.md) — fifth"
+    (b_live / "MEMORY.md").write_text(f"{one}\n{five}\n", encoding="utf-8")  # session 1's Write
+    bob.memsync("push", "--hook", stdin=hook_input)  # session 1 ends
+    assert git("show", "main:acme-api/MEMORY.md", cwd=private) == f"{one}\n{four}\n{five}\n"
+    # Session 2 ends after a compaction of what it was shown: with no loaded copy left, the
+    # entry is put back (nothing lost; the person is told).
+    (b_live / "MEMORY.md").write_text(f"{one}\n{five}\n", encoding="utf-8")
+    result = bob.memsync("push", cwd=b_project)
+    assert 'kept the MEMORY.md line(s) of "four.md"' in " ".join(result.stdout.split())

@@ -135,6 +135,8 @@ def run_hook(
                 config=config,
                 deadline=deadline,
             )
+            if command == "push":
+                _forget_loaded(bindings)
     except ProjectNotConfiguredError:
         return  # The SessionStart hook runs in every project; most are not memsync's.
     except MemsyncError as error:
@@ -193,3 +195,16 @@ def refuse_hook_command(argv: Sequence[str], problem: str) -> None:
         "`memsync hooks install`."
     )
     emit(HookOutput(event).with_person(said))
+
+
+def _forget_loaded(bindings: Any) -> None:
+    """The session ended and its edits are committed: its loaded index is no longer needed
+    (a later start, while another session runs, keeps what both were shown)."""
+    import contextlib
+
+    from memsync.sync.indexkeep import forget_loaded_index
+
+    for binding in bindings:
+        if binding.scope == "private":
+            with contextlib.suppress(OSError):
+                forget_loaded_index(binding)

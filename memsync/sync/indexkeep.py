@@ -28,6 +28,7 @@ from pathlib import Path
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
     from memsync.merge.index import IndexEnsure
+    from memsync.model.index import Index
     from memsync.sync.binding import Binding
     from memsync.sync.storerun import StoreRun
 
@@ -84,7 +85,19 @@ def remember_loaded_index(binding: Binding) -> None:
         return
     manifest, _ = binding_manifest(binding)
     synced = (manifest.files.get("MEMORY.md") or "").encode("ascii")
-    if read_regular_or_none(path) != data or read_regular_or_none(_base_file(path)) != synced:
+    old = read_regular_or_none(path)
+    if old is not None and old != data:
+        # A session whose end was not seen may still run on what it loaded: keep what both
+        # were shown, as the earlier one saw it (fewer lines "seen": more put back, none lost).
+        now = set(_targets(data, ""))
+        texts = [
+            line.text
+            for line, t in zip(_parse(old).lines, _targets(old, ""), strict=True)
+            if t is None or t in now
+        ]
+        data = _only_lines(old, texts)
+        synced = read_regular_or_none(_base_file(path)) or synced
+    if old != data or read_regular_or_none(_base_file(path)) != synced:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(_base_file(path), synced, durable=False)
         atomic_write(path, data, durable=False)
@@ -92,6 +105,19 @@ def remember_loaded_index(binding: Binding) -> None:
 
 def _base_file(loaded: Path) -> Path:
     return loaded.with_suffix(".loaded-base")
+
+
+def forget_loaded_index(binding: Binding) -> None:
+    """At session end, after its push committed: the session's loaded index is done with."""
+    path = loaded_index_file(binding.live_dir)
+    path.unlink(missing_ok=True)
+    _base_file(path).unlink(missing_ok=True)
+
+
+def _parse(raw: bytes) -> Index:
+    from memsync.model.index import parse_index
+
+    return parse_index(raw)
 
 
 def _lines_by_target(raw: bytes, folder: str) -> dict[str, str]:
