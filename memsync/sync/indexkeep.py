@@ -114,6 +114,11 @@ def forget_loaded_index(binding: Binding) -> None:
     _base_file(path).unlink(missing_ok=True)
 
 
+def _listed(paths: list[str]) -> str:
+    """PATHS as a note names them: each quoted, comma-separated."""
+    return ", ".join(f'"{p}"' for p in paths)
+
+
 def _parse(raw: bytes) -> Index:
     from memsync.model.index import parse_index
 
@@ -273,18 +278,16 @@ def keep_index_entries(
             if reverted:
                 _settle_loaded(run, base, set(reverted))
                 result[path] = data
-                names = ", ".join(f'"{p}"' for p in reverted)
                 notes.append(
-                    f"kept the pulled {path} line(s) of {names}: this session wrote them back "
-                    "as it had loaded them, before its pull changed them; edit the line again "
-                    "to change it"
+                    f"kept the pulled {path} line(s) of {_listed(reverted)}: this session "
+                    "wrote them back as it had loaded them, before its pull changed them; "
+                    "edit the line again to change it"
                 )
         if gone:
             result[path] = data
-            names = ", ".join(f'"{p}"' for p in gone)
             notes.append(
-                f"dropped the {path} line(s) of {names}: that memory was deleted, and the line "
-                "came back with an index written from before this session's pull"
+                f"dropped the {path} line(s) of {_listed(gone)}: that memory was deleted, and "
+                "the line came back with an index written from before this session's pull"
             )
         ensure = dropped_entries(base, data, folder, run.live)
         seen = _seen_targets(run, path)
@@ -302,11 +305,10 @@ def keep_index_entries(
                 merged = merge_index(merged, merged, merged, path=path, ensure=[item]).content
         if merged is not None:
             result[path] = merged
-            names = ", ".join(f'"{e.target}"' for e in ensure)
             notes.append(
-                f"kept the {path} line(s) of {names}: the memory is still there, so only its "
-                "line was dropped (likely a rewrite of the index from before this session's "
-                "pull); delete the memory file to remove it"
+                f"kept the {path} line(s) of {_listed([e.target for e in ensure])}: the memory "
+                "is still there, so only its line was dropped (likely a rewrite of the index "
+                "from before this session's pull); delete the memory file to remove it"
             )
     if notes:
         run.note(notes=(*run.report.notes, *notes))
