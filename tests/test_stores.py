@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.harness.daemon import GitDaemon
+from benchmarks.harness.daemon import available as daemon_available
 from testing.gitrepo import git, make_bare_remote
 from testing.machines import Machine
 from testing.memories import write_memory
@@ -582,4 +584,32 @@ def test_an_empty_local_store_keeps_the_branch_its_head_names(
     assert refs == [f"refs/heads/{branch}"], refs
     p2 = desktop.checkout_project(ORIGIN, "work/api")
     desktop.memsync("init", "--private", f"file://{remote}", "--no-hooks", cwd=p2)
+    assert names(live_dirs(desktop, p2)["private"]) == {"a.md"}
+
+
+@pytest.mark.skipif(not daemon_available(), reason="needs git-daemon")
+@pytest.mark.parametrize(("protocol", "branch"), [("2", "trunk"), ("0", "main")])
+def test_an_empty_store_over_git_daemon_keeps_the_branch_its_head_names(
+    machines: list[Machine], tmp_path: Path, protocol: str, branch: str
+) -> None:
+    # git 2.39's ls-remote says nothing of an empty repository's HEAD, so memsync pushed `main`
+    # beside the store's `trunk`. Protocol v0 cannot say it at all: memsync's own `main` then,
+    # never the probe's placeholder nor this machine's init.defaultBranch.
+    laptop, desktop, _ = machines
+    for machine in (laptop, desktop):
+        with (machine.home / ".gitconfig").open("a") as config:
+            config.write(f"[protocol]\n\tversion = {protocol}\n[init]\n\tdefaultBranch = local\n")
+    served = tmp_path / "served"
+    served.mkdir()
+    git("init", "-q", "--bare", "-b", "trunk", str(served / "plain.git"), cwd=served)
+    with GitDaemon(served) as daemon:
+        url = daemon.url("plain.git")
+        p1 = laptop.checkout_project(ORIGIN, "src/api")
+        laptop.memsync("init", "--private", url, "--no-hooks", cwd=p1)
+        write_memory(live_dirs(laptop, p1)["private"], "a.md", "a", "A.\n")
+        laptop.memsync("push", cwd=p1)
+        refs = git("for-each-ref", "--format=%(refname)", cwd=served / "plain.git").split()
+        assert refs == [f"refs/heads/{branch}"], refs
+        p2 = desktop.checkout_project(ORIGIN, "work/api")
+        desktop.memsync("init", "--private", url, "--no-hooks", cwd=p2)
     assert names(live_dirs(desktop, p2)["private"]) == {"a.md"}

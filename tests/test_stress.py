@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.harness.daemon import available as daemon_available
 from memsync.git import blob_sha
 from memsync.sync.livefiles import write_live
 from testing.gitrepo import git, make_bare_remote
@@ -257,18 +258,9 @@ def test_twenty_concurrent_pushers_fit_in_the_default_retries() -> None:
 # --- the harness itself, in small doses ---
 
 
-def _git_daemon_available() -> bool:
-    import subprocess
-
-    exec_path = subprocess.run(
-        ["git", "--exec-path"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    return bool(exec_path) and (Path(exec_path) / "git-daemon").exists()
-
-
 # The harness kills process groups and serves git over TCP: POSIX with git-daemon only.
 harness = pytest.mark.skipif(
-    sys.platform == "win32" or not _git_daemon_available(),
+    sys.platform == "win32" or not daemon_available(),
     reason="the stress harness needs POSIX process groups and git-daemon",
 )
 

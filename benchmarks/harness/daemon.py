@@ -16,6 +16,14 @@ from pathlib import Path
 from benchmarks.harness.machines import base_env
 
 
+def available() -> bool:
+    """Whether this git has `git daemon` (some distributions package it apart)."""
+    exec_path = subprocess.run(
+        ["git", "--exec-path"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return bool(exec_path) and (Path(exec_path) / "git-daemon").exists()
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:

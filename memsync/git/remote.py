@@ -34,35 +34,39 @@ def set_remote_url(repo: Path, url: str) -> None:
 
 
 def remote_default_branch(repo: Path, timeout: float | None) -> str | None:
-    """The remote's default branch (None for an empty remote on another machine)."""
-    return default_branch_of(ls_remote_head(repo, "origin", timeout)) or _empty_local_head(repo)
+    """The remote's default branch (None when it names none git can learn)."""
+    return default_branch_of(ls_remote_head(repo, "origin", timeout)) or _empty_remote_head(
+        repo, timeout
+    )
 
 
-def _empty_local_head(repo: Path) -> str | None:
-    """The branch HEAD names in an empty repository on this machine that origin points at.
+def _empty_remote_head(repo: Path, timeout: float | None) -> str | None:
+    """The branch an empty remote's HEAD names, learnt the way `git clone` learns it.
 
-    git 2.39 does not advertise an empty repository's HEAD, so a store made with a plain
-    `git init --bare` (HEAD: `master` unless configured) got memsync's `main` beside it, and
-    a plain `git clone` of it then found nothing to check out.
+    git 2.39's `ls-remote` says nothing of an empty repository's HEAD, while clone asks for it
+    (protocol v2's unborn HEAD, over file://, git:// and https alike). Without it a store made
+    with a plain `git init --bare` (HEAD: `master` unless configured) got memsync's `main`
+    beside it, and a plain `git clone` of it then found nothing to check out.
     """
-    from memsync.model.paths import is_local_url, normalize_url, origin_from_config_file
+    import tempfile
+
+    from memsync.model.paths import origin_from_config_file
 
     url = origin_from_config_file(repo / "config")
-    local = normalize_url(url) if url else ""
-    if not is_local_url(local):
-        return None
-    where = Path(local)
-    if not (where / "HEAD").is_file():
-        where = where / ".git"  # a working repository's
-    packed = where / "packed-refs"
-    try:
-        has_branch = any((where / "refs" / "heads").rglob("*")) or (
-            packed.is_file() and " refs/heads/" in packed.read_text(errors="replace")
+    if not url or run_git(["ls-remote", "origin"], cwd=repo, timeout=timeout, network=True).text:
+        return None  # a remote with branches names its HEAD itself, or its HEAD dangles
+    with tempfile.TemporaryDirectory(prefix="memsync-head-") as scratch:
+        probe = Path(scratch) / "probe.git"
+        # A server that does not say gets the sentinel, not this machine's init.defaultBranch.
+        unsaid = "memsync-unsaid-head"
+        run_git(
+            ["-c", f"init.defaultBranch={unsaid}", "clone", "-q", "--bare", "--", url, str(probe)],
+            cwd=repo,
+            timeout=timeout,
+            network=True,
         )
-    except OSError:
-        return None
-    # A repository with branches names its HEAD over the wire itself (or its HEAD dangles).
-    return None if has_branch or not (where / "HEAD").is_file() else symbolic_head(where)
+        branch = symbolic_head(probe)
+        return None if branch == unsaid else branch
 
 
 def ls_remote_head(
