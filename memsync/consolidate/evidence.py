@@ -39,6 +39,9 @@ _RANGE_TAIL = re.compile(
     r"(?P<d>[0-3]?\d)(?=\s*(?:[,()\]]|$|20\d\d\b|[—–|]|\s-\s))",
     re.IGNORECASE,
 )
+_ISO_RANGE_TAIL = re.compile(
+    r"\s*(?:-|–|—|→|->|to|through|thru)\s*(?P<iso>20\d\d-[01]\d-[0-3]\d)\b", re.IGNORECASE
+)
 # One bold span alone on its line; `**Plan:** text **Use it.**` is a line of text.
 _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_][^*_]*?)(?:\*\*|__)\s*:?\s*$")
 # Where a line's own text starts: after a list mark, a table row's first `|`, a heading's `#`s
@@ -56,13 +59,17 @@ _LABEL_DATE = re.compile(
     r"[A-Za-z][A-Za-z ]{0,24}?(?:\s*\(\s*|\s+)(?=20\d\d-[01]\d-[0-3]\d\)?\s*:)"
     # `On 2026-04-29 the user re-enabled …`, `As of 2026-05-18 there is no …`: told that day
     r"|(?:On|As\s+of)\s+(?=20\d\d-[01]\d-[0-3]\d\b)"
+    # `**Update 2026-06-30 (eve) — …`, `End of long session 2026-04-30 (continued …)`: an
+    # entry of a log names itself and its day (not `Next session 2026-05-01`, a plan).
+    r"|(?!(?i:next|upcoming|planned)\b)(?:[A-Za-z]+\s+){0,3}?"
+    r"(?i:update|session|entry|recap|check-?in)\s+(?=20\d\d-[01]\d-[0-3]\d\b)"
 )
 # `March 17 PM cron insights …`: a half of a day the line reports on, not when it was written.
 _HALF_DAY = re.compile(r"\s+[AP]M\b(?!\s*[:\]|)—–-])")
 # `**Date:** February 19, 2026` near a document's top: the day its lines were written; and a
 # generator's stamp, `*Generated 2026-04-11 from STATUS.md, …*` (its words are that day's).
 DATE_FIELD_SOURCE = (
-    r"^\s*(?:(?:[-*]\s+)?(?:\*\*|__)?(?:date|created|written|logged|session\s+date|last\s+updated)"
+    r"^\s*(?:(?:>\s*)?(?:[-*]\s+)?(?:\*\*|__)?(?:date|created|written|logged|session\s+date|last\s+updated)"
     r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)"
     r"|[*_]{0,2}(?:generated|compiled|created|written)\s+(?:on\s+)?(?=20\d\d-[01]\d-[0-3]\d\b))"
 )
@@ -133,6 +140,10 @@ def find_date(text: str, near: date) -> date | None:
 
 def _range_end(text: str, at: int, start: date) -> date | None:
     """The last day of a range whose first day START ends at AT in TEXT, if one follows."""
+    full = _ISO_RANGE_TAIL.match(text, at)
+    if full is not None:  # `Weekly Memo — 2026-W17 (2026-04-20 → 2026-04-26)`
+        end = find_date(full.group("iso"), start)
+        return end if end is not None and end > start else None
     tail = _RANGE_TAIL.match(text, at)
     if tail is None:
         return None

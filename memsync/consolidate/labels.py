@@ -50,6 +50,11 @@ _SCREEN_LABEL = re.compile(
     r"\b(?:screen|page|tab|dashboard|view|widget|panel)\s*(?:\*\*|__)?\s*:(?:\*\*|__)?\s+$",
     re.IGNORECASE,
 )
+# `Screens: **Tonight** (light, …) + **Wind-down**`: a screen's name, one of those listed.
+_SCREENS_NAMED = re.compile(
+    r"\b(?:screens|pages|tabs|views)\s*(?:\*\*|__)?\s*:(?:\*\*|__)?\s+(?:\*\*|__)$",
+    re.IGNORECASE,
+)
 # `grouped into today and tomorrow`, `for today first, then tomorrow`: the day word before.
 _COORDINATED_DAY = re.compile(
     r"(?:today|tomorrow|yesterday|tonight)(?:['’]s)?(?:\s+first)?\s*(?:,\s*then|,|and|or|&)\s+$",
@@ -84,7 +89,10 @@ _BUCKETS = re.compile(
 # today's appointments)`, `| Dashboard widget | Today's appointments on home |`.
 _SURFACE = r"\b(?:dashboard|widget|screen|panel|card|sidebar)s?\b"
 _SURFACE_ITEMS = re.compile(
-    rf"{_SURFACE}[^()\n|]{{0,20}}\((?:[^(),\n]+,\s*)+[^(),\n]{{0,30}}$", re.IGNORECASE
+    rf"{_SURFACE}[^()\n|]{{0,20}}\((?:[^(),\n]+,\s*)+[^(),\n]{{0,30}}$"
+    # `Dashboard with low-stock count, today's transactions count, inventory table`
+    rf"|{_SURFACE}\s+with\s+(?:[^(),\n]+,\s*)+$",
+    re.IGNORECASE,
 )
 _SURFACE_CELL = re.compile(rf"\|[^|\n]*{_SURFACE}[^|\n]*\|\s*$", re.IGNORECASE)
 # A table cell giving a field's type: `| \`velocity_d1\` | int (units yesterday) |`.
@@ -127,6 +135,7 @@ def shown_or_listed(
         or _DISPLAY_AFTER.match(after)
         or (words.isupper() and _CAPS_LABEL_AFTER.match(after))
         or (possessive and _SCREEN_LABEL.search(lead))
+        or (words[:1].isupper() and _SCREENS_NAMED.search(lead))
     ):
         return True  # `a view showing only today`, `today filter`: a view's day, any day
     item = possessive or _LIST_AFTER.match(after) is not None  # `appointments today)`

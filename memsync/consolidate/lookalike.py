@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 
-from memsync.consolidate import habits, labels, present, sections
+from memsync.consolidate import habits, labels, present, sayings, sections
 
 _MONTH = sections.MONTH
 _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?"
@@ -138,11 +138,6 @@ _MONTH_NAMED = re.compile(
 _CONDITION = re.compile(
     r"[\s\-*>\d.)]*(?:\*\*)?"
     r"(?:if|when|whenever|unless|always|never|once(?!\s+(?:a|per|more|again)\b))\b",
-    re.IGNORECASE,
-)
-_TOLD_OR_PLANNED = re.compile(
-    r"\b(?:was|were|did|had|will|won't|going\s+to|planned|scheduled)\b|['’]ll\b"
-    r"|\b(?:I|we|he|she|they|you)\s+(?:\w+ed|went|got|came|said|told|found|made|ran|saw|took)\b",
     re.IGNORECASE,
 )
 # A numbered step, or a bold label, that opens with what to do (`1. Fetch today's calendar
@@ -269,6 +264,10 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         line, before, after, words, lead=lead, tail=tail, possessive=possessive
     ):
         return True  # a view's day, a column's name, a stat's period, a name in a list
+    if sayings.saying(line, before, after) or sayings.label_or_name(line, before, after, words):
+        return True  # `today's bar is tomorrow's baseline`; `Today → Yesterday → day name`
+    if sayings.quote_ends(before, after) or sayings.standing_condition(before, after):
+        return True  # `… run tomorrow …"*` (a quote opened above); `…, if … no session today`
     if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):
         return True  # `Share one thing you built today`: addressed to whoever reads it, any day
     if _SPEAKER.search(before):
@@ -278,7 +277,7 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
     if _OPEN_BRACKET.search(before) and _CLOSE_BRACKET.match(after):
         return True  # `[List agents active today]`: a template's placeholder
     sentence = before[_sentence_cut(before) :] + after[: _sentence_end(after)]
-    told = _TOLD_OR_PLANNED.search(_QUOTED.sub("", sentence))
+    told = sayings.TOLD_OR_PLANNED.search(_QUOTED.sub("", sentence))
     if _CONDITION.match(sentence) and not told:
         return True  # `If neither fills, the trade isn't working today`: whenever it holds
     step = _PROCEDURE_STEP.match(line) if possessive else None

@@ -78,8 +78,8 @@ _SENTENCE_CUT = re.compile(r"[.;!?](?=\s|$)")
 _DOES_NOW = re.compile(
     r"\b(?:(?:do|does)(?:n['’]t|\s+not)\s+[a-z]+|only\s+[a-z]{3,}s|reads|returns|uses|trusts"
     r"|walks|qualifies|emits|handles|supports|accepts|stores|loads|skips|ignores|treats|maps"
-    r"|fails|clamps|behaves|generates|rebuild|rebuilds"
-    r"|(?:is|are)\s+(?:false|safe|hard-?coded|stubbed|mocked))\b",
+    r"|fails|clamps|behaves|generates|rebuild|rebuilds|consumes?|no-?op"
+    r"|(?:is|are)\s+(?:false|safe|hard-?coded|stubbed|mocked|captured))\b",
     re.IGNORECASE,
 )
 # What makes a clause a day's: its events, a prediction, a count of things done.
@@ -92,6 +92,16 @@ _DAY_EVENT = re.compile(
     r"|I|I['’]m|you|he|she|(?:did|was|were)n['’]t)\b|\w+ing\b|\btoday\s+(?:is|was)\b",
     re.IGNORECASE,
 )
+
+
+# The one user, caller or way of something at present: `YAGNI: single consumer today`,
+# `the only truly multi-sport collection path today`, `Today's only consumer is the menu`.
+_SOLE_NOUN = (
+    r"(?:[\w-]+\s+){0,3}?(?:consumers?|callers?|users?|clients?|paths?|sources?|readers?"
+    r"|writers?|importers?|dependents?|providers?)"
+)
+_SOLE_BEFORE = re.compile(rf"\b(?:only|sole|single)\s+{_SOLE_NOUN}\s+$", re.IGNORECASE)
+_SOLE_AFTER = re.compile(rf"['’]s\s+(?:only|sole|single)\s+{_SOLE_NOUN}\b", re.IGNORECASE)
 
 
 def _does_now(before: str, after: str) -> bool:
@@ -123,6 +133,10 @@ def nowadays(before: str, after: str, words: str) -> bool:
         return True
     if re.search(r"\bwhere\s+(?:[\w-]+\s+){1,4}(?:is|are)\s+$", before, re.IGNORECASE):
         return True  # `# Where beats are today`: where things stand
+    if (_SOLE_BEFORE.search(before) or _SOLE_AFTER.match(after)) and not PAST_CUES.search(
+        _around(before, after, _SENTENCE_CUT)
+    ):
+        return True  # `single consumer today`, `Today's only consumer is …`: who uses it now
     if not re.match(r"['’]s\b", after) and _does_now(before, after):
         return True
     return _STATE_BEFORE.search(before) is not None

@@ -44,6 +44,9 @@ _WORK_ON = re.compile(
     re.IGNORECASE,
 )
 _TEMPLATE = re.compile(r"\btemplates?\b", re.IGNORECASE)
+# A draft written for others to read later (`## Post 3: r/SaaS`, `## Mission Statement
+# (draft)`, `## 📝 帖子正文 (Reddit 格式)`: a post's body): its days are its readers'.
+_DRAFT = re.compile(r"\bdrafts?\b|\bpost\s*#?\d+\b|帖子|草稿", re.IGNORECASE)
 _ROUTINE = re.compile(
     r"\b(?:daily|nightly|weekly|every\s+\w+|routines?|rhythm|cadence)\b", re.IGNORECASE
 )
@@ -137,7 +140,10 @@ def _sections(text: str) -> tuple[list[int], list[bool], list[bool]]:
             chain.pop()  # a sibling's or a deeper heading does not enclose this one
         own: bool | None = None
         if CALENDAR.search(title) or _DAY_WORDS.search(title):
-            own = False  # a dated or day's section: its own days are meant
+            own = False  # a dated or day's section: its own days are meant (`# Handoff Draft —
+            # July 11, 2026` is that day's handoff)
+        elif _DRAFT.search(title) and not _WORK_ON.search(title):
+            own = True  # a post's draft: its readers' days
         elif _INSTRUCTIONS.search(title) and not _WORK_ON.search(title):
             # A day's rules learned are that day's (`## 2026-03-05` > `### Rules`); a template
             # is every day's, wherever it is kept (`## Morning Report Template`).

