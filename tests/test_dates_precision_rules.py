@@ -42,6 +42,11 @@ WRITTEN = date(2026, 3, 24)  # a Tuesday
         'transformation from "perfect dreamer" to "real executor".',
         "# Ask HN 参与草稿 — What Are You Working On? (April 2026)\n\nThe motivation: everyone's "
         "building smarter agents (hermes just hit 70K stars this week!), but nobody's solving it.",
+        # Under a heading naming an example (heldout19)
+        "# Game State: Example Game\n\n## Last Night's Sprint Result",
+        # Under a schedule's heading: a routine's days (heldout20)
+        "## Brief Schedule\n\n### Evening Brief (7:00 PM PST)\n\n**Purpose:** Recap day, "
+        "prepare for tomorrow",
         # The end of a quotation opened on a line above (heldout18)
         'Focus: 1. easy Z2 run tomorrow 2. attack Sandbag Lunges in Sat sim."*',
         # A standing rule's condition, mid-sentence (heldout18, heldout19)
@@ -58,6 +63,8 @@ WRITTEN = date(2026, 3, 24)  # a Tuesday
         "appears.)",
         "Today's only consumer is the client-side menu backdrop, which runs an",
         "- Free ESPN schedule/results is the only truly multi-sport collection path today.",
+        "mobile-client from workspace-client — both are `source='client'` today.",
+        "**What each piece does today** (so the redesign preserves behavior):",
     ],
 )
 def test_no_day_of_the_writer_is_left_as_written(text: str) -> None:
@@ -90,6 +97,17 @@ def test_no_day_of_the_writer_is_left_as_written(text: str) -> None:
         ("**Carry-forward to market-close & tomorrow's pre-market**:", ["tomorrow's"]),
         # A heading naming a draft with its date: that day's handoff (heldout)
         ("# Handoff Draft — July 11, 2026\n\n*Who I am today:* Clawd, Day 161.", ["today"]),
+        # An example's heading with its date: that day's (heldout's heading, heldout14's line)
+        (
+            "## XOP example (2026-05-27 trade analysis)\n\n- CIEU events today: +88K.",
+            ["today"],
+        ),
+        # A dated heading about a schedule is a day's (heldout14's heading)
+        (
+            "## 2026-05-08: Schedule-first WodBuster integration (major refactor)\n\n"
+            "- Shipped the refactor today",
+            ["today"],
+        ),
         # Quotes that open and close on the line are a quotation, not its end (real)
         ('Shipped the "fast path" today; users see it next week', ["today", "next week"]),
         # A greeting inside a sentence opens no message
@@ -99,6 +117,8 @@ def test_no_day_of_the_writer_is_left_as_written(text: str) -> None:
         # `today` with a day's event stays a day (docs/CONSOLIDATION.md's narrow rule)
         ("- Only 1 day of logs (system initialized today)", ["today"]),
         ("Both caps reset today", ["today"]),
+        ("Both flags are `true` since the deploy today", ["today"]),  # a day's event
+        ("**What each piece shipped today** (so the redesign preserves behavior):", ["today"]),
     ],
 )
 def test_a_day_beside_the_rules_still_converts(text: str, converted: list[str]) -> None:
@@ -136,3 +156,17 @@ def test_an_iso_ranges_end_is_the_day_a_weeks_heading_was_written_through() -> N
     assert find_date(heading, date(2026, 4, 26)) == date(2026, 4, 26)
     assert find_date(heading, date(2026, 4, 22)) == date(2026, 4, 20)  # not ended yet
     assert find_date("2026-03-05 - 10 tasks", date(2026, 3, 9)) == date(2026, 3, 5)
+
+
+def test_a_date_field_heading_dates_the_headings_after_it() -> None:
+    lines = [
+        "## Date: 2026-03-20 19:00-20:00",
+        "",
+        "## 🌙 Reflection",
+        "",
+        "Tonight's creative session achieved:",
+    ]
+    found = stated_dates(lines, lambda _: date(2026, 4, 16))(4)
+    assert found == (date(2026, 3, 20), "heading `Date: 2026-03-20 19:00-20:00`")
+    plain = ["## Morning: 2026-03-20", "", "## Reflection", "", "Tonight's session"]
+    assert stated_dates(plain, lambda _: date(2026, 4, 16))(4) is None  # a sibling heading

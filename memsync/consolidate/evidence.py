@@ -270,11 +270,15 @@ def stated_dates(
         heading = _HEADING.match(line)
         bold = None if heading else _BOLD_HEADING.match(line) or _DATED_LABEL.match(line)
         if heading or bold:
-            level = len(heading.group(1)) if heading else _PSEUDO_LEVEL
+            level: float = len(heading.group(1)) if heading else _PSEUDO_LEVEL
             text = heading.group(2) if heading else bold.group("t") if bold else ""
             while stack and stack[-1][0] >= level:
                 stack.pop()
             owners[number] = list(stack)  # a heading is dated by the headings above it
+            if heading and _DATE_FIELD.match(text):
+                # `## Date: 2026-03-20 19:00-20:00` over `## 🌙 Reflection`: a field, dating
+                # the rest of its section, the headings after it included
+                level = (stack[-1][0] if stack else 0) + 0.5
             stack.append((level, text, number))
             continue
         owners[number] = list(stack)

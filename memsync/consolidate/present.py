@@ -51,7 +51,7 @@ _HOW_IT_WORKS = re.compile(
     r"\bhow\s+(?!to\b)(?:[\w'’-]+\s+){1,6}?(?:actually\s+|really\s+|currently\s+)?"
     r"(?:works?|moves?|runs?|behaves?|functions?|operates?|(?:is|are)\s+[a-z]+(?:ed|en|lt|de))\s+$"
     # `what it does today`, `No such driver today`: what is so at present
-    r"|\bwhat\s+(?:it|they|this|that)\s+(?:does|do)\s+$|\bno\s+such\s+[\w-]+(?:\s+[\w-]+)?\s+$"
+    r"|\bwhat\s+(?:it|they|this|that|each\s+[\w-]+)\s+(?:does|do)\s+$|\bno\s+such\s+[\w-]+(?:\s+[\w-]+)?\s+$"
     r"|\b(?:exactly|just|behaves|works)\s+as\s+$",  # `XP behaves exactly as today`
     re.IGNORECASE,
 )
@@ -79,7 +79,8 @@ _DOES_NOW = re.compile(
     r"\b(?:(?:do|does)(?:n['’]t|\s+not)\s+[a-z]+|only\s+[a-z]{3,}s|reads|returns|uses|trusts"
     r"|walks|qualifies|emits|handles|supports|accepts|stores|loads|skips|ignores|treats|maps"
     r"|fails|clamps|behaves|generates|rebuild|rebuilds|consumes?|no-?op"
-    r"|(?:is|are)\s+(?:false|safe|hard-?coded|stubbed|mocked|captured))\b",
+    r"|(?:is|are)\s+(?:false|safe|hard-?coded|stubbed|mocked|captured))\b"
+    r"|\b(?:is|are)\s+`[^`\n]+`",  # `both are \`source='client'\` today`: a value held now
     re.IGNORECASE,
 )
 # What makes a clause a day's: its events, a prediction, a count of things done.

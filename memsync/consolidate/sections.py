@@ -32,6 +32,7 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*)$", re.MULTILINE)
 _INSTRUCTIONS = re.compile(
     r"how\s+to\s+(?:apply|use)|how\s+(?:it|this|the\s+\w+)\s+works|\bevery\s+session\b"
     r"|\b(?:protocol|instructions?|checklist|conventions?|guidelines?|template|rules|logic)\b"
+    r"|\b(?:examples?|samples?)\b"  # `# Game State: Example Game`: made up, any day's
     r"|\blegend\b"
     r"|YYYY",
     re.IGNORECASE,
@@ -48,7 +49,7 @@ _TEMPLATE = re.compile(r"\btemplates?\b", re.IGNORECASE)
 # (draft)`, `## 📝 帖子正文 (Reddit 格式)`: a post's body): its days are its readers'.
 _DRAFT = re.compile(r"\bdrafts?\b|\bpost\s*#?\d+\b|帖子|草稿", re.IGNORECASE)
 _ROUTINE = re.compile(
-    r"\b(?:daily|nightly|weekly|every\s+\w+|routines?|rhythm|cadence)\b", re.IGNORECASE
+    r"\b(?:daily|nightly|weekly|every\s+\w+|routines?|rhythm|cadence|schedule)\b", re.IGNORECASE
 )
 # A date field with a date on it anywhere in the text (evidence.py's rule for what one is).
 _DATED_FIELD = re.compile(DATE_FIELD_SOURCE + r".*\d", re.MULTILINE | re.IGNORECASE)
