@@ -14,6 +14,7 @@ from memsync.merge.diff3 import merge3, merge_text
 from memsync.merge.fieldvalues import (
     canonical,
     clean_block_merge,
+    comment_folded,
     merge_list,
     parse_block,
     show,
@@ -165,6 +166,10 @@ def _changed(side: _Side, base: _Side | None, key: str, path: tuple[str, ...]) -
         return True
     if _same_value(side, base, key):
         return False
+    if side.values is not None and base.values is not None:
+        folded = comment_folded(base.blocks[key], key, base.values.get(key))
+        if folded is not None and side.values[key] == folded:
+            return False  # the client read the base's inline comment as part of the value
     if path == () and key == "name" and side.values is not None and base.values is not None:
         mine, before = side.values[key], base.values[key]
         return not (isinstance(mine, str) and isinstance(before, str) and mine == slug(before))
@@ -210,6 +215,10 @@ def _merge_key(
     a_moved, b_moved = _changed(a, base, key, path), _changed(b, base, key, path)
     same = _same_value(a, b, key)
     shared_base = base_text or ""
+    if not (same or a_moved or b_moved):
+        # Cosmetic changes only (a comment the client folded into the value on one side,
+        # dropped on the other): the value is settled, the newer text stands.
+        return _newer(a, b, key)[0].blocks[key], []
     if same or a_moved != b_moved:
         # Equal values, or a real change against a cosmetic one: the value is settled;
         # keep both sides' text edits (comments, quoting) when they combine cleanly.

@@ -45,6 +45,19 @@ def parse_block(text: str, key: str) -> tuple[bool, Any]:
     return True, fields[key]
 
 
+def comment_folded(block: str, key: str, value: Any) -> str | None:
+    """VALUE as Claude Code's first stamp rewrites a one-line plain `KEY: VALUE  # comment`:
+    it reads the value to the end of the line, comment included, and writes it back quoted
+    (seen with 2.1.330). None when BLOCK has no inline comment after a plain string VALUE."""
+    head, sep, rest = block.rstrip("\n").partition(":")
+    rest = rest.strip()
+    if not sep or head.strip() != key or "\n" in rest or not isinstance(value, str):
+        return None
+    if rest[:1] in "\"'[{|>&*!" or not rest.startswith(value) or " #" not in rest[len(value) :]:
+        return None
+    return rest
+
+
 def clean_block_merge(base: str, a: str, b: str, key: str, expected: Any) -> str | None:
     """Both sides' block texts combined line by line, if that is clean and means EXPECTED."""
     merged = merge_text(base, a, b, a_first=True)
