@@ -8,6 +8,9 @@ base, a replaced line came back beside its replacement on every machine.
 
 from __future__ import annotations
 
+import os
+import shutil
+import time
 from pathlib import Path
 
 from testing.gitrepo import git, make_bare_remote
@@ -231,10 +234,14 @@ def test_a_memory_deleted_before_a_switch_and_edited_elsewhere_is_kept(
     assert _body(git("show", "main:acme-api/m.md", cwd=moved)) == "New advice."
 
 
-def _back_to_the_first_store(machines: list[Machine], tmp_path: Path, stale: bool) -> Path:
+def _back_to_the_first_store(
+    machines: list[Machine], tmp_path: Path, stale: bool, forget: tuple[str, ...] = ()
+) -> Path:
     """The laptop moves to another store, edits n.md to Wednesday there, then moves back to
     the first one, which still says REPLACED (if STALE, its clone also kept an unpushed commit
-    of an older edit, Monday, from before the first move). The laptop's live folder."""
+    of an older edit, Monday, from before the first move; FORGET names the stores, `other`
+    and/or `private`, whose clones the person deleted before moving back). The laptop's
+    live folder."""
     laptop, _, _ = machines
     remote, p1, _ = _two_machines(machines, tmp_path)
     live1 = memory_dir(laptop, p1)
@@ -248,6 +255,9 @@ def _back_to_the_first_store(machines: list[Machine], tmp_path: Path, stale: boo
     laptop.memsync("init", "--private", f"file://{other}", "--no-hooks", cwd=p1)
     write_memory(live1, "n.md", "n", "Deploys run on Wednesday.\n")
     laptop.memsync("push", cwd=p1)
+    for name in forget:
+        (clone,) = (laptop.home / ".memsync" / "stores").glob(f"*{name}*.git")
+        shutil.rmtree(clone)
     back = laptop.memsync("init", "--private", f"file://{remote}", "--no-hooks", cwd=p1)
     assert "kept both" not in back.stdout + back.stderr, back.stdout
     assert _body(git("show", "main:acme-api/n.md", cwd=remote)) == "Deploys run on Wednesday."
@@ -287,3 +297,51 @@ def test_a_deletion_the_move_refused_to_push_stays_deleted_in_the_new_folder(
     assert not (live2 / "m.md").exists()
     assert "api/m.md" not in remote_files(remote)
     assert "api/n.md" in remote_files(remote)
+
+
+def test_moving_back_after_deleting_the_clone_of_the_store_left_keeps_the_later_edit(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # Without the other store's clone, nothing said Friday was older than Wednesday: the two
+    # were merged with no base, and Friday came back beside Wednesday ("kept both").
+    live1 = _back_to_the_first_store(machines, tmp_path, stale=False, forget=("other",))
+    assert _body((live1 / "n.md").read_text()) == "Deploys run on Wednesday."
+
+
+def test_moving_back_without_either_clone_keeps_the_later_edit(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # The laptop's own commit of Friday in the first store tells it moved on from Friday.
+    live1 = _back_to_the_first_store(machines, tmp_path, stale=False, forget=("other", "private"))
+    assert _body((live1 / "n.md").read_text()) == "Deploys run on Wednesday."
+
+
+def test_moving_back_without_the_clone_leaves_no_stale_unpushed_edit(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    live1 = _back_to_the_first_store(machines, tmp_path, stale=True, forget=("other",))
+    assert _body((live1 / "n.md").read_text()) == "Deploys run on Wednesday."
+
+
+def test_moving_back_to_an_older_concurrent_edit_keeps_both(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = machines
+    remote, p1, p2 = _two_machines(machines, tmp_path)
+    other = make_bare_remote(tmp_path / "remotes" / "other.git")
+    laptop.memsync("init", "--private", f"file://{other}", "--no-hooks", cwd=p1)
+    # The desktop, still on the first store, edits n.md an hour before the laptop does.
+    edited = write_memory(memory_dir(desktop, p2), "n.md", "n", "Deploys run on Thursday.\n")
+    an_hour_ago = time.time() - 3600
+    os.utime(edited, (an_hour_ago, an_hour_ago))
+    desktop.memsync("push", cwd=p2)
+    live1 = memory_dir(laptop, p1)
+    write_memory(live1, "n.md", "n", "Deploys run on Wednesday.\n")
+    laptop.memsync("push", cwd=p1)
+    back = laptop.memsync("init", "--private", f"file://{remote}", "--no-hooks", cwd=p1)
+    # The live file was unchanged since its last sync, so the desktop's older Thursday was
+    # read as a later edit of it and replaced Wednesday without a word.
+    assert "n.md: both sides changed" in back.stdout and "kept both" in back.stdout, back.stdout
+    body = _body((live1 / "n.md").read_text())
+    assert "Wednesday" in body and "Thursday" in body, body
+    assert _body(git("show", "main:acme-api/n.md", cwd=remote)) == body

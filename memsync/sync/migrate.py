@@ -25,9 +25,9 @@ from memsync.git import TreeEntry
 from memsync.sync.binding import Binding, clone_dir_for_url
 from memsync.sync.identity import check_folder
 from memsync.sync.manifest import Manifest, PreviousBinding, local_changes
+from memsync.sync.returning import settled_bases
 
 Edits = dict[str, bytes | None]
-_HISTORY = 200  # newest commits of the old clone looked at for the versions a file had
 
 
 def edits_to_commit(
@@ -96,38 +96,8 @@ def migration_edits(
         edits.update(dict.fromkeys(_deleted(previous, live, current, edits)))
     shared = previous.files if previous.bases is None else previous.bases
     bases = {p: sha for p, sha in shared.items() if p in edits and p in current}
-    bases.update(_behind(binding, previous, bases, current))
+    bases = settled_bases(binding, previous, live, bases, current)
     return edits, replace(manifest, files=_readable(binding, previous, bases))
-
-
-def _behind(
-    binding: Binding,
-    previous: PreviousBinding,
-    bases: Mapping[str, str],
-    current: Mapping[str, TreeEntry],
-) -> dict[str, str]:
-    """Per file of BASES the new folder holds in a version the old clone's branch had before:
-    that version, its base. The new folder is then behind what is live (a store used before
-    and switched back to, unpushed commits its clone kept from then): read with the record's
-    version as base, the live file "unchanged since" took the new folder's older version, and
-    every edit made since the first switch was undone without a word. Not within one clone
-    (a folder moved, a damaged record): its branch holds what the store got since."""
-    differ = {p: current[p].sha for p, sha in bases.items() if current[p].sha != sha}
-    old = clone_dir_for_url(previous.store_url) if previous.store_url else None
-    if not differ or old is None or old == binding.clone_dir or not (old / "HEAD").is_file():
-        return {}
-    prefix = "" if previous.subdir in ("", ".") else previous.subdir.strip("/") + "/"
-    try:
-        (tip,) = git.resolve_refs(old, f"refs/heads/{git.symbolic_head(old) or 'main'}")
-        if tip is None:
-            return {}
-        paths = [prefix + p for p in differ]
-        commits = git.commits_touching(old, tip, [], paths, _HISTORY)
-        ids = git.blob_ids(old, [f"{c}:{prefix}{p}" for c in commits for p in differ])
-    except MemsyncError:
-        return {}  # an old clone git cannot read: the record's versions stand
-    had = {(name.split(":", 1)[1], sha) for name, sha in ids.items()}
-    return {p: sha for p, sha in differ.items() if (prefix + p, sha) in had}
 
 
 def _deleted(
