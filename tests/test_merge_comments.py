@@ -77,3 +77,53 @@ def test_a_value_that_only_looks_like_a_fold_is_still_an_edit() -> None:
     merged = merge_frontmatter(base, edit, other, a_time=1, b_time=2, a_first=True)
     assert merged is not None
     assert [o.kind for o in merged.outcomes] == ["field-conflict"]
+
+
+STAMP = (
+    "  originSessionId: d51cd0ee-c026-4495-9453-16b85975417c\n  modified: 2026-11-27T05:08:45Z\n"
+)
+
+
+def _merged_both_ways(base: str, fold: str, edit: str) -> list[bytes]:
+    out = []
+    for ours, theirs in ((fold, edit), (edit, fold)):
+        for times in ((1, 9), (9, 1)):
+            merged = merge_memory(
+                "t.md",
+                base.encode(),
+                ours.encode(),
+                theirs.encode(),
+                ours_time=times[0],
+                theirs_time=times[1],
+            )
+            assert merged.content is not None
+            assert not merged.decisions, merged.decisions
+            out.append(merged.content)
+    return out
+
+
+def test_a_type_comment_folded_into_the_moved_type_loses_to_a_real_type_change() -> None:
+    # The first stamp moves `type` into `metadata` and folds its comment in (real client).
+    base = "---\nname: t\ndescription: d\ntype: project  # was feedback\n---\n\nBody one.\n"
+    fold = (
+        "---\nname: t\ndescription: d\nmetadata:\n  node_type: memory\n"
+        '  type: "project  # was feedback"\n' + STAMP + "---\n\nBody two.\n"
+    )
+    edit = base.replace("type: project  #", "type: feedback  #")
+    for content in _merged_both_ways(base, fold, edit):
+        front = parse_yaml_mapping(content.decode().split("---\n")[1])[0]
+        assert front["metadata"]["type"] == "feedback", content  # type: ignore[index]
+        assert "type" not in front
+
+
+def test_a_name_slugged_with_its_comment_loses_to_a_real_rename() -> None:
+    # `name: Legacy Name  # old title` becomes `legacy-name-old-title` (real client).
+    base = "---\nname: Legacy Name  # old title\ndescription: d\ntype: project\n---\n\nBody one.\n"
+    fold = (
+        "---\nname: legacy-name-old-title\ndescription: d\nmetadata:\n  node_type: memory\n"
+        "  type: project\n" + STAMP + "---\n\nBody two.\n"
+    )
+    edit = base.replace("Legacy Name", "Deploy Runbook")
+    for content in _merged_both_ways(base, fold, edit):
+        front = parse_yaml_mapping(content.decode().split("---\n")[1])[0]
+        assert front["name"] == "Deploy Runbook", content

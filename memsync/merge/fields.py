@@ -161,18 +161,21 @@ def _stamp_rule(
 
 
 def _changed(side: _Side, base: _Side | None, key: str, path: tuple[str, ...]) -> bool:
-    """Whether SIDE changed KEY's value (the client's slug of `name` is formatting)."""
+    """Whether SIDE changed KEY's value (the client's slug of `name`, and its fold of an
+    inline comment into a plain value, are formatting)."""
     if base is None or key not in base.blocks:
         return True
     if _same_value(side, base, key):
         return False
-    if side.values is not None and base.values is not None:
-        folded = comment_folded(base.blocks[key], key, base.values.get(key))
-        if folded is not None and side.values[key] == folded:
-            return False  # the client read the base's inline comment as part of the value
-    if path == () and key == "name" and side.values is not None and base.values is not None:
-        mine, before = side.values[key], base.values[key]
-        return not (isinstance(mine, str) and isinstance(before, str) and mine == slug(before))
+    if side.values is None or base.values is None:
+        return True
+    mine, before = side.values[key], base.values.get(key)
+    # The client reads a plain value with an inline comment to the end of the line.
+    read = [v for v in (before, comment_folded(base.blocks[key], key, before)) if v is not None]
+    if isinstance(mine, str) and mine in read:
+        return False
+    if path == () and key == "name" and isinstance(mine, str):
+        return mine not in {slug(value) for value in read if isinstance(value, str)}
     return True
 
 
