@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from testing.gitrepo import git, make_bare_remote
-from testing.machines import Machine, memory_dir, setup_machine
+from testing.gitrepo import git
+from testing.machines import Machine
 from testing.memories import write_memory
+from testing.reviewteam import bind_team, review_branch, review_branches, team_dir
 
 PASSWORD_HINT = "The staging password is in the wiki."
 DEPLOY = f"Never deploy on Friday.\n{PASSWORD_HINT}\nUse the blue-green script.\n"
@@ -22,23 +23,7 @@ DEPLOY = f"Never deploy on Friday.\n{PASSWORD_HINT}\nUse the blue-green script.\
 @pytest.fixture
 def team(machines: list[Machine], tmp_path: Path) -> tuple[Machine, Path, Machine, Path, Path]:
     """alice and bob bound to one team remote: (alice, her project, bob, his, the remote)."""
-    private = make_bare_remote(tmp_path / "remotes" / "private.git")
-    remote = make_bare_remote(tmp_path / "remotes" / "team.git")
-    alice, _, bob = machines
-    pa = setup_machine(alice, private, remote, "src/api")
-    pb = setup_machine(bob, private, remote, "code/api")
-    return alice, pa, bob, pb, remote
-
-
-def team_dir(machine: Machine, project: Path) -> Path:
-    return memory_dir(machine, project) / "team"
-
-
-def review_branch(remote: Path) -> str:
-    """The one review branch on REMOTE."""
-    refs = git("for-each-ref", "--format=%(refname:short)", "refs/heads/memsync", cwd=remote)
-    (branch,) = refs.split()
-    return branch
+    return bind_team(machines, tmp_path)
 
 
 def remote_path(remote: Path, name: str) -> str:
@@ -169,11 +154,6 @@ def test_a_review_still_open_is_no_common_version(
     assert (live / "deploy.md").read_text().endswith(DEPLOY)
     index = (live / "MEMORY.md").read_text()
     assert "(deploy.md)" in index and "(oncall.md)" in index, index
-
-
-def review_branches(remote: Path) -> list[str]:
-    refs = git("for-each-ref", "--format=%(refname:short)", "refs/heads/memsync", cwd=remote)
-    return refs.split()
 
 
 def test_the_second_open_review_survives_the_first_ones_squash(

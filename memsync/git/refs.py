@@ -106,10 +106,14 @@ def is_ancestor(repo: Path, one: str, two: str) -> bool:
     return result.returncode == 0
 
 
-def refs_under(repo: Path, prefix: str) -> dict[str, str]:
-    """Ref name -> commit of every ref under PREFIX (one `for-each-ref`)."""
-    out = run_git(["for-each-ref", "--format=%(objectname) %(refname)", prefix], cwd=repo).text
-    return {ref: sha for sha, _, ref in (line.partition(" ") for line in out.splitlines()) if ref}
+def refs_under(repo: Path, prefix: str) -> dict[str, tuple[str, int]]:
+    """Ref name -> (commit, its committer date) of every ref under PREFIX (one `for-each-ref`)."""
+    args = ["for-each-ref", "--format=%(objectname) %(committerdate:unix) %(refname)", prefix]
+    refs: dict[str, tuple[str, int]] = {}
+    for line in run_git(args, cwd=repo).text.splitlines():
+        sha, when, ref = line.split(" ", 2)
+        refs[ref] = (sha, int(when or 0))
+    return refs
 
 
 def ahead_behind(repo: Path, local: str, upstream: str) -> tuple[int, int]:

@@ -29,7 +29,7 @@ from memsync.sync.manifest import (
 from memsync.sync.migrate import edits_to_commit, prepare
 from memsync.sync.outgoing import commit_message
 from memsync.sync.report import StoreReport
-from memsync.sync.reviewed import landed_base
+from memsync.sync.reviewed import landed_base, undone_lines
 from memsync.sync.screen import screen_edits
 from memsync.sync.storerun import StoreRun, scan_live, start_run, without_unread_deletions
 
@@ -98,7 +98,8 @@ def _integrate_remote(run: StoreRun) -> str | None:
     if heads.local is None:
         git.update_branch(binding.clone_dir, heads.branch, heads.remote, None, "memsync: clone")
         return heads.remote
-    base = landed_base(binding, heads.local, heads.remote)  # a squash-merged review's too
+    landed = landed_base(binding, heads.local, heads.remote)  # a squash-merged review's too
+    base = landed.base
     if base == heads.remote:
         return heads.local
     # Another machine's merge may have dropped this machine's value: say so here too.
@@ -113,7 +114,7 @@ def _integrate_remote(run: StoreRun) -> str | None:
 
     new, decisions = merge_heads(binding, heads.local, heads.remote, base)
     git.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: merge")
-    run.note(decisions=run.report.decisions + told + decisions)
+    run.note(decisions=run.report.decisions + told + decisions + undone_lines(binding, landed))
     return new
 
 

@@ -8,26 +8,45 @@ a teammate's concurrent change and came back undone ("kept both"), and the autho
 correction of a line sat beside the line it corrected.
 
 So every review push records what it sent (`refs/memsync/reviews/<branch>`). When the
-default branch has a commit holding that change set (each file the review changed as sent,
-or with most of its changed lines: a reviewer edited it), that commit took the review in, and
-what this machine had sent is the common version of both sides: the reviewer's edits win
-where the author changed nothing since, the author's later edits win where the reviewer
-changed nothing, and what was sent is not proposed again. A record is dropped once the
-default branch merged it (a merge commit) or the local branch holds the commit that took
-it in.
+default branch has a commit holding that change set (sync/reviewland), that commit took the
+review in, and what this machine had sent is the common version of both sides: the
+reviewer's edits win where the author changed nothing since, the author's later edits win
+where the reviewer changed nothing, and what was sent is not proposed again. A file of the
+review the default branch has undone again before this machine pulled the landing (the squash
+reverted) keeps the old fork point's version as the common one: the author's version stays,
+as a memory changed here and deleted there does.
+
+Every pull with commits on both sides looks at each record, so a record is dropped once it
+is done with: the default branch merged it (a merge commit) or the local branch holds the
+commit that took it in (and with it every record that one's commit sent already held); its
+review branch is gone from the remote (as last fetched) and nothing took it in (closed
+unmerged); or what it sent is older than `KEEP_DAYS`. Git alone tells all of it: no GitHub
+call at pull time.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from memsync import git
 from memsync.sync.binding import Binding
+from memsync.sync.reviewland import Landing, landing, undone
 
 RECORDS = "refs/memsync/reviews/"
-_CANDIDATES = 50  # newest commits of the default branch looked at for one review
-_MERGED = "merged"  # the commit sent is in the default branch's history
+# A pull request left open longer is rare; if one still lands by a squash, the old fork point
+# is the common version (a reviewer's edit may be kept beside the line it changed, no loss).
+KEEP_DAYS = 90
+
+
+@dataclass(frozen=True)
+class Landed:
+    """The commit to merge over, and the store paths of a landed review the default branch
+    undid again (kept as this machine has them)."""
+
+    base: str | None
+    kept: tuple[str, ...] = ()
 
 
 def record_sent(repo: Path, branch: str, commit: str) -> None:
@@ -38,86 +57,72 @@ def record_sent(repo: Path, branch: str, commit: str) -> None:
         git.update_ref(repo, ref, commit, old or git.ZERO_SHA, "memsync: sent for review")
 
 
-def landed_base(binding: Binding, local: str, remote: str) -> str | None:
-    """The commit to merge LOCAL and REMOTE over: their merge base or, when REMOTE took in a
-    review LOCAL sent by a squash or a rebase, what LOCAL had sent."""
+def landed_base(binding: Binding, local: str, remote: str) -> Landed:
+    """What to merge LOCAL and REMOTE over: their merge base or, when REMOTE took in a review
+    LOCAL sent by a squash or a rebase, what LOCAL had sent."""
     repo = binding.clone_dir
     base = git.merge_base(repo, local, remote)
     if base in (local, remote):
-        return base
-    for ref, sent in git.refs_under(repo, RECORDS).items():
-        taken = _landing(repo, sent, remote)
-        if taken == _MERGED or (taken is not None and git.is_ancestor(repo, taken, local)):
+        return Landed(base)
+    records = git.refs_under(repo, RECORDS)
+    tracking = [f"refs/remotes/origin/{ref.removeprefix(RECORDS)}" for ref in records]
+    branches = dict(zip(records, git.resolve_refs(repo, *tracking), strict=True))
+    oldest = time.time() - KEEP_DAYS * 86400
+    kept: dict[str, str] = {}
+    absorbed: list[str] = []
+    chosen: Landing | None = None
+    for ref, (sent, when) in records.items():
+        found = landing(repo, sent, remote) if when >= oldest else None
+        if found is None:
+            if when >= oldest and branches[ref] is not None:
+                kept[ref] = sent  # still under review (or closed, its branch kept)
+            else:
+                git.delete_ref(repo, ref, sent)  # closed unmerged, or too old to land now
+        elif found.commit is None or git.is_ancestor(repo, found.commit, local):
             git.delete_ref(repo, ref, sent)  # merged in already: the merge base says it all
-        elif taken is not None:
+            absorbed.append(sent)
+        else:
+            kept[ref] = sent
             candidate = git.merge_base(repo, local, sent)
             if candidate and (base is None or git.is_ancestor(repo, base, candidate)):
-                base = candidate
-    return base
+                base, chosen = candidate, found
+    for ref, sent in kept.items():  # superseded: a later review holding it is merged in
+        if any(git.is_ancestor(repo, sent, later) for later in absorbed if later != sent):
+            git.delete_ref(repo, ref, sent)
+    if chosen is None or base is None:
+        return Landed(base)
+    back = undone(repo, chosen, remote)
+    if not back:
+        return Landed(base)
+    return Landed(_common_before(repo, base, back), tuple(sorted(back)))
 
 
-def _landing(repo: Path, sent: str, remote: str) -> str | None:
-    """The oldest commit of REMOTE that holds what SENT changed ("merged" when REMOTE has SENT
-    itself), or None."""
-    if git.is_ancestor(repo, sent, remote):
-        return _MERGED
-    fork = git.merge_base(repo, sent, remote)
-    changes = git.tree_changes(repo, fork, sent).changes
-    if not changes:
-        return _MERGED  # nothing of its own: nothing to land
-    paths = sorted(changes)
-    before = {p: old[1] if old else None for p, (old, _) in changes.items()}
-    after = {p: new[1] if new else None for p, (_, new) in changes.items()}
-    candidates = git.commits_touching(repo, remote, [sent], paths, _CANDIDATES)
-    ids = git.blob_ids(repo, [f"{c}:{p}" for c in candidates for p in paths])
-    texts: dict[str, bytes] = {}
-    for commit in candidates:
-        there = {p: ids.get(f"{commit}:{p}") for p in paths}
-        unknown = [s for p in paths for s in (before[p], after[p], there[p]) if s]
-        texts.update(git.read_blobs(repo, [s for s in unknown if s not in texts]))
-        if _holds(before, after, there, texts):
-            return commit
-    return None
+def _common_before(repo: Path, base: str, back: dict[str, git.ModeOid | None]) -> str:
+    """BASE with the files of BACK as they were before the review: the common version for a
+    review the default branch undid, so this machine's versions read as its own edits."""
+    from memsync.sync.binding import hostname
+
+    return git.write_commit(
+        repo,
+        parents=[base],
+        changes={path: None for path, old in back.items() if old is None},
+        entries={path: old for path, old in back.items() if old is not None},
+        message="memsync: common version of a review undone after it landed\n",
+        author=git.identity(repo, hostname()),
+        when=int(time.time()),
+    )
 
 
-def _holds(
-    before: dict[str, str | None],
-    after: dict[str, str | None],
-    there: dict[str, str | None],
-    texts: dict[str, bytes],
-) -> bool:
-    """Whether a tree with the blobs THERE took in the change BEFORE -> AFTER: no file of it
-    holds another version than as sent or mostly as sent (its body lines): every file of the
-    review, not one or some of them."""
-    for path, sent in after.items():
-        if there[path] == sent:
-            continue
-        if there[path] == before[path] or sent is None or there[path] is None:
-            # Not taken. Read as "the reviewer undid it", the file of a second review still
-            # open (its branch holds the first one's changes too) or a teammate's commit
-            # touching one file of the review made what was sent the common version, and the
-            # author's change to this file was reverted on their own branch (a memory deleted).
-            return False
-        if _share(*(texts.get(s or "", b"") for s in (before[path], sent, there[path]))) <= 0.5:
-            return False
-    return True
+def undone_lines(binding: Binding, landed: Landed) -> tuple[str, ...]:
+    """A report line for each file of LANDED's review the default branch undid: kept here."""
+    from memsync.merge.memory import MergeDecision
+    from memsync.sync.storemerge import describe
 
-
-def _lines(data: bytes) -> Counter[str]:
-    """The non-blank lines of a memory's body. Not its frontmatter: a teammate's memory of the
-    same name, type and description shares most of those with any short memory sent."""
-    from memsync.model.memory import split_frontmatter
-
-    _, body, _ = split_frontmatter(data.decode("utf-8", "replace").replace("\r\n", "\n"))
-    return Counter(line for line in body.splitlines() if line.strip())
-
-
-def _share(before: bytes, sent: bytes, there: bytes) -> float:
-    """Of the lines the change BEFORE -> SENT added or removed, the share THERE shows so."""
-    old, new, seen = _lines(before), _lines(sent), _lines(there)
-    added, removed = new - old, old - new
-    total = sum(added.values()) + sum(removed.values())
-    if not total:
-        return 0.0
-    kept = sum(((seen - old) & added).values()) + sum(((old - seen) & removed).values())
-    return kept / total
+    detail = (
+        "the default branch undid your reviewed change after merging it; kept yours, "
+        "`memsync push --review` proposes it again"
+    )
+    return tuple(
+        describe(MergeDecision(path, "delete-modify", None, None, None, detail), binding.prefix)
+        for path in landed.kept
+    )

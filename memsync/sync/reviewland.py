@@ -1,0 +1,110 @@
+"""Whether the default branch took in what a review push sent (see sync/reviewed).
+
+A commit of the default branch took a review in when it holds every file the review changed
+as sent, or with most of its changed body lines (a reviewer edited the rest). A review that
+landed and was then undone (the squash commit reverted, a file of it deleted again) shows in
+the default branch's tip: its files are back as they were before the review.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memsync import git
+
+_CANDIDATES = 50  # newest commits of the default branch looked at for one review
+
+Change = tuple[git.ModeOid | None, git.ModeOid | None]  # (before, as sent); None: absent
+
+
+@dataclass(frozen=True)
+class Landing:
+    """Where a review landed: COMMIT took its CHANGES in; None when the default branch has
+    the commit sent itself (a merge commit) or the review changed nothing of its own."""
+
+    commit: str | None
+    changes: dict[str, Change] = field(default_factory=dict)
+
+
+MERGED = Landing(None)
+
+
+def landing(repo: Path, sent: str, remote: str) -> Landing | None:
+    """The oldest commit of REMOTE that holds what SENT changed, MERGED, or None."""
+    if git.is_ancestor(repo, sent, remote):
+        return MERGED
+    fork = git.merge_base(repo, sent, remote)
+    changes = git.tree_changes(repo, fork, sent).changes
+    if not changes:
+        return MERGED  # nothing of its own: nothing to land
+    paths = sorted(changes)
+    before = {p: old[1] if old else None for p, (old, _) in changes.items()}
+    after = {p: new[1] if new else None for p, (_, new) in changes.items()}
+    candidates = git.commits_touching(repo, remote, [sent], paths, _CANDIDATES)
+    ids = git.blob_ids(repo, [f"{c}:{p}" for c in candidates for p in paths])
+    texts: dict[str, bytes] = {}
+    for commit in candidates:
+        there = {p: ids.get(f"{commit}:{p}") for p in paths}
+        unknown = [s for p in paths for s in (before[p], after[p], there[p]) if s]
+        texts.update(git.read_blobs(repo, [s for s in unknown if s not in texts]))
+        if _holds(before, after, there, texts):
+            return Landing(commit, dict(changes))
+    return None
+
+
+def undone(repo: Path, landed: Landing, remote: str) -> dict[str, git.ModeOid | None]:
+    """The files of LANDED that REMOTE holds as before the review again (the squash commit
+    reverted, a file deleted again): path -> its version before the review (None: absent)."""
+    paths = sorted(landed.changes)
+    ids = git.blob_ids(repo, [f"{remote}:{p}" for p in paths])
+    back: dict[str, git.ModeOid | None] = {}
+    for path in paths:
+        old, _ = landed.changes[path]
+        if ids.get(f"{remote}:{path}") == (old[1] if old else None):
+            back[path] = old
+    return back
+
+
+def _holds(
+    before: dict[str, str | None],
+    after: dict[str, str | None],
+    there: dict[str, str | None],
+    texts: dict[str, bytes],
+) -> bool:
+    """Whether a tree with the blobs THERE took in the change BEFORE -> AFTER: no file of it
+    holds another version than as sent or mostly as sent (its body lines): every file of the
+    review, not one or some of them."""
+    for path, sent in after.items():
+        if there[path] == sent:
+            continue
+        if there[path] == before[path] or sent is None or there[path] is None:
+            # Not taken. Read as "the reviewer undid it", the file of a second review still
+            # open (its branch holds the first one's changes too) or a teammate's commit
+            # touching one file of the review made what was sent the common version, and the
+            # author's change to this file was reverted on their own branch (a memory deleted).
+            return False
+        if _share(*(texts.get(s or "", b"") for s in (before[path], sent, there[path]))) <= 0.5:
+            return False
+    return True
+
+
+def _lines(data: bytes) -> Counter[str]:
+    """The non-blank lines of a memory's body. Not its frontmatter: a teammate's memory of the
+    same name, type and description shares most of those with any short memory sent."""
+    from memsync.model.memory import split_frontmatter
+
+    _, body, _ = split_frontmatter(data.decode("utf-8", "replace").replace("\r\n", "\n"))
+    return Counter(line for line in body.splitlines() if line.strip())
+
+
+def _share(before: bytes, sent: bytes, there: bytes) -> float:
+    """Of the lines the change BEFORE -> SENT added or removed, the share THERE shows so."""
+    old, new, seen = _lines(before), _lines(sent), _lines(there)
+    added, removed = new - old, old - new
+    total = sum(added.values()) + sum(removed.values())
+    if not total:
+        return 0.0
+    kept = sum(((seen - old) & added).values()) + sum(((old - seen) & removed).values())
+    return kept / total

@@ -1,0 +1,38 @@
+"""A team bound for review tests: alice (the author) and bob (the reviewer) on one team
+remote, each machine with its own HOME, and the review branches on that remote."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine, memory_dir, setup_machine
+
+Team = tuple[Machine, Path, Machine, Path, Path]
+
+
+def bind_team(machines: list[Machine], tmp_path: Path) -> Team:
+    """alice and bob bound to one team remote: (alice, her project, bob, his, the remote)."""
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    remote = make_bare_remote(tmp_path / "remotes" / "team.git")
+    alice, _, bob = machines
+    pa = setup_machine(alice, private, remote, "src/api")
+    pb = setup_machine(bob, private, remote, "code/api")
+    return alice, pa, bob, pb, remote
+
+
+def team_dir(machine: Machine, project: Path) -> Path:
+    """MACHINE's live team memory folder of PROJECT."""
+    return memory_dir(machine, project) / "team"
+
+
+def review_branches(remote: Path) -> list[str]:
+    """The review branches on REMOTE."""
+    refs = git("for-each-ref", "--format=%(refname:short)", "refs/heads/memsync", cwd=remote)
+    return refs.split()
+
+
+def review_branch(remote: Path) -> str:
+    """The one review branch on REMOTE."""
+    (branch,) = review_branches(remote)
+    return branch
