@@ -36,19 +36,27 @@ def github(remote: Path, tmp_path: Path, name: str) -> Path:
     return work
 
 
-def squash(remote: Path, branch: str, tmp_path: Path) -> str:
-    """ "Squash and merge", the branch deleted: the squash commit."""
-    work = github(remote, tmp_path, "github-squash")
-    git("merge", "-q", "--squash", f"origin/{branch}", cwd=work)
-    git("commit", "-qm", "Memory review (#1)", cwd=work)
+def squash(remote: Path, branch: str, tmp_path: Path, method: str = "squash") -> str:
+    """GitHub's "Squash and merge" (or "Rebase and merge"), the branch deleted: the commits
+    that landed, as a range for `git revert`."""
+    work = github(remote, tmp_path, f"github-{method}")
+    old = git("rev-parse", "HEAD", cwd=work).strip()
+    if method == "squash":
+        git("merge", "-q", "--squash", f"origin/{branch}", cwd=work)
+        git("commit", "-qm", "Memory review (#1)", cwd=work)
+    else:  # new commits even where a fast-forward would do
+        git("checkout", "-q", "-B", "landing", f"origin/{branch}", cwd=work)
+        git("rebase", "-q", "--force-rebase", "main", cwd=work)
+        git("checkout", "-q", "main", cwd=work)
+        git("merge", "-q", "--ff-only", "landing", cwd=work)
     git("push", "-q", "origin", "main", f":refs/heads/{branch}", cwd=work)
-    return git("rev-parse", "HEAD", cwd=work).strip()
+    return f"{old}..{git('rev-parse', 'HEAD', cwd=work).strip()}"
 
 
-def revert(remote: Path, commit: str, tmp_path: Path) -> None:
-    """The reviewer's `git revert` of COMMIT on main (GitHub's "Revert" button does the same)."""
+def revert(remote: Path, commits: str, tmp_path: Path) -> None:
+    """The reviewer's `git revert` of COMMITS on main (GitHub's "Revert" button does the same)."""
     work = github(remote, tmp_path, "github-revert")
-    git("revert", "--no-edit", commit, cwd=work)
+    git("revert", "--no-edit", commits, cwd=work)
     git("push", "-q", "origin", "main", cwd=work)
 
 
@@ -60,12 +68,13 @@ def send_deploy(alice: Machine, pa: Path) -> Path:
     return live
 
 
+@pytest.mark.parametrize("method", ["squash", "rebase"])
 def test_a_squash_reverted_before_the_author_pulled_it_keeps_her_memory(
-    team: Team, tmp_path: Path
+    team: Team, tmp_path: Path, method: str
 ) -> None:
     alice, pa, _, _, remote = team
     live = send_deploy(alice, pa)
-    revert(remote, squash(remote, review_branch(remote), tmp_path), tmp_path)
+    revert(remote, squash(remote, review_branch(remote), tmp_path, method), tmp_path)
 
     pulled = alice.memsync("pull", "--scope", "team", cwd=pa).stdout
     assert (live / "deploy.md").read_text().endswith(DEPLOY), pulled
