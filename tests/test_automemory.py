@@ -52,3 +52,33 @@ def test_a_broken_or_odd_settings_file_says_nothing(
         local.parent.mkdir(exist_ok=True)
         local.write_text(text, encoding="utf-8")
         assert auto_memory_off(tmp_path, claude), text
+
+
+def test_a_settings_file_is_read_up_to_its_size_limit(tmp_path: Path) -> None:
+    from memsync.sync.automemory import MAX_SETTINGS_BYTES
+
+    claude = tmp_path / "claude"  # the environment is clean (tests/conftest.py)
+    claude.mkdir()
+    text = '{"autoMemoryEnabled": false}'
+    (claude / "settings.json").write_text(text.ljust(MAX_SETTINGS_BYTES), encoding="utf-8")
+    assert auto_memory_off(tmp_path, claude)  # exactly at the limit: read whole
+    (claude / "settings.json").write_text(text.ljust(MAX_SETTINGS_BYTES + 1), encoding="utf-8")
+    assert not auto_memory_off(tmp_path, claude)  # a byte over: not read
+
+
+def test_only_a_true_or_false_word_in_the_environment_decides(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    claude = tmp_path / "claude"
+    _settings(claude / "settings.json", autoMemoryEnabled=False)
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "maybe")  # neither: settings decide
+    assert auto_memory_off(tmp_path, claude)
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY", " Off ")
+    assert not auto_memory_off(tmp_path, claude)
+    monkeypatch.delenv("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+    _settings(claude / "settings.json", autoMemoryEnabled=True)
+    for word in (" True ", "YES", "on"):
+        monkeypatch.setenv("CLAUDE_CODE_SIMPLE", word)
+        assert auto_memory_off(tmp_path, claude), word
+    monkeypatch.setenv("CLAUDE_CODE_SIMPLE", "0")
+    assert not auto_memory_off(tmp_path, claude)

@@ -94,6 +94,18 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
             "tests/test_secret_shapes.py",
         ],
     ),
+    "indexkeep": (
+        ["memsync/sync/indexkeep.py", "memsync/merge/index.py"],
+        ["tests/test_merge_index.py", "tests/test_index_keep_fast.py"],
+    ),
+    "hooklines": (
+        ["memsync/sync/hooklines.py", "memsync/sync/hookcontext.py"],
+        ["tests/test_hookoutput.py", "tests/test_index_loaded.py", "tests/test_hooklines.py"],
+    ),
+    "scaffold-automemory": (
+        ["memsync/sync/scaffoldrace.py", "memsync/sync/automemory.py"],
+        ["tests/test_automemory.py", "tests/test_scaffold_race_fast.py"],
+    ),
     "dedupe": (
         ["memsync/consolidate/dedupe.py", "memsync/consolidate/likeness.py"],
         ["tests/test_dedupe.py", "tests/test_paraphrase.py", "tests/test_mutation_dedupe.py"],
