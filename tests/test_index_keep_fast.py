@@ -71,6 +71,16 @@ def _run(tmp_path: Path, synced: dict[str, bytes], scope: str = "private", **liv
     return Run(Binding(live_dir, clone, scope), Manifest(files), dict(live or LIVE))
 
 
+def _delete_in_store(clone: Path, path: str) -> None:
+    """A commit of the store that added PATH, then one that deleted it."""
+    (clone / path).parent.mkdir(parents=True, exist_ok=True)
+    (clone / path).write_text("gone\n", encoding="utf-8")
+    git("add", path, cwd=clone)
+    git("commit", "-qm", "add", cwd=clone)
+    git("rm", "-q", path, cwd=clone)
+    git("commit", "-qm", "delete", cwd=clone)
+
+
 def _keep(run: Run, changes: dict[str, bytes | None]) -> dict[str, bytes | None]:
     return keep_index_entries(run, changes)  # type: ignore[arg-type]
 
@@ -134,12 +144,7 @@ def test_a_deleted_index_keeps_the_entries_of_memories_still_there(tmp_path: Pat
 
 def test_a_line_of_a_memory_the_store_deleted_is_dropped_again(tmp_path: Path) -> None:
     run = _run(tmp_path, {"MEMORY.md": _text(ONE)}, **{"one.md": b"1", "three.md": b"3"})
-    clone = run.binding.clone_dir
-    (clone / "two.md").write_text("2\n", encoding="utf-8")
-    git("add", "two.md", cwd=clone)
-    git("commit", "-qm", "add", cwd=clone)
-    git("rm", "-q", "two.md", cwd=clone)
-    git("commit", "-qm", "delete", cwd=clone)
+    _delete_in_store(run.binding.clone_dir, "two.md")
     soon, url = "- [Soon](soon.md) — to write", "- [Site](https://x.example/two.md)"
     edited = _text(ONE, TWO, url, soon, THREE)
     result = _keep(run, {"MEMORY.md": edited})
@@ -157,13 +162,7 @@ def test_a_line_of_a_memory_the_store_deleted_is_dropped_again(tmp_path: Path) -
 def test_the_store_path_of_a_deleted_memory_has_the_binding_folder(tmp_path: Path) -> None:
     run = _run(tmp_path, {"MEMORY.md": _text(ONE)}, **{"one.md": b"1"})
     run.binding.prefix = "proj"
-    clone = run.binding.clone_dir
-    (clone / "proj").mkdir()
-    (clone / "proj" / "two.md").write_text("2\n", encoding="utf-8")
-    git("add", "proj/two.md", cwd=clone)
-    git("commit", "-qm", "add", cwd=clone)
-    git("rm", "-q", "proj/two.md", cwd=clone)
-    git("commit", "-qm", "delete", cwd=clone)
+    _delete_in_store(run.binding.clone_dir, "proj/two.md")
     assert _keep(run, {"MEMORY.md": _text(ONE, TWO)}) == {"MEMORY.md": _text(ONE)}
 
 
@@ -222,10 +221,11 @@ def test_the_loaded_copy_is_kept_over_what_was_synced_and_forgotten_at_the_end(
 ) -> None:
     run = _run(tmp_path, {"MEMORY.md": _text(ONE)})
     manifest = run.manifest
-    monkeypatch.setattr(
-        "memsync.sync.manifest.binding_manifest", lambda binding: (manifest, Path("m"))
-    )
     binding: Any = run.binding
+    monkeypatch.setattr(
+        "memsync.sync.manifest.binding_manifest",
+        lambda given: (manifest, Path("m")) if given is binding else None,
+    )
     path = loaded_index_file(binding.live_dir)
     base = path.with_suffix(".loaded-base")
     synced = manifest.files["MEMORY.md"].encode()
@@ -250,6 +250,7 @@ def test_the_loaded_copy_is_kept_over_what_was_synced_and_forgotten_at_the_end(
     assert (path.read_bytes(), base.read_bytes()) == (_text(ONE, TWO), b"f" * 40)
     forget_loaded_index(binding)
     assert not path.exists() and not base.exists()
+    forget_loaded_index(binding)  # a session end with nothing kept: nothing to do
     (binding.live_dir / "MEMORY.md").write_bytes(_text(ONE))
     remember_loaded_index(binding)
     (binding.live_dir / "MEMORY.md").unlink()
@@ -265,3 +266,97 @@ def test_the_loaded_copy_sits_beside_the_manifest(tmp_path: Path) -> None:
     expected = manifest_path(data_dir(), live).with_suffix(".loaded-index")
     assert loaded_index_file(live) == expected
     assert indexkeep.LOADED_SUFFIX == ".loaded-index"
+
+
+def test_a_second_start_keeps_only_the_lines_both_were_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = _run(tmp_path, {})  # an index never synced: no version to keep beside it
+    binding: Any = run.binding
+    monkeypatch.setattr(
+        "memsync.sync.manifest.binding_manifest", lambda given: (run.manifest, Path("m"))
+    )
+    path = loaded_index_file(binding.live_dir)
+    (binding.live_dir / "MEMORY.md").write_bytes(_text("# Index", ONE, TWO))
+    remember_loaded_index(binding)
+    assert path.with_suffix(".loaded-base").read_bytes() == b""
+    # The second start's index lacks `two` (its pull or a hand edit took it out).
+    (binding.live_dir / "MEMORY.md").write_bytes(_text("# Index", THREE, ONE))
+    remember_loaded_index(binding)
+    assert path.read_bytes() == _text("# Index", ONE)
+
+
+def test_only_the_private_top_index_is_read_against_the_loaded_copy(tmp_path: Path) -> None:
+    team = _run(tmp_path, {"MEMORY.md": _text(ONE, TWO)}, scope="team")
+    remember(team, _text(ONE, TWO))  # the private session saw both
+    assert _keep(team, {"MEMORY.md": _text(ONE)}) == {"MEMORY.md": _text(ONE, TWO)}
+    sub = {"sub/MEMORY.md": _text("- [A](a.md)", "- [B](b.md)")}
+    private = _run(tmp_path, sub, **{"sub/a.md": b"a", "sub/b.md": b"b"})
+    remember(private, _text("- [A](sub/a.md)", "- [B](sub/b.md)"), synced_as="x")
+    result = _keep(private, {"sub/MEMORY.md": _text("- [B](b.md)")})
+    assert result == {"sub/MEMORY.md": _text("- [A](a.md)", "- [B](b.md)")}
+    assert 'kept the sub/MEMORY.md line(s) of "sub/a.md"' in _notes(private)
+
+
+def test_each_index_of_a_push_is_kept_whatever_came_before_it(tmp_path: Path) -> None:
+    synced = {"team/MEMORY.md": _text(ONE), "sub/MEMORY.md": _text(ONE), "MEMORY.md": _text(ONE)}
+    run = _run(tmp_path, synced, **{"one.md": b"1", "two.md": b"2", "sub/x.md": b"x"})
+    run.manifest.files["team/MEMORY.md"] = "0" * 40  # its blob is not in the clone
+    run.manifest.files["MEMORY.md"] = run.manifest.files["sub/MEMORY.md"]
+    changes: dict[str, bytes | None] = {
+        "team/MEMORY.md": b"",
+        "sub/MEMORY.md": _text(ONE),  # nothing dropped here
+        "MEMORY.md": _text("# Mine"),
+    }
+    assert _keep(run, changes) == {**changes, "MEMORY.md": _text("# Mine", ONE)}
+
+
+def test_an_emptied_index_is_the_kept_entries_alone_as_the_index_had_them(
+    tmp_path: Path,
+) -> None:
+    # Put after an empty file's one empty line, they began with a blank line and lost the
+    # final newline: `\n- [One](one.md) — 1` went to every machine.
+    run = _run(tmp_path, {"MEMORY.md": _text("# Index", ONE, TWO)}, **{"one.md": b"1"})
+    assert _keep(run, {"MEMORY.md": b""}) == {"MEMORY.md": _text(ONE)}
+    assert 'kept the MEMORY.md line(s) of "one.md"' in _notes(run)
+    crlf = _run(tmp_path, {"MEMORY.md": b"# Index\r\n- [One](one.md)\r\n"})
+    assert _keep(crlf, {"MEMORY.md": b"\n \n"}) == {"MEMORY.md": b"- [One](one.md)\r\n"}
+
+
+def test_a_line_of_a_memory_deleted_once_and_written_again_stays(tmp_path: Path) -> None:
+    run = _run(tmp_path, {"MEMORY.md": _text(ONE)}, **{"one.md": b"1", "two.md": b"2"})
+    _delete_in_store(run.binding.clone_dir, "two.md")
+    assert _keep(run, {"MEMORY.md": _text(ONE, TWO)}) == {"MEMORY.md": _text(ONE, TWO)}
+    assert run.report.notes == ()
+
+
+def test_a_reshaped_link_in_a_folders_index_still_links_its_memory() -> None:
+    base = _text("- [Two](two.md) — 2")
+    live = {"sub/two.md": b"2"}
+    assert dropped_entries(base, _text("**[Two](two%2Emd)**"), "sub", live) == []
+
+
+def _ensure(lines: bytes, *items: IndexEnsure) -> bytes | None:
+    from memsync.merge.index import merge_index
+
+    return merge_index(lines, lines, lines, ensure=list(items)).content
+
+
+def test_entries_put_back_by_target_each_where_its_neighbours_are() -> None:
+    x = "- [X](x.md)"
+    a, b = "- [A](a.md)", "- [B](b.md)"
+    # Taken by target: `a` first, after `x`; then `b` after `a`, not before `x`.
+    later = IndexEnsure("b.md", b, after=("a.md",), before=("x.md",))
+    first = IndexEnsure("a.md", a, after=("x.md",))
+    assert _ensure(_text(x), later, first) == _text(x, a, b)
+    # An entry already there is skipped, and the next one still goes in.
+    there = IndexEnsure("x.md", "- [X again](x.md)", after=("a.md",))
+    assert _ensure(_text(x), there, IndexEnsure("y.md", "- [Y](y.md)")) == _text(x, "- [Y](y.md)")
+    # No neighbour left: after the last entry, before the prose that ends the index.
+    alone = IndexEnsure("y.md", "- [Y](y.md)", after=("q.md",), before=("r.md",))
+    assert _ensure(_text("# I", x, "A", "end."), alone) == _text(
+        "# I", x, "- [Y](y.md)", "A", "end."
+    )
+    z = "- [Z](z.md)"
+    assert _ensure(_text("# I", x, z), alone) == _text("# I", x, z, "- [Y](y.md)")
+    assert _ensure(_text("# I", "text"), alone) == _text("# I", "text", "- [Y](y.md)")

@@ -158,6 +158,18 @@ def test_a_remote_with_every_scaffold_file_gets_no_commit_for_them(tmp_path: Pat
     assert subjects[:3] == [SCAFFOLD_SUBJECT, "theirs: a workflow", "memsync: deploy"]
 
 
+def test_a_replayed_commit_keeps_its_other_changes_beside_one_the_remote_has(
+    tmp_path: Path,
+) -> None:
+    binding, _ = _race(tmp_path)
+    repo = binding.clone_dir
+    both = {"CONTRIBUTING.md": "A\nb\nc\nd\ne\n", "acme-web/z.md": "Zed.\n"}
+    _commit(repo, both, "memsync: two changes")
+    drop_lost_scaffold(binding)
+    assert _show(repo, "acme-web/z.md") == "Zed.\n"
+    assert _log(repo)[-1].endswith(" memsync: two changes")
+
+
 def test_a_replayed_edit_the_merge_makes_the_remotes_version_is_no_commit(
     tmp_path: Path,
 ) -> None:

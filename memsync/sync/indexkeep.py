@@ -298,7 +298,10 @@ def keep_index_entries(
         if not ensure:
             continue
         merged: bytes | None = data
-        if changes[path] is None:  # deleted: the kept entries alone, as the old index wrote them
+        if changes[path] is None or not data.strip():
+            # Deleted or emptied: the kept entries alone, as the old index wrote them (put
+            # after an empty file's one empty line, they began with a blank line and had no
+            # final newline).
             merged = _only_lines(base, [item.line for item in ensure])
         for item in ensure:  # one at a time, in the old index's order: each follows the last
             if merged is not None:
