@@ -189,6 +189,15 @@ def test_a_line_written_back_as_loaded_takes_the_pulled_text(tmp_path: Path) -> 
     # is the person's edit.
     loaded = loaded_index_file(run.binding.live_dir).read_bytes()
     assert loaded == _text("# Index", new, TWO)
+    # Only the line given back is settled: one the pull retitled and the session edited
+    # keeps its loaded text in the copy.
+    three = "- [Three](three.md) — 3, pulled"
+    (tmp_path / "other").mkdir()
+    other = _run(tmp_path / "other", {"MEMORY.md": _text(new, three)})
+    remember(other, _text(ONE, THREE), synced_as="old")
+    mine = "- [Three](three.md) — mine"
+    assert _keep(other, {"MEMORY.md": _text(ONE, mine)}) == {"MEMORY.md": _text(new, mine)}
+    assert loaded_index_file(other.binding.live_dir).read_bytes() == _text(new, THREE)
     second = _run(tmp_path, {"MEMORY.md": _text("# Index", new, TWO)})
     assert _keep(second, {"MEMORY.md": _text("# Index", ONE, TWO)}) == {
         "MEMORY.md": _text("# Index", ONE, TWO)
