@@ -22,6 +22,7 @@ class Binding:
     clone_dir: Path
     label: str = "team (acme)"
     scope: str = "team"
+    prefix: str = ""
 
 
 def _commit(repo: Path, files: dict[str, str | None], message: str, when: int = OLD) -> str:
@@ -86,6 +87,9 @@ def test_the_lost_scaffold_is_dropped_and_each_later_commit_replayed(tmp_path: P
     assert said == (
         f"the team (acme) store {LOST}: its scaffold is kept and this one's dropped "
         "(`memsync scaffold --update` in a clone of the repository changes the memsync spec)",
+        # The index both inits wrote to, merged as any merge is, and said so.
+        "merge: acme-api/MEMORY.md: both sides changed the index at the same place; "
+        "kept both sides' lines",
     )
     repo = binding.clone_dir
     log = _log(repo)
@@ -190,9 +194,14 @@ def test_a_memory_both_inits_imported_differently_keeps_both(tmp_path: Path) -> 
     tip = _commit(repo, {"acme-web/deploy.md": theirs}, "theirs: deploy")
     git("update-ref", "refs/remotes/origin/main", tip, cwd=repo)
     git("checkout", "-q", "main", cwd=repo)
-    drop_lost_scaffold(binding)  # replays `memsync: deploy`, which added its own deploy.md
+    said = drop_lost_scaffold(binding)  # replays `memsync: deploy`, which added its own deploy.md
     assert _show(repo, "acme-web/deploy.md") == theirs
     assert _show(repo, "acme-web/deploy-2.md") == "Never on Friday.\n"
+    # Told as any merge's decisions are: in the run's lines and the commit's trailers.
+    told = [line for line in said if line.startswith("merge: acme-web/deploy.md: ")]
+    assert len(told) == 1 and "two different memories" in told[0], said
+    body = git("log", "--format=%B", "--grep=^memsync: deploy$", "main", cwd=repo)
+    assert "Memsync-Decision:" in body and "deploy" in body, body
 
 
 def test_the_commits_it_writes_are_the_clones_identity_or_memsyncs(

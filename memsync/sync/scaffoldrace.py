@@ -20,8 +20,10 @@ import itertools
 import time
 
 from memsync import git
+from memsync.merge.memory import MergeDecision
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
+from memsync.sync.storemerge import describe, trailers
 
 # The subject of the root commit `init` writes into an empty team repository.
 SCAFFOLD_SUBJECT = "memsync: scaffold the team memory repository"
@@ -42,12 +44,16 @@ def drop_lost_scaffold(binding: Binding) -> tuple[str, ...]:
     if message.split("\n", 3)[2:3] != [SCAFFOLD_SUBJECT]:
         return ()  # an unrelated history memsync did not start: the merge engine's
     head = _missing_scaffold(binding, chain[0], heads.remote)
+    decisions: list[MergeDecision] = []
     for parent, commit in itertools.pairwise(chain):
-        head = _replay(binding, parent, commit, head)
+        head = _replay(binding, parent, commit, head, decisions)
     git.update_branch(repo, heads.branch, head, heads.local, "memsync: drop a lost scaffold")
+    # What the replay merged (a memory both inits imported differently, kept twice) is told
+    # as any merge's decisions are.
     return (
         f"the {binding.label} store {LOST}: its scaffold is kept and this one's dropped "
         "(`memsync scaffold --update` in a clone of the repository changes the memsync spec)",
+        *(f"merge: {describe(d, binding.prefix)}" for d in decisions),
     )
 
 
@@ -69,8 +75,11 @@ def _missing_scaffold(binding: Binding, root: str, remote: str) -> str:
     )
 
 
-def _replay(binding: Binding, parent: str, commit: str, head: str) -> str:
-    """COMMIT's change from PARENT applied on HEAD, three-way merged where HEAD differs."""
+def _replay(
+    binding: Binding, parent: str, commit: str, head: str, decisions: list[MergeDecision]
+) -> str:
+    """COMMIT's change from PARENT applied on HEAD, three-way merged where HEAD differs; the
+    merge's decisions are added to DECISIONS and to the commit's trailers."""
     from memsync.merge.tree import merge_trees
 
     repo = binding.clone_dir
@@ -92,6 +101,7 @@ def _replay(binding: Binding, parent: str, commit: str, head: str) -> str:
             contents[path] = None
         else:
             entries[path] = after
+    decided: tuple[MergeDecision, ...] = ()
     if contested:
         olds, news = ({p: changes[p][n] for p in contested} for n in (0, 1))
         nows = {p: current.get(p) for p in contested}
@@ -99,6 +109,8 @@ def _replay(binding: Binding, parent: str, commit: str, head: str) -> str:
         blobs = git.read_blobs(repo, [sha for side in sides for sha in side.values()])
         base, ours, theirs = ({p: blobs[s] for p, s in side.items()} for side in sides)
         result = merge_trees(base, ours, theirs)
+        decided = result.decisions
+        decisions.extend(decided)
         for path in set(contested) | set(result.files):
             data, now = result.files.get(path), current.get(path)
             if (None if data is None else git.blob_sha(data)) != (now and now[1]):
@@ -111,7 +123,7 @@ def _replay(binding: Binding, parent: str, commit: str, head: str) -> str:
         parents=[head],
         changes=contents,
         entries=entries,
-        message=message.split("\n", 2)[2].rstrip("\n") + "\n",
+        message=message.split("\n", 2)[2].rstrip("\n") + "\n" + trailers(decided),
         author=git.identity(repo, hostname()),
         when=int(time.time()),
         authored=git.authored_time(repo, commit),
