@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import socket
 from pathlib import Path
 
 import pytest
@@ -100,6 +102,26 @@ def test_an_unreachable_remote_is_reported_as_such(tmp_path: Path) -> None:
     with pytest.raises(RemoteUnavailableError) as info:
         gitcmd.fetch(repo, 30)
     assert "unreachable" in info.value.message
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize("scheme", ["git", "ssh"])
+def test_an_unreachable_remote_says_why(tmp_path: Path, scheme: str) -> None:
+    # git prints the transport's reason beside its `fatal:` line; the hook's systemMessage
+    # and `pull` must carry it, not only "Could not read from remote repository".
+    if scheme == "ssh" and shutil.which("ssh") is None:
+        pytest.skip("no ssh client")
+    repo = tmp_path / "clone.git"
+    gitcmd.init_bare(repo, f"{scheme}://127.0.0.1:{_closed_port()}/memory.git")
+    with pytest.raises(RemoteUnavailableError) as info:
+        gitcmd.fetch(repo, 30)
+    assert "Connection refused" in info.value.message, info.value.message
 
 
 def test_inherited_git_variables_are_scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:

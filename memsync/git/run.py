@@ -37,6 +37,9 @@ _UNREACHABLE_HINTS = (
     "early eof",
 )
 
+# Lines beside git's `fatal:` that name the transport's reason for failing.
+_REASON_MARKS = ("ssh:", "errno=", "permission denied", "host key verification failed")
+
 
 @dataclass(frozen=True)
 class GitResult:
@@ -126,7 +129,11 @@ def quote_stderr(stderr: str) -> tuple[str, str | None]:
     hints = [line.removeprefix("hint:").strip() for line in lines if line.startswith("hint:")]
     said = [line for line in lines if not line.startswith("hint:")]
     errors = [line for line in said if line.startswith(("fatal:", "error:"))]
-    chosen = errors or said
+    # ssh and git:// say why on a line of their own (`ssh: connect to host … Connection
+    # refused`, `…: errno=Connection refused`, `Permission denied (publickey)`): without it
+    # the error reads only "Could not read from remote repository".
+    reasons = [line for line in said if any(mark in line.lower() for mark in _REASON_MARKS)]
+    chosen = [line for line in said if line in errors or line in reasons] if errors else said
     message = "; ".join(
         line.split(":", 1)[1].strip() if line in errors else line for line in chosen
     )
