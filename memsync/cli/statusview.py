@@ -47,7 +47,7 @@ def render_status(st: Any) -> None:
     hint = ""
     if st.ahead > st.in_review:
         hint = "; run `memsync push --review`" if st.review_branches else "; run `memsync push`"
-    elif st.behind:
+    elif st.behind and not st.folder_refused:
         hint = "; run `memsync pull`"
     render.line(f"  commits    {sync_state}{hint}", target=out)
     if st.in_review:

@@ -52,6 +52,9 @@ class StoreStatus:
     # (origin's, as of the last fetch or push) for their pull request to be merged.
     in_review: int = 0
     review_branches: tuple[str, ...] = ()
+    # The fetched folder is one `pull` refuses (moved by `project move`, or another
+    # project's): its problem line says what to run instead.
+    folder_refused: bool = False
 
     @property
     def pending(self) -> bool:
@@ -165,6 +168,9 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
         blocked_folder = folder_blocked(binding.live_dir)
         if blocked_folder is not None:
             problems.append(f"{blocked_folder.message}: {blocked_folder.hint}")
+        refused = _refused_folder(binding, behind)
+        if refused is not None:
+            problems.append(refused)
         if cloned and (failed := store.unreached(binding)) is not None:
             from memsync.sync.outcome import unreached_problem
 
@@ -207,9 +213,24 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 unwritten=_unwritten(binding, local_head, manifest, scan),
                 in_review=in_review[0],
                 review_branches=in_review[1],
+                folder_refused=refused is not None,
             )
         )
     return statuses
+
+
+def _refused_folder(binding: Binding, behind: int) -> str | None:
+    """Why `pull` would refuse the fetched folder (another machine moved it), if it would."""
+    if not behind:  # a move is a commit: with none fetched, the last pull saw the folder
+        return None
+    from memsync.errors import UserMessageError
+    from memsync.sync.identity import check_folder
+
+    try:
+        check_folder(binding, store.store_files(binding, store.heads(binding).remote))
+    except UserMessageError as refused:
+        return f"{refused.message}. {refused.hint}" if refused.hint else refused.message
+    return None
 
 
 def _unwritten(
