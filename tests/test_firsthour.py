@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from testing.gitrepo import make_bare_remote
-from testing.machines import Machine, memory_dir, setup_machine
+from testing.machines import Machine, memory_dir, remote_files, setup_machine
 from testing.memories import write_memory
 
 
@@ -38,3 +38,45 @@ def test_status_after_another_machine_moved_the_folder_says_to_follow_it(
     assert "run `memsync pull`" not in status.stdout, status.stdout
     assert "was moved to api" in status.stdout, status.stdout
     assert "memsync init --subdir api" in status.stdout, status.stdout
+
+
+def _deleted_then_moved(machines: list[Machine], tmp_path: Path) -> tuple[Path, Path, Path]:
+    """gone.md synced on both machines, then deleted on the laptop, pushed, and the folder
+    moved to api/ there; the desktop has pulled neither. (remote, laptop's, desktop's)."""
+    laptop, desktop, _ = machines
+    remote, p1, p2 = _two_machines(machines, tmp_path)
+    write_memory(memory_dir(laptop, p1), "gone.md", "gone", "Soon deleted.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+    assert (memory_dir(desktop, p2) / "gone.md").is_file()
+    (memory_dir(laptop, p1) / "gone.md").unlink()
+    laptop.memsync("push", cwd=p1)
+    laptop.memsync("project", "move", "api", cwd=p1)
+    return remote, p1, p2
+
+
+def test_a_memory_deleted_before_another_machine_moved_the_folder_stays_deleted(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # Seen as `promote` on one machine, then `project move`: the other machine, following
+    # the move with the promoted memory still in its private folder, pushed it back.
+    laptop, desktop, _ = machines
+    remote, p1, p2 = _deleted_then_moved(machines, tmp_path)
+    followed = desktop.memsync("init", "--subdir", "api", "--no-hooks", cwd=p2)
+    output = followed.stdout + followed.stderr
+    assert "api/gone.md" not in remote_files(remote), output
+    assert not (memory_dir(desktop, p2) / "gone.md").exists(), output
+    assert (memory_dir(desktop, p2) / "n.md").is_file()
+    laptop.memsync("pull", cwd=p1)
+    assert not (memory_dir(laptop, p1) / "gone.md").exists()
+
+
+def test_a_memory_edited_here_and_deleted_before_the_move_is_kept(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    _, desktop, _ = machines
+    remote, _, p2 = _deleted_then_moved(machines, tmp_path)
+    write_memory(memory_dir(desktop, p2), "gone.md", "gone", "Edited here: still wanted.\n")
+    desktop.memsync("init", "--subdir", "api", "--no-hooks", cwd=p2)
+    assert "api/gone.md" in remote_files(remote)  # an edit wins over a deletion
+    assert "still wanted" in (memory_dir(desktop, p2) / "gone.md").read_text()

@@ -40,6 +40,8 @@ class PreviousBinding:
     unpushed: Mapping[str, bytes] | None = None
     # The record could not be read: FILES are the clone's branch, what memsync last committed.
     damaged: bool = False
+    # The old folder records it was moved to the new one (`project move` on another machine).
+    moved_here: bool = False
 
 
 @dataclass(frozen=True)

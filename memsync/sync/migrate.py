@@ -95,9 +95,29 @@ def migration_edits(
     if not previous.damaged:
         edits.update(dict.fromkeys(_deleted(previous, live, current, edits)))
     shared = previous.files if previous.bases is None else previous.bases
+    gone = gone_before_move(previous, live, current)
+    for path in gone:
+        del edits[path]
     bases = {p: sha for p, sha in shared.items() if p in edits and p in current}
     bases = settled_bases(binding, previous, live, bases, current)
+    bases.update(gone)  # synced, absent from the tree: the pull deletes the live copy
     return edits, replace(manifest, files=_readable(binding, previous, bases))
+
+
+def gone_before_move(
+    previous: PreviousBinding, live: Mapping[str, bytes], current: Mapping[str, TreeEntry]
+) -> dict[str, str]:
+    """Live files unchanged since last shared that the folder another machine moved here
+    lacks: deleted there (before or after the move), so deleted here. Read as new files,
+    they were pushed back (a memory `promote`d elsewhere came back to the private store)."""
+    if not previous.moved_here:
+        return {}
+    shared = previous.files if previous.bases is None else previous.bases
+    return {
+        p: sha
+        for p, sha in shared.items()
+        if p not in current and p in live and git.blob_sha(live[p]) == sha
+    }
 
 
 def _deleted(
@@ -148,11 +168,21 @@ def prepare(binding: Binding, manifest: Manifest, live: Mapping[str, bytes]) -> 
             previous = replace(previous, files={**gone, **previous.files})
             bases = common_versions(old, previous)
         unpushed = carried_over(binding, previous, live)
-    previous = replace(previous, bases=bases, unpushed=unpushed)
+    moved_here = False
+    if previous.store_url == binding.store_url:
+        moved_here = _moved_to(binding, previous) == (binding.prefix or ".")
+    previous = replace(previous, bases=bases, unpushed=unpushed, moved_here=moved_here)
     if previous.store_url == binding.store_url:
         leave_moved_folder(binding, previous)
     catch_up(binding)
-    return replace(manifest, previous=previous)
+    # Recorded as synced, the live copies of memories deleted before the move are deleted
+    # by this run's pull (memsync deletes only what it wrote).
+    from memsync.sync.store import heads as store_heads
+    from memsync.sync.store import store_files
+
+    current = store_files(binding, store_heads(binding).local) if moved_here else {}
+    gone = gone_before_move(previous, live, current)
+    return replace(manifest, previous=previous, files={**manifest.files, **gone})
 
 
 def common_versions(repo: Path, previous: PreviousBinding) -> dict[str, str]:
@@ -252,7 +282,6 @@ def leave_moved_folder(binding: Binding, previous: PreviousBinding) -> None:
     one got a second copy of each edited memory, merged without a base. Unpushed changes
     to other folders stay, merged with the remote here.
     """
-    from memsync.sync.identity import IDENTITY_FILE, parse_record
     from memsync.sync.store import heads as store_heads
 
     old = "" if previous.subdir in ("", ".") else previous.subdir.strip("/")
@@ -260,11 +289,10 @@ def leave_moved_folder(binding: Binding, previous: PreviousBinding) -> None:
     if not old or heads.local is None or heads.remote is None or heads.local == heads.remote:
         return
     met = git.merge_base(repo, heads.local, heads.remote)
-    marker = git.list_tree(repo, heads.remote, old).get(IDENTITY_FILE)
-    if met is None or met == heads.local or marker is None:
+    if met is None or met == heads.local:
         return
-    record = git.read_blobs(repo, [marker.sha]).get(marker.sha)
-    if record is None or parse_record(record).moved_to is None:
+    moved_to = _moved_to(binding, previous)
+    if moved_to is None:
         return
     changed = git.tree_changes(repo, met, heads.local).changes
     mine = {p: before for p, (before, _) in changed.items() if p.startswith(old + "/")}
@@ -280,9 +308,23 @@ def leave_moved_folder(binding: Binding, previous: PreviousBinding) -> None:
             parents=[heads.local],
             changes={p: None for p, before in mine.items() if before is None},
             entries={p: before for p, before in mine.items() if before is not None},
-            message=f"memsync: leave {old}/, moved to {parse_record(record).moved_to}/\n",
+            message=f"memsync: leave {old}/, moved to {moved_to}/\n",
             author=git.identity(repo, hostname()),
             when=int(time.time()),
         )
         new, _ = merge_heads(binding, undone, heads.remote, met)
     git.update_branch(repo, heads.branch, new, heads.local, "memsync: leave the moved folder")
+
+
+def _moved_to(binding: Binding, previous: PreviousBinding) -> str | None:
+    """Where the old folder says it was moved (`project move`), as last fetched; else None."""
+    from memsync.sync.identity import IDENTITY_FILE, parse_record
+    from memsync.sync.store import heads as store_heads
+
+    old = "" if previous.subdir in ("", ".") else previous.subdir.strip("/")
+    remote = store_heads(binding).remote
+    if not old or remote is None:
+        return None
+    marker = git.list_tree(binding.clone_dir, remote, old).get(IDENTITY_FILE)
+    record = git.read_blobs(binding.clone_dir, [marker.sha]).get(marker.sha) if marker else None
+    return parse_record(record).moved_to if record is not None else None
