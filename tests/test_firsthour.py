@@ -80,3 +80,20 @@ def test_a_memory_edited_here_and_deleted_before_the_move_is_kept(
     desktop.memsync("init", "--subdir", "api", "--no-hooks", cwd=p2)
     assert "api/gone.md" in remote_files(remote)  # an edit wins over a deletion
     assert "still wanted" in (memory_dir(desktop, p2) / "gone.md").read_text()
+
+
+def test_promote_of_a_user_memory_says_it_stays_private(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    alice = machines[0]
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    project = setup_machine(alice, private, team, "src/api")
+    write_memory(memory_dir(alice, project), "me.md", "about me", "Vim user.\n", type_="user")
+    refused = alice.memsync("promote", "me.md", cwd=project, check=False)
+    said = " ".join(refused.stderr.split())
+    assert refused.returncode == 1 and "[user-in-team]" in said, said
+    # The check rule's fix, for a file already in team/, told to move this private file to
+    # the private memory it is in.
+    assert "move the file to your private memory" not in said, said
+    assert "stay in your private memory" in said and "memsync promote me.md" in said, said

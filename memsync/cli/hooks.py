@@ -13,9 +13,7 @@ from memsync.cli.options import DryRunOption, JsonOption, ProjectOption, Setting
 
 SettingsOption = Annotated[
     Path | None,
-    typer.Option(
-        "--settings", dir_okay=False, help="Settings file to edit (default: chosen by --scope)."
-    ),
+    typer.Option("--settings", dir_okay=False, help="Settings file (default: chosen by --scope)."),
 ]
 SettingsScopeOption = Annotated[
     SettingsScope,

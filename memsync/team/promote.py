@@ -16,6 +16,10 @@ from memsync.sync.deadline import Deadline
 from memsync.sync.engine import run_stores
 from memsync.sync.report import StoreReport
 
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from memsync.check.findings import Finding
+
 Saved = dict[Path, bytes | None]
 
 
@@ -47,7 +51,6 @@ def _refuse_unsafe(relpath: str, data: bytes, settings: Settings, line: str | No
     hold a secret there back, and every later edit of that index with it)."""
     from memsync.check.secrets import scan_text
     from memsync.check.validate import validate_edit
-    from memsync.sync.outcome import fix_for
 
     for what, text in (("file name", relpath), ("line in the private MEMORY.md", line or "")):
         hits = scan_text(text)
@@ -61,11 +64,25 @@ def _refuse_unsafe(relpath: str, data: bytes, settings: Settings, line: str | No
     if not errors:
         return
     found = "; ".join(f"line {f.line}: {f.message} [{f.rule}]" for f in errors)
-    fixes = dict.fromkeys(fix_for(f, "memsync promote " + relpath) for f in errors)
+    fixes = dict.fromkeys(_promote_fix(f, relpath) for f in errors)
     raise UserMessageError(
         f"{relpath} cannot go to the team store, nothing was moved: {found}",
         hint="\n".join(fixes),
     )
+
+
+def _promote_fix(finding: Finding, relpath: str) -> str:
+    """The fix of a finding that keeps RELPATH out of the team store, for `promote`."""
+    from memsync.sync.outcome import fix_for
+
+    if finding.rule == "user-in-team":
+        # The rule's own fix, "move the file to your private memory", is for a file already
+        # in the team folder: a promoted one is still private, where it belongs.
+        return (
+            "`type: user` memories describe one person and stay in your private memory; if "
+            f"this one is about the project, change its type, then run `memsync promote {relpath}`."
+        )
+    return fix_for(finding, "memsync promote " + relpath)
 
 
 def _refuse_team_name(relpath: str, team: Binding) -> None:
