@@ -97,3 +97,16 @@ def test_promote_of_a_user_memory_says_it_stays_private(
     # the private memory it is in.
     assert "move the file to your private memory" not in said, said
     assert "stay in your private memory" in said and "memsync promote me.md" in said, said
+
+
+def test_log_of_a_moved_project_keeps_the_history_before_the_move(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, _, _ = machines
+    _, p1, _ = _two_machines(machines, tmp_path)
+    laptop.memsync("project", "move", "api", cwd=p1)
+    for args in (["n.md"], []):
+        shown = laptop.memsync("log", *args, cwd=p1).stdout
+        # It stopped at the move: the commit that wrote n.md was not listed.
+        assert "+ n.md" in shown and "→ n.md" in shown, shown
+        assert "from acme-api/ to api/" in shown, shown

@@ -86,7 +86,7 @@ def log(
     if as_json:
         render.print_json([dataclasses.asdict(e) for e in entries])
         return
-    signs = {"A": "+", "M": "~", "D": "-"}
+    signs = {"A": "+", "M": "~", "D": "-", "R": "→"}  # R: moved by `project move`
     for entry in entries:
         render.line(
             (entry.sha[:10], "yellow"),

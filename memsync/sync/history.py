@@ -12,6 +12,7 @@ from memsync.errors import GitError
 from memsync.model.safety import Scope
 from memsync.sync import store
 from memsync.sync.binding import Binding
+from memsync.sync.identity import former_folders
 from memsync.sync.overview import bindings_of
 
 
@@ -45,8 +46,12 @@ def history(
             continue
         target = store.store_path(binding, relative) if relative else binding.prefix
         paths = [target] if target else []
-        prefix = f"{binding.prefix}/" if binding.prefix else ""
+        prefixes = [f"{binding.prefix}/" if binding.prefix else ""]
         with contextlib.suppress(GitError):
+            # A folder `project move` left: its commits are this project's older history.
+            for old in former_folders(binding, heads.local):
+                paths.append(f"{old}/{relative}" if relative else old)
+                prefixes.append(f"{old}/")
             found = git.log_entries(binding.clone_dir, heads.local, paths, limit)
             seen = {entry.sha for entry in found}
             for entry in git.decision_entries(binding.clone_dir, heads.local, limit):
@@ -54,10 +59,12 @@ def history(
                     found.append(entry)
             for entry in found:
                 files = tuple(
-                    (s, p.removeprefix(prefix)) for s, p in entry.files if p.startswith(prefix)
+                    (s, p.removeprefix(next(x for x in prefixes if p.startswith(x))))
+                    for s, p in entry.files
+                    if any(p.startswith(x) for x in prefixes)
                 )
                 decisions = tuple(
-                    d.removeprefix(prefix) for d in entry.decisions if _concerns(d, target)
+                    d.removeprefix(prefixes[0]) for d in entry.decisions if _concerns(d, target)
                 )
                 entries.append(
                     HistoryEntry(

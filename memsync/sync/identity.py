@@ -233,3 +233,30 @@ def own_folder(binding: Binding, commit: str) -> str | None:
     if any(folder == binding.prefix for _, folder in found):
         return binding.prefix
     return min(found)[1] if found else None
+
+
+def former_folders(binding: Binding, commit: str) -> list[str]:
+    """Top-level folders at COMMIT that `project move` moved (maybe in steps) to this
+    binding's folder: their history is the project's history before the move."""
+    from memsync.git import list_tree, read_blobs
+
+    if not binding.prefix:
+        return []
+    records = {
+        path.split("/")[0]: entry.sha
+        for path, entry in list_tree(binding.clone_dir, commit).items()
+        if path.count("/") == 1 and path.endswith(f"/{IDENTITY_FILE}")
+    }
+    blobs = read_blobs(binding.clone_dir, list(records.values()))
+    moved = {
+        folder: parse_record(blobs[sha]).moved_to for folder, sha in records.items() if sha in blobs
+    }
+    found: list[str] = []
+    wanted = [binding.prefix]
+    while wanted:
+        target = wanted.pop()
+        for folder, moved_to in moved.items():
+            if moved_to == target and folder not in found and folder != binding.prefix:
+                found.append(folder)
+                wanted.append(folder)
+    return found
