@@ -110,3 +110,22 @@ def test_log_of_a_moved_project_keeps_the_history_before_the_move(
         # It stopped at the move: the commit that wrote n.md was not listed.
         assert "+ n.md" in shown and "→ n.md" in shown, shown
         assert "from acme-api/ to api/" in shown, shown
+
+
+def test_command_help_bodies_fit_an_80_column_terminal() -> None:
+    # typer keeps a docstring's line breaks: a body line wider than the terminal wrapped
+    # and left one word alone on a line (`memsync push -h`: "… stays in the" / "live").
+    import inspect
+
+    from memsync.cli.app import build_app
+
+    app = build_app()
+    callbacks = [c.callback for c in app.registered_commands]
+    callbacks += [
+        c.callback for g in app.registered_groups for c in g.typer_instance.registered_commands
+    ]
+    for callback in callbacks:
+        doc = inspect.cleandoc(callback.__doc__ or "") if callback else ""
+        body = doc.split("\n\n", 1)[1] if "\n\n" in doc else ""
+        for line in body.splitlines():
+            assert len(line) <= 76, (callback.__name__, line)

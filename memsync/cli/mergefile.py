@@ -32,9 +32,10 @@ def merge_file(
 ) -> None:
     """Git merge driver: merge a memory or MEMORY.md into OURS, without conflict markers.
 
-    A file that is not a memory (CONTRIBUTING.md, .github/*.md) is merged as git merges text:
-    conflicts are marked and the exit status is 1, so git stops the merge. Two memories
-    added under one name also exit 1: the second, `name-2.md`, must be staged by hand.
+    A file that is not a memory (CONTRIBUTING.md, .github/*.md) is merged as
+    git merges text: conflicts are marked and the exit status is 1, so git
+    stops the merge. Two memories added under one name also exit 1: the
+    second, `name-2.md`, must be staged by hand.
     """
     from memsync.errors import ExitCode
     from memsync.team.mergedriver import run_merge_driver

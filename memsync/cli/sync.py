@@ -192,8 +192,8 @@ def push(
 ) -> None:
     """Commit local memory edits, merge with the remote, check them and push.
 
-    Every edit that passes validation is pushed; a file that fails stays in the live
-    folder, out of every commit, and is listed with its fix.
+    Every edit that passes validation is pushed; a file that fails stays in
+    the live folder, out of every commit, and is listed with its fix.
     """
     run_sync_command("push", project, scope, hook, as_json, message=message, review=review)
 
