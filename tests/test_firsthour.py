@@ -129,3 +129,18 @@ def test_command_help_bodies_fit_an_80_column_terminal() -> None:
         body = doc.split("\n\n", 1)[1] if "\n\n" in doc else ""
         for line in body.splitlines():
             assert len(line) <= 76, (callback.__name__, line)
+
+
+def test_status_with_commits_to_push_into_a_moved_folder_does_not_say_push(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = machines
+    _, p1, p2 = _two_machines(machines, tmp_path)
+    write_memory(memory_dir(desktop, p2), "m.md", "m", "Committed here, not pushed.\n")
+    desktop.memsync("pull", cwd=p2)  # commits the edit locally
+    laptop.memsync("project", "move", "api", cwd=p1)
+    assert desktop.memsync("pull", cwd=p2, check=False).returncode == 1
+    status = desktop.memsync("status", cwd=p2).stdout
+    # "1 ahead, 1 behind; run `memsync push`": push refuses the moved folder too.
+    assert "run `memsync push`" not in status and "was moved to api" in status, status
+    assert "memsync init --subdir api" in status, status

@@ -45,9 +45,11 @@ def render_status(st: Any) -> None:
     render.line(f"  remote     {st.remote} ({st.branch}, folder {st.folder})", target=out)
     sync_state = f"{st.ahead} ahead, {st.behind} behind (as of the last fetch)"
     hint = ""
-    if st.ahead > st.in_review:
+    if st.folder_refused:
+        pass  # push and pull both refuse the folder: its problem line says what to run
+    elif st.ahead > st.in_review:
         hint = "; run `memsync push --review`" if st.review_branches else "; run `memsync push`"
-    elif st.behind and not st.folder_refused:
+    elif st.behind:
         hint = "; run `memsync pull`"
     render.line(f"  commits    {sync_state}{hint}", target=out)
     if st.in_review:
