@@ -144,3 +144,28 @@ def test_status_with_commits_to_push_into_a_moved_folder_does_not_say_push(
     # "1 ahead, 1 behind; run `memsync push`": push refuses the moved folder too.
     assert "run `memsync push`" not in status and "was moved to api" in status, status
     assert "memsync init --subdir api" in status, status
+
+
+def test_following_a_move_of_the_private_folder_only_keeps_the_team_folder(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    laptop, desktop, _ = machines
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    p1 = setup_machine(laptop, private, team, "src/api")
+    write_memory(memory_dir(laptop, p1) / "team", "t.md", "t", "Team fact.\n")
+    laptop.memsync("push", cwd=p1)
+    p2 = setup_machine(desktop, private, team, "work/api")
+    laptop.memsync("project", "move", "api", "--scope", "private", cwd=p1)
+    assert desktop.memsync("pull", cwd=p2, check=False).returncode == 1  # told to follow
+    followed = desktop.memsync("init", "--subdir", "api", "--no-hooks", cwd=p2)
+    output = followed.stdout + followed.stderr
+    # The team's binding moved too: a copy of the team memory in a new folder api/, the
+    # laptop still on acme-api/, the team's memory split between the two machines.
+    assert not any(f.startswith("api/") for f in remote_files(team)), output
+    assert "the team store keeps its folder acme-api/" in output, output
+    assert "api/.memsync-project" in remote_files(private)
+    write_memory(memory_dir(laptop, p1) / "team", "u.md", "u", "Another team fact.\n")
+    laptop.memsync("push", cwd=p1)
+    desktop.memsync("pull", cwd=p2)
+    assert (memory_dir(desktop, p2) / "team" / "u.md").is_file()

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memsync import git
-from memsync.config import ProjectIdentity
+from memsync.config import ProjectConfig, ProjectIdentity
 from memsync.errors import UserMessageError
 from memsync.git import TreeEntry, blob_sha
 from memsync.model.paths import ProjectLocation, key_from_url, normalize_url
 
 if TYPE_CHECKING:
+    from memsync.model.safety import Scope
     from memsync.sync.binding import Binding
 
 # Not a memory (no `.md`) and a dot-file: never synced into a live directory, never
@@ -260,3 +261,41 @@ def former_folders(binding: Binding, commit: str) -> list[str]:
                 found.append(folder)
                 wanted.append(folder)
     return found
+
+
+def fetched_move(url: str, folder: str) -> str | None:
+    """Where the last fetch of the store at URL says FOLDER was moved (`project move`)."""
+    from memsync.errors import MemsyncError
+    from memsync.git import list_tree, read_blobs, resolve_refs, symbolic_head
+    from memsync.sync.binding import clone_dir_for_url
+
+    clone = clone_dir_for_url(url)
+    if folder in ("", ".") or not (clone / "HEAD").is_file():
+        return None
+    try:
+        (remote,) = resolve_refs(clone, f"refs/remotes/origin/{symbolic_head(clone) or 'main'}")
+        marker = list_tree(clone, remote, folder).get(IDENTITY_FILE) if remote else None
+        data = read_blobs(clone, [marker.sha]).get(marker.sha) if marker else None
+    except MemsyncError:
+        return None
+    return parse_record(data).moved_to if data is not None else None
+
+
+def following_move(
+    existing: ProjectConfig, stores: Mapping[Scope, str], subdirs: Mapping[Scope, str]
+) -> tuple[dict[Scope, str], tuple[str, ...]]:
+    """SUBDIRS (per scope, from `init --subdir NEW`) with a store whose folder was not moved
+    kept in its folder when another store's folder was moved to NEW: following a
+    `project move --scope private` moved the team's binding to a new, empty folder, and the
+    team's memory was split between machines. STORES: the URL of each scope's store."""
+    old = {s: b.subdir for s in stores if (b := existing.binding(s)) is not None}
+    moved = {s for s in old if fetched_move(stores[s], old[s]) == subdirs[s]}
+    kept = {s: old[s] for s in old if s not in moved and old[s] != subdirs[s]}
+    if not moved or not kept:
+        return dict(subdirs), ()
+    notes = tuple(
+        f"following the {', '.join(sorted(moved))} store's move to {subdirs[next(iter(moved))]}/; "
+        f"the {s} store keeps its folder {folder}/ (it was not moved)"
+        for s, folder in sorted(kept.items())
+    )
+    return {**subdirs, **kept}, notes

@@ -84,7 +84,7 @@ def plan_init(
 ) -> InitPlan:
     """Decide stores and bindings for the project, keeping what an earlier init set."""
     from memsync.sync.binding import check_subdir
-    from memsync.sync.identity import resolve_project
+    from memsync.sync.identity import following_move, resolve_project
 
     location = locate_project(project_dir)
     config = load_config()
@@ -143,6 +143,11 @@ def plan_init(
                 "--subdir . names the root of a team repository, but no team store is set",
                 hint="Add --team URL, or give a folder name.",
             )
+    if subdir is not None and existing is not None:  # following a move of one store only?
+        urls: dict[Scope, str] = {"private": private.url, **({"team": team.url} if team else {})}
+        wanted: dict[Scope, str] = {"private": private_subdir, "team": team_subdir}
+        chosen, notes = following_move(existing, urls, wanted)
+        private_subdir, team_subdir, warnings = chosen["private"], chosen["team"], warnings + notes
     project = ProjectConfig(
         root=str(location.root),
         key=key,
