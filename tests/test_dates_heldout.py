@@ -27,7 +27,7 @@ def test_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None:
     assert not own & {c.source.split()[0] for c in cases}  # held out: no shared repository
     score = dates_corpus.run(cases, tmp_path / "memory")
     # Floors at the measured figures (docs/BENCHMARKS.md): they may only go up.
-    assert score.precision >= 0.74 and score.recall >= 0.86, score.failures
+    assert score.precision >= 0.75 and score.recall >= 0.86, score.failures
 
 
 @pytest.mark.parametrize(

@@ -219,7 +219,8 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
         return None
     if possessive:
         end, after = end + 2, after[2:]
-    if after and (after[0].isalnum() or after[0] in "-_=@\\·+" or re.match(r"[.:]\w", after)):
+    # `today.isoformat`, not `COI today._` (an italic's end after the full stop)
+    if after and (after[0].isalnum() or after[0] in "-_=@\\·+" or re.match(r"[.:][^\W_]", after)):
         return None
     if _slash(after, False, match.group()) or re.match(r"\s*[=<>]\s*\w+_\w", after):
         return None  # `today = today_date - start`: a formula's variable
@@ -235,6 +236,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     expression = text[start:end]
     inner = any(w[0].isupper() and w.lower() not in WEEKDAYS for w in expression.split()[1:])
     title = ((expression[0].isupper() and not at_start) or inner) and _capitalized(nxt)
+    title = title and (nxt or "") not in _CLOCK_ABBREVIATIONS  # `Tomorrow EOD`: a time, no name
     title = title and not sections.in_heading(before)  # a heading capitalises every word
     if _VAGUE_AFTER.match(after) or title or labels.named_label(expression, before, after):
         return None  # `or so`; a title: "the Today Show", "this Evening Integration"
@@ -267,8 +269,9 @@ def _yaml_quoted(text: str, line_start: int, line: str) -> bool:
 
 
 _REACH = 1000
+_CLOCK_ABBREVIATIONS = frozenset(["EOD", "EOW", "COB", "AM", "PM", "ET", "PT", "UTC", "GMT"])
 _MARKS_ONLY = re.compile(r"[\W_]*")
-_DAY_WORD = re.compile(r"(?:today|tomorrow|yesterday|tonight)", re.IGNORECASE)
+_DAY_WORD = re.compile(r"(?:today|tomorrow|yesterday|tonight|overnight)", re.IGNORECASE)
 
 
 def _slash(side: str, before: bool, words: str) -> bool:

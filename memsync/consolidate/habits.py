@@ -55,6 +55,14 @@ _HABITUAL_JOB = re.compile(
 )
 
 _DAY_WORDS = re.compile(r"\b(?:yesterday|today|tomorrow)\b", re.IGNORECASE)
+# A list item headed by a weekday and a clock, then what someone or something does then, in
+# the present (`- Saturday 8 PM ET: Lambda generates draft …`): a schedule's weekly slot.
+_MARKS_ONLY = re.compile(r"[\s\-*+>]*(?:\*\*|__)?")
+_SLOT = re.compile(
+    r"\s+(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:[ap]\.?m\.?)?(?:\s+[A-Z]{2,4})?\s*(?:\*\*|__)?:"
+    rf"\s+(?:\*\*|__)?[\w-]+(?:\s+[\w-]+)?\s+[a-z]{{2,}}(?:es|s){_NOT_PLURAL}\b(?!['’])",
+    re.IGNORECASE,
+)
 
 
 def _clause(before: str) -> str:
@@ -82,6 +90,8 @@ def _names_a_habit(np: str) -> bool:
 
 def habitual_weekday(before: str, after: str) -> bool:
     """Whether a bare weekday between BEFORE and AFTER is the day a habit falls on."""
+    if _MARKS_ONLY.fullmatch(before) and _SLOT.match(after):
+        return True  # `- Saturday 8 PM ET: Lambda generates draft`: a weekly slot's entry
     clause = _clause(before)
     happens = _HAPPENS.search(clause)
     if happens is not None and not _told(clause[: happens.start()]):

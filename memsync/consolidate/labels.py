@@ -22,6 +22,13 @@ _WEEKDAY_WORD = re.compile(
 )
 _LOWER_WORD_BEFORE = re.compile(r"(?:^|\s)[a-z]+ $")
 _NAME_AFTER = re.compile(r"(?:['’]s)?\s+[A-Z][a-z]")
+# `**Open for Tomorrow:**`: a line in bold alone is a heading too.
+_BOLD_OPENS = re.compile(r"^\s*(?:[-*+]\s+)?\*\*[^*]*$")
+_BOLD_CLOSES = re.compile(r"^[^*]*\*\*\s*$")
+# `Today's Hearings card`, `This Week Focus Card`: Title-Case words naming a part of a screen.
+_UI_PART_AFTER = re.compile(
+    r"^(?:['’]s)?(?:\s+[A-Z][\w'’-]*){1,3}\s+(?i:card|tab|panel|widget|screen|button|modal)s?\b"
+)
 _LIST_BEFORE = re.compile(r"[,(]\s*$")
 _LIST_AFTER = re.compile(r"^(?:['’]s)?\s*[,)]")
 # Capitalised words after a comma, right before: `CNBC, USA Today, InStyle` (a list of names).
@@ -33,6 +40,9 @@ _MASTHEAD_BEFORE = re.compile(
 # A one-word item between one-word items of a list: `(inbox, today, focus)`.
 _WORD_ITEM_BEFORE = re.compile(r"[(,:]\s*[a-z][\w-]*,\s*$")
 _WORD_ITEM_AFTER = re.compile(r"\s*,\s*[a-z][\w-]*\s*[,)]")
+# `Working indicators: today, session, temporary`: the first of three or more after a colon.
+_FIRST_ITEM_BEFORE = re.compile(r":\s*(?:\*\*|__)?$")
+_FIRST_ITEM_AFTER = re.compile(r"^(?:,\s+[a-z][\w-]*){2,}\s*$")
 # `5 tabs: Today, ⚠️ Stale Deals, Pipeline`: the first of a list of names after a colon.
 _NAMES_AFTER_COLON = re.compile(r"^(?:['’]s)?\s*,\s*\W{0,3}\s*[A-Z]")
 # What a screen shows, a filter picks or a list is grouped into (`a weekly view showing only
@@ -45,9 +55,11 @@ _DISPLAY_BEFORE = re.compile(
     r"|(?:sort|order)(?:s|ed|ing)?\s+by\s+[\w ]{1,25}?\s+for)\s+$",
     re.IGNORECASE,
 )
-# `🏠 Home screen: today's meds, appointments`: what a screen lists (a possessive after it).
+# `🏠 Home screen: today's meds, appointments`, `Column 1 (small): Today's NBA Games`: what a
+# screen or a part of it lists (a possessive after it).
 _SCREEN_LABEL = re.compile(
-    r"\b(?:screen|page|tab|dashboard|view|widget|panel)\s*(?:\*\*|__)?\s*:(?:\*\*|__)?\s+$",
+    r"\b(?:screen|page|tab|dashboard|view|widget|panel|column|pane)\s*\d*\s*(?:\([^()]*\)\s*)?"
+    r"(?:\*\*|__)?\s*:(?:\*\*|__)?\s+$",
     re.IGNORECASE,
 )
 # `Screens: **Tonight** (light, …) + **Wind-down**`: a screen's name, one of those listed.
@@ -148,6 +160,8 @@ def shown_or_listed(
     listed_age = words.lower().endswith(" ago") and "://" in line  # a feed's `| 3 days ago |`
     if own_cell(before, after) and (_header_row(line) or listed_age):
         return True  # `| Metric | Today | Trend |`: a column's name; a listing's copied age
+    if _FIRST_ITEM_BEFORE.search(before) and _FIRST_ITEM_AFTER.match(after):
+        return True  # `Working indicators: today, session, temporary`: one of the words listed
     return bool(_WORD_ITEM_BEFORE.search(before) and _WORD_ITEM_AFTER.match(after))
 
 
@@ -167,7 +181,9 @@ def named_label(expression: str, before: str, after: str) -> bool:
         return True
     if shouted:
         return False
-    if sections.in_heading(before):
+    if _UI_PART_AFTER.match(after):
+        return True  # `(Today's Hearings card)`, `#### B) This Week Focus Card`: a part's name
+    if sections.in_heading(before) or (_BOLD_OPENS.match(before) and _BOLD_CLOSES.match(after)):
         return False  # a heading capitalises its words: `## Priority Order for Tonight`
     if _NAME_WORD_BEFORE.search(before):
         return True  # `CNBC, Huffington Post, USA Today, InStyle`: the end of a name

@@ -76,10 +76,17 @@ _OTHER_START = re.compile(r"\s+(?:from|after|of|since)\s+(?!now\b|today\b)", re.
 _CLAUSE_STOP = re.compile(r"[.;:!?(—–]|\s-\s")
 _RECURRING_DAY = re.compile(r"\b(?:every|each|cron|recurring|reminder)\b", re.IGNORECASE)
 _LAST_RUN = re.compile(r"\blast\s+run\b", re.IGNORECASE)
-_EVERY_RUN = re.compile(r"\b(?:every|each|recurring)\b", re.IGNORECASE)
+# Not `the recurring-template track`: a compound's first half names a thing, no recurrence.
+_EVERY_RUN = re.compile(r"\b(?:every|each|recurring)\b(?!-)", re.IGNORECASE)
 _QUESTION_END = re.compile(r"[.!](?=\s|$)|\?")
-_PLACEHOLDER = re.compile(r"\bYYYY-?MM(?:-?DD)?\b|<date>|\{date\}|\bDD/MM\b|\bMM/DD\b|_{3,}")
+# `memory/$(date).md`: a shell's date substitution is a placeholder too.
+_PLACEHOLDER = re.compile(
+    r"\bYYYY-?MM(?:-?DD)?\b|<date>|\{date\}|\$\(date\b|\bDD/MM\b|\bMM/DD\b|_{3,}"
+)
 _LABEL_ROW = re.compile(r"(?:^|\s)[/−]\s*$")
+_NOTE_AFTER_SLASH = re.compile(r"\s+/\s+[a-z][\w-]*\s+[a-z][\w-]*[^/]*$")
+# A word in another script right before `(`: what follows in brackets is its translation.
+_GLOSS = re.compile(r"(?<![\w])[^\W\d_A-Za-z\u00C0-\u024F]+\s*\($")
 _FULL_STOP = re.compile(r"[.!?](?=\s|$)")
 _SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|[—–]|\s-\s")
 # A single quote opens a quotation after a space, a colon, a bracket or the line's start and
@@ -268,6 +275,10 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `today's bar is tomorrow's baseline`; `Today → Yesterday → day name`
     if sayings.quote_ends(before, after) or sayings.standing_condition(before, after):
         return True  # `… run tomorrow …"*` (a quote opened above); `…, if … no session today`
+    if sayings.days_file(before, after) and words.lower() == "today":
+        return True  # `checks … today's memory file presence`: whichever day's file it is
+    if sayings.not_now(line, before) or sayings.ui_item(line, before, after):
+        return True  # `Not tomorrow. … Now.`; `current + today + weekly forecast`, `<div>`
     if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):
         return True  # `Share one thing you built today`: addressed to whoever reads it, any day
     if _SPEAKER.search(before):
@@ -305,7 +316,11 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `today's date`: the idea of the current date
     if present.nowadays(before, after, words):
         return True  # `in today's world`, `Still true today`: the present, not a day
-    return bool(_LABEL_ROW.search(before) or re.match(r"\s+[/−](?:\s|$)", after))
+    if _GLOSS.search(before) and after.startswith(")"):
+        return True  # `היום (today) | 7 ימים (7 days)`: a translation of the word before it
+    row = _LABEL_ROW.search(before) or re.match(r"\s+[/−](?:\s|$)", after)
+    # `## Tomorrow / next-step reminder`: one day word and a lowercase note, no row of labels
+    return bool(row) and not _NOTE_AFTER_SLASH.match(after)
 
 
 def _sentence_cut(before: str) -> int:

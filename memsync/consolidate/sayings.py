@@ -15,12 +15,18 @@ use a day word that any careful reader takes for no day to rewrite:
   it holds, in the present: `; if it was flaky today, we rolled back` keeps its day, as a
   tense or a plan does for `lookalike`'s sentence-opening condition).
 
-Imports only the standard library.
+Found on heldout21 (d2): a day denied for now (`Not tomorrow. … Now.`), a page's or a list's
+text (HTML markup, `current + today + weekly forecast`) and the day's own file (`today's memory
+file`, `today's note`) in a sentence with no tense.
+
+Imports the standard library and `memsync.consolidate.weekdays` (its past-tense cues).
 """
 
 from __future__ import annotations
 
 import re
+
+from memsync.consolidate.weekdays import PAST_CUES
 
 _DAY = r"(?:today|tomorrow|yesterday|tonight)"
 # `today's bar is tomorrow's baseline`: two day words' things set against each other.
@@ -107,3 +113,44 @@ def standing_condition(before: str, after: str) -> bool:
     # In the condition itself (`, if … today`), or in what follows it after one comma (`;
     # when day's quota met, prepare tomorrow's buffer`).
     return found.group("rest").count(",") <= 1
+
+
+# `Not tomorrow. … Now.`, `write it NOW — not tomorrow`: a day word denied for `now`.
+_DENIED = re.compile(r"\bnot\s+(?:\*\*|__)?$", re.IGNORECASE)
+_NOW = re.compile(r"\bnow\b", re.IGNORECASE)
+# `<div><strong>Worked:</strong> 140h total this month`: a page's markup, a UI's text.
+_MARKUP = re.compile(r"</?(?:div|span|strong|td|th|li|p|button|label|h[1-6])\b[^>]*>", re.I)
+# `current + today + weekly forecast`: one item of a list joined by `+`.
+_PLUS_BEFORE = re.compile(r"\S\s+\+\s+$")
+_PLUS_AFTER = re.compile(r"^\s+\+\s+\S")
+
+
+def not_now(line: str, before: str) -> bool:
+    """Whether the day word after BEFORE is denied in favour of now (`Not tomorrow. … Now.`)."""
+    return _DENIED.search(before) is not None and _NOW.search(line) is not None
+
+
+def ui_item(line: str, before: str, after: str) -> bool:
+    """Whether the day word between BEFORE and AFTER, on LINE, is a page's or a list's text:
+    inside HTML markup, or one item of a list joined by `+` (`current + today + weekly`)."""
+    if _MARKUP.search(line) is not None:
+        return True
+    return bool(_PLUS_BEFORE.search(before) and _PLUS_AFTER.match(after))
+
+
+# `checks … today's memory file presence`, `today's note from vault`: each day's own file.
+_DAYS_FILE = re.compile(
+    r"^['’]s\s+(?:daily\s+)?(?:(?:memory|log|notes?)\s+files?|note)\b(?!-)", re.IGNORECASE
+)
+
+
+def days_file(before: str, after: str) -> bool:
+    """Whether `today's` between BEFORE and AFTER names the file each day gets, in a sentence
+    that tells no day's events (`Append it to today's memory file`; not `Created today's
+    memory file`)."""
+    if _DAYS_FILE.match(after) is None:
+        return False
+    cuts = [m.end() for m in _SENTENCE_STOP.finditer(before)]
+    stop = _SENTENCE_STOP.search(after)
+    sentence = before[cuts[-1] if cuts else 0 :] + after[: stop.start() if stop else len(after)]
+    return TOLD_OR_PLANNED.search(sentence) is None and PAST_CUES.search(sentence) is None

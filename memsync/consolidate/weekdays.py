@@ -119,9 +119,11 @@ FUTURE_CUES = re.compile(
     re.IGNORECASE,
 )
 PAST_CUES = re.compile(
-    r"(?<!-)\b(?:was|were|did|had|ago|yesterday|last|since|went|came|saw|made|broke|ran|took|found"
-    r"|got|left|sent|built|began|wrote|said|told|knew|thought|met|lost|held|kept|brought|fell"
+    r"(?<!-)\b(?:was|were|did|had|ago|yesterday|last|since|went|came|saw|broke|ran|took|found"
+    r"|got|left|sent|began|said|told|knew|thought|met|lost|held|kept|brought|fell"
     r"|gave|spoke|chose|drove|won|paid|led|felt|heard|meant|spent|stood|forgot|shipped|landed"
+    # `Tomahawk rebuilt in 1 month`: the same past with `re-` (a verb done again)
+    r"|(?:re-?)?(?:built|wrote|made|written|done)"
     r"|[a-z]{2,}(?<!e)(?<!schedul)(?<!plann)(?<!expect)(?<!suppos)(?<!requir)(?<!need)"
     r"(?<!queu)(?<!block)ed)\b(?!-)",
     re.IGNORECASE,
