@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     )
     from memsync.git.refs import (
         ahead_behind,
+        branch_tip,
         count_beyond,
         count_commits,
         delete_ref,
@@ -117,6 +118,7 @@ _WHERE: dict[str, str] = {
     "count_beyond": "refs",
     "count_commits": "refs",
     "review_refs": "refs",
+    "branch_tip": "refs",
     "create_bare_remote": "remote",
     "decision_entries": "history",
     "default_branch_of": "remote",
@@ -190,6 +192,7 @@ __all__ = [
     "blame_lines",
     "blob_ids",
     "blob_sha",
+    "branch_tip",
     "change_times",
     "commit_messages",
     "commits_touching",

@@ -82,6 +82,13 @@ def symbolic_head(repo: Path) -> str | None:
     return ref.removeprefix("refs/heads/") if result.ok and ref.startswith("refs/heads/") else None
 
 
+def branch_tip(repo: Path) -> str | None:
+    """The commit of the branch HEAD names (`main` when HEAD names none); None before the
+    first commit."""
+    (tip,) = resolve_refs(repo, f"refs/heads/{symbolic_head(repo) or 'main'}")
+    return tip
+
+
 def is_shallow(repo: Path) -> bool:
     """True for a shallow clone (`git clone --depth`, actions/checkout's default)."""
     result = run_git(["rev-parse", "--is-shallow-repository"], cwd=repo, check=False)

@@ -152,13 +152,13 @@ def _branch_files(binding: Binding) -> dict[str, str]:
     """Blob ids of the binding's folder on its clone's branch: what memsync last committed
     or pulled there, the stand-in for a damaged record ({} without a clone)."""
     from memsync.errors import MemsyncError
-    from memsync.git import list_tree, resolve_refs, symbolic_head
+    from memsync.git import branch_tip, list_tree
 
     repo = binding.clone_dir
     if not (repo / "HEAD").is_file():
         return {}
     try:
-        (head,) = resolve_refs(repo, f"refs/heads/{symbolic_head(repo) or 'main'}")
+        head = branch_tip(repo)
         entries = list_tree(repo, head, binding.prefix) if head else {}
     except MemsyncError:
         return {}

@@ -80,7 +80,7 @@ def _had(
     """The VERSIONS (per path under PREFIX) that REPO's branch held in its newest commits
     (only those this machine's host made, with MINE_ONLY); {} when git cannot read it."""
     try:
-        (tip,) = git.resolve_refs(repo, f"refs/heads/{git.symbolic_head(repo) or 'main'}")
+        tip = git.branch_tip(repo)
         if tip is None:
             return {}
         paths = [prefix + p for p in versions]
@@ -150,7 +150,7 @@ class _EditTimes:
     def _read(self) -> dict[str, int]:
         repo = self._binding.clone_dir
         try:
-            (tip,) = git.resolve_refs(repo, f"refs/heads/{git.symbolic_head(repo) or 'main'}")
+            tip = git.branch_tip(repo)
             if tip is None:
                 return {}
             return git.path_times(repo, tip, self._binding.prefix, author_dates=True)
