@@ -652,9 +652,10 @@ def test_a_shallow_clone_leaves_relative_dates_as_written(tmp_path: Path) -> Non
     plan = make_plan(shallow / "acme").folders[0]
     assert plan.dates == ()
     assert plan.problems == (
-        f"{shallow} is a shallow clone, so when lines were written is unknown: relative dates "
-        "in 1 memory were left as written; fetch the whole history (`git fetch --unshallow`, "
-        "or `fetch-depth: 0` for actions/checkout)",
+        f"{shallow} is a shallow clone: 1 line with a relative date is as old as its oldest "
+        "commit or older, so when it was written is unknown and its dates were left as "
+        "written: a.md:6; fetch the whole history (`git fetch --unshallow`, or "
+        "`fetch-depth: 0` for actions/checkout)",
     )
 
 

@@ -135,6 +135,19 @@ def test_per_line_written_dates() -> None:
     assert [r.written for r in replacements] == [days[0], days[1]]
 
 
+def test_a_line_of_unknown_day_is_left_unless_it_tells_its_day() -> None:
+    """A shallow clone's old line (WRITTEN None): left, but for a day word pinned by a date
+    beside it, which may be no later than the latest day the line can have been written."""
+    text = "Next run is today (Apr 20); we shipped yesterday.\nShipped yesterday.\n"
+    new, replacements = resolve_relative_dates(text, lambda _: None, lambda _: date(2026, 4, 25))
+    assert new == "Next run is today (Apr 20); we shipped on 2026-04-19.\nShipped yesterday.\n"
+    assert [(r.line, r.told_by) for r in replacements] == [
+        (0, "the line's `today` beside its date")
+    ]
+    # A day it tells after the latest it can have been written is no evidence.
+    assert resolve_relative_dates(text, lambda _: None, lambda _: date(2026, 4, 10)) == (text, [])
+
+
 @pytest.mark.parametrize(
     ("expression", "value"),
     [

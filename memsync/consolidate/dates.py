@@ -24,6 +24,7 @@ __all__ = [
     "apply_replacements",
     "convertible_dates",
     "find_relative_dates",
+    "left_lines",
     "parse_number",
     "render",
     "resolve",
@@ -129,21 +130,27 @@ def render(match: DateMatch, value: str, first_day: date | None) -> str:
     return text
 
 
+Written = date | Callable[[int], date | None]
+
+
 def resolve_relative_dates(
-    text: str, written: date | Callable[[int], date]
+    text: str, written: Written, latest: Callable[[int], date] | None = None
 ) -> tuple[str, list[Replacement]]:
     """Rewrite every relative date in TEXT as an ISO date counted from when its line was written.
 
     WRITTEN is a date, or a function from a 0-based line number to the date that line was
-    written (git blame). Returns the new text and the replacements, in text order.
+    written (git blame), None when that is unknown: such a line's dates stay as written unless
+    a day word pinned by a date beside it tells its day, which may be no later than LATEST
+    (the line's latest possible day; WRITTEN's by default). Returns the new text and the
+    replacements, in text order.
     """
-    new_text, replacements = _resolve_once(text, written)
+    new_text, replacements = _resolve_once(text, written, latest)
     if not sections.dates_a_section(text, [rep.start for rep in replacements]):
         return new_text, replacements
     # A heading's rewrite dated its section (`## Checklist (before 2026-05-23 10am)`), whose
     # lines are then its own days, not a checklist's any day: what a second run would rewrite
     # is rewritten now, so that run finds nothing (SPEC section 5).
-    _, more = _resolve_once(new_text, written)
+    _, more = _resolve_once(new_text, written, latest)
     if not more:
         return new_text, replacements
     merged = sorted(replacements + _shifted_back(more, replacements), key=lambda rep: rep.start)
@@ -166,18 +173,23 @@ def _shifted_back(later: list[_Span], earlier: list[Replacement]) -> list[_Span]
 
 
 def _resolve_once(
-    text: str, written: date | Callable[[int], date]
+    text: str, written: Written, latest: Callable[[int], date] | None = None
 ) -> tuple[str, list[Replacement]]:
     found = find_relative_dates(text)
     matches = [match for match in found if not match.pinned]
     if not matches:
         return text, []
     line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-    told = _told_days(text, found, line_starts, written)
+    told = _told_days(text, found, line_starts, latest or written)
     resolved: list[tuple[DateMatch, int, date, str, date | None]] = []
+    kept = False  # the match before was left: no range runs on from it
     for match in matches:
         line = bisect.bisect_right(line_starts, match.start) - 1
         when = told[line][0] if line in told else written(line) if callable(written) else written
+        if when is None or (match.chained_range and kept):
+            kept = True
+            continue  # when the line was written is unknown (a shallow clone's old line)
+        kept = False
         value, first_day = resolve(match, when)
         if match.chained_range and resolved:
             value, first_day = _fix_range(resolved, match, when)
@@ -203,7 +215,7 @@ def _told_days(
     text: str,
     found: list[DateMatch],
     line_starts: list[int],
-    written: date | Callable[[int], date],
+    written: Written,
 ) -> dict[int, tuple[date, str]]:
     """line -> the day its own pinned day word tells it was written, and where that was said
     (`next runs today (Apr 20)` under `## 2026-04-19`: the line was added on the 20th, and its
@@ -219,6 +231,8 @@ def _told_days(
         start = line_starts[line]
         end = text.find("\n", start)
         recorded = written(line) if callable(written) else written
+        if recorded is None:
+            continue
         day = pinned_day(
             text[start : end if end >= 0 else len(text)],
             match.start - start,
@@ -243,6 +257,20 @@ def convertible_dates(text: str) -> list[DateMatch]:
     rewritten, replacements = _resolve_once(text, date(2050, 7, 1))
     later = [match for match in find_relative_dates(rewritten) if not match.pinned]
     return sorted(first + _shifted_back(later, replacements), key=lambda match: match.start)
+
+
+def left_lines(
+    text: str,
+    found: list[DateMatch],
+    replacements: list[Replacement],
+    written: Callable[[int], date | None],
+) -> list[int]:
+    """The 0-based lines of TEXT with a relative date FOUND (`convertible_dates`) that none of
+    REPLACEMENTS rewrote because when the line was written is unknown (WRITTEN gives None)."""
+    starts = [0, *(i + 1 for i, ch in enumerate(text) if ch == "\n")]
+    rewritten = {rep.line for rep in replacements}
+    lines = {bisect.bisect_right(starts, match.start) - 1 for match in found}
+    return sorted(n for n in lines - rewritten if written(n) is None)
 
 
 def apply_replacements(text: str, replacements: list[Replacement]) -> str:

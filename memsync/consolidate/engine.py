@@ -10,13 +10,21 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from memsync import git
 from memsync.consolidate.apply import apply_plan
 from memsync.consolidate.apply import digest as _digest
-from memsync.consolidate.dates import Replacement, convertible_dates, resolve_relative_dates
+from memsync.consolidate.dates import (
+    DateMatch,
+    Replacement,
+    convertible_dates,
+    left_lines,
+    resolve_relative_dates,
+)
 from memsync.consolidate.evidence import template_name
 from memsync.consolidate.folder import (
     MemoryFile,
@@ -62,9 +70,10 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         (repo, prefix), outside = options.history, root
     files: dict[str, MemoryFile] = {}
     dates: list[DateChange] = []
-    # A shallow clone blames every older line on its oldest commit: no day is known.
-    shallow = repo is not None and git.is_shallow(repo)
-    undated = 0
+    # A shallow clone blames every older line on a commit whose parents it cut: the day such
+    # a line was written is unknown, its dates are left and reported (UNKNOWN: `a.md:3`).
+    shallow = git.shallow_commits(repo) if repo is not None else frozenset()
+    unknown: list[str] = []
     mtimes: dict[str, float] = {}  # when each memory was written: its rewrite keeps it
     for rel, path, mtime in found:
         mtimes[rel] = mtime
@@ -75,12 +84,8 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
             skipped.append(f"{rel}: {why}")
             others.append(rel)
             continue
-        changes: list[DateChange] = []
-        if shallow:
-            undated += bool(convertible_dates(memory.text))
-            new_memory = memory
-        else:
-            new_memory, changes = _rewrite_dates(memory, mtime, repo, prefix, outside)
+        history = _History(repo, prefix, outside, shallow)
+        new_memory, changes = _rewrite_dates(memory, mtime, history, unknown)
         record = MemoryFile.of(new_memory, _digest(raw), mtime, commit_times.get(rel))
         if changes:
             record.new_raw = new_memory.raw
@@ -91,11 +96,9 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     existing = None
     if index_raw is not None:
         mtime = index_path.stat().st_mtime
-        if shallow:
-            existing = parse_index(index_raw)
-        else:
-            existing, index_dates = _index_prose_dates(index_raw, mtime, repo, prefix, outside)
-            dates += index_dates
+        history = _History(repo, prefix, outside, shallow)
+        existing, index_dates = _index_prose_dates(index_raw, mtime, history, unknown)
+        dates += index_dates
     indexed = {p for t in existing.targets for p in link_paths(t)} if existing else set()
     # Files merged away leave FILES; what their dates became still goes to the archive.
     converted = {rel: f.new_raw for rel, f in files.items() if f.new_raw is not None}
@@ -113,8 +116,8 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     allocated: set[str] = set()
     archives = [_archive_move(root, files[p], allocated) for p in rebuild.archived]
     problems = []
-    if undated and repo is not None:
-        problems.append(shallow_clone(repo, undated))
+    if unknown and repo is not None:
+        problems.append(shallow_clone(repo, unknown))
     if not rebuild.fits:
         problems.append(over_limit(rebuild.after, options.allow_archive))
     if rebuild.left_out:
@@ -189,23 +192,55 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     )
 
 
+@dataclass(frozen=True)
+class _History:
+    """Where a folder's lines are blamed: its repository (None: none), the folder's path in
+    it, the live folder outside it (None: the folder is in it) and its shallow cuts."""
+
+    repo: Path | None
+    prefix: str
+    outside: Path | None
+    shallow: frozenset[str]
+
+
+def _resolve(
+    path: str,
+    text: str,
+    found: list[DateMatch],
+    times: tuple[float, tuple[date, str] | None],
+    *,
+    history: _History,
+    unknown: list[str],
+) -> tuple[str, list[Replacement], Callable[[int], str]]:
+    """TEXT (the file PATH, with the relative dates FOUND) rewritten, its rewrites and what
+    dated each line; lines whose day is unknown are added to UNKNOWN (`path:line`). TIMES:
+    the file's modification time and frontmatter date."""
+    contents = None if history.outside is None else history.outside / path
+    when, source, latest = written_dates(
+        path,
+        *times,
+        history.repo,
+        history.prefix,
+        lines=text.split("\n"),
+        contents=contents,
+        shallow=history.shallow,
+    )
+    new_text, replacements = resolve_relative_dates(text, when, latest)
+    unknown += [f"{path}:{n + 1}" for n in left_lines(text, found, replacements, when)]
+    return new_text, replacements, source
+
+
 def _rewrite_dates(
-    memory: Memory, mtime: float, repo: Path | None, prefix: str, outside: Path | None
+    memory: Memory, mtime: float, history: _History, unknown: list[str]
 ) -> tuple[Memory, list[DateChange]]:
     """MEMORY with its relative dates made absolute; blame only when it has one."""
-    if template_name(memory.path) or not convertible_dates(memory.text):
+    found = convertible_dates(memory.text)
+    if template_name(memory.path) or not found:
         return memory, []
-    lines = memory.text.split("\n")
-    when, source = written_dates(
-        memory.path,
-        mtime,
-        frontmatter_date(memory),
-        repo,
-        prefix,
-        lines=lines,
-        contents=None if outside is None else outside / memory.path,
+    times = mtime, frontmatter_date(memory)
+    new_text, replacements, source = _resolve(
+        memory.path, memory.text, found, times, history=history, unknown=unknown
     )
-    new_text, replacements = resolve_relative_dates(memory.text, when)
     new_text, replacements = _keep_frontmatter_valid(memory, new_text, replacements)
     if not replacements:
         return memory, []
@@ -215,7 +250,7 @@ def _rewrite_dates(
 
 
 def _index_prose_dates(
-    raw: bytes, mtime: float, repo: Path | None, prefix: str, outside: Path | None
+    raw: bytes, mtime: float, history: _History, unknown: list[str]
 ) -> tuple[Index, list[DateChange]]:
     """The index with relative dates in its headings and prose made absolute (entry lines are
     rebuilt from the memories' frontmatter, so their dates come from there)."""
@@ -223,14 +258,12 @@ def _index_prose_dates(
     # Entry lines are left out of the scan (blank, so line numbers stay), which also keeps a
     # large index from being scanned line by line for nothing.
     prose = "\n".join("" if line.entry else line.text for line in index.lines)
-    if not convertible_dates(prose):
+    found = convertible_dates(prose)
+    if not found:
         return index, []
-    prose_lines = prose.split("\n")
-    contents = None if outside is None else outside / INDEX_NAME
-    when, source = written_dates(
-        INDEX_NAME, mtime, None, repo, prefix, lines=prose_lines, contents=contents
+    new_prose, replacements, source = _resolve(
+        INDEX_NAME, prose, found, (mtime, None), history=history, unknown=unknown
     )
-    new_prose, replacements = resolve_relative_dates(prose, when)
     rewritten = new_prose.split("\n")
     lines = [
         line if line.entry else IndexLine(rewritten[number], None)

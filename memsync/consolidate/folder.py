@@ -296,6 +296,10 @@ def local_date(epoch: float) -> date:
     return datetime.fromtimestamp(epoch).date()
 
 
+# What dates a line blamed on a shallow clone's cut commit: nothing, it only bounds it.
+SHALLOW_BOUND = "a shallow clone's oldest commit"
+
+
 def blame_date(line: git.BlameLine) -> date:
     """The day a blamed line was written, in its author's time zone."""
     sign = -1 if line.author_tz.startswith("-") else 1
@@ -313,19 +317,24 @@ def written_dates(
     *,
     lines: list[str] | None = None,
     contents: Path | None = None,
-) -> tuple[Callable[[int], date], Callable[[int], str]]:
-    """(0-based line -> date written, line -> how that was found) for the file PATH.
+    shallow: frozenset[str] = frozenset(),
+) -> tuple[Callable[[int], date | None], Callable[[int], str], Callable[[int], date]]:
+    """(0-based line -> date written or None when unknown, line -> how that was found, line ->
+    the latest it can have been written) for the file PATH.
 
     Evidence, strongest first (SPEC section 5): a date the line starts with or the dated
     heading it sits under (LINES, the file's text), the date the file's name states (a daily
     log's `2026-03-12.md`; docs/CONSOLIDATION.md), the line's blame author date (CONTENTS: the
     file lives outside REPO, a store clone holding its history), the
     frontmatter's date (FALLBACK: `metadata.modified`), the file's modification time. Where
-    there is a store (REPO), an uncommitted line takes the later of the last two."""
+    there is a store (REPO), an uncommitted line takes the later of the last two. A line blame
+    gives a shallow clone's cut commit (SHALLOW) has no known day but one the text states:
+    that commit's date only bounds it, and the frontmatter and file times say nothing of it."""
     mtime_day = local_date(mtime)
     blame: list[git.BlameLine] | None = None
     if repo is not None:
-        blame = git.blame_lines(repo, f"{prefix}/{path}" if prefix else path, contents)
+        relpath = f"{prefix}/{path}" if prefix else path
+        blame = git.blame_lines(repo, relpath, contents, shallow)
 
     # A stamp in the future is a wrong clock or a typo, not when the memory was written.
     stamp = fallback if fallback is not None and fallback[0] <= date.today() else None
@@ -339,7 +348,7 @@ def written_dates(
 
     def recorded(line: int) -> tuple[date, str]:
         if blame is not None and line < len(blame) and blame[line].committed:
-            return blame_date(blame[line]), "git blame"
+            return blame_date(blame[line]), SHALLOW_BOUND if blame[line].cut else "git blame"
         # With a store, a line not committed yet gets the commit's author date when it is
         # (sync.store.write_time: the later of the file time and `metadata.modified`), so
         # the live folder gives the same date before and after its push.
@@ -347,15 +356,17 @@ def written_dates(
 
     stated = stated_dates(lines, lambda n: recorded(n)[0]) if lines else None
 
-    def best(line: int) -> tuple[date, str]:
+    def best(line: int) -> tuple[date | None, str]:
         found = stated(line) if stated is not None else None
         if found is not None:
             return found
         day, source = recorded(line)
         named = named_date(path, day)
-        return (named, f"file name `{path.rsplit('/', 1)[-1]}`") if named else (day, source)
+        if named is not None:
+            return named, f"file name `{path.rsplit('/', 1)[-1]}`"
+        return (None if source == SHALLOW_BOUND else day), source
 
-    return (lambda line: best(line)[0]), (lambda line: best(line)[1])
+    return (lambda line: best(line)[0]), (lambda line: best(line)[1]), (lambda n: recorded(n)[0])
 
 
 def updated_key(item: MemoryFile) -> tuple[float, ...]:

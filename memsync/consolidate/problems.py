@@ -35,12 +35,16 @@ def left_out(paths: Sequence[str], may_archive_more: bool) -> str:
     )
 
 
-def shallow_clone(repo: Path, memories: int) -> str:
-    """REPO is shallow: every older line blames its oldest commit, so no write day is known
-    (an import review: `git clone --depth 1` dated last month's "yesterday" two days ago)."""
-    noun = "memory" if memories == 1 else "memories"
+def shallow_clone(repo: Path, lines: Sequence[str]) -> str:
+    """REPO is shallow and LINES (`a.md:3`) were blamed on a commit whose parents it cut: they
+    may be older than it, so no write day is known (an import review: `git clone --depth 1`
+    dated last month's "yesterday" two days ago)."""
+    shown = ", ".join(lines[:5]) + (f" and {len(lines) - 5} more" if len(lines) > 5 else "")
+    many = len(lines) != 1
     return (
-        f"{repo} is a shallow clone, so when lines were written is unknown: relative dates in "
-        f"{memories} {noun} were left as written; fetch the whole history (`git fetch "
-        "--unshallow`, or `fetch-depth: 0` for actions/checkout)"
+        f"{repo} is a shallow clone: {len(lines)} {'lines' if many else 'line'} with a relative "
+        f"date {'are' if many else 'is'} as old as its oldest commit or older, so when "
+        f"{'they were' if many else 'it was'} written is unknown and "
+        f"{'their dates were' if many else 'its dates were'} left as written: {shown}; fetch "
+        "the whole history (`git fetch --unshallow`, or `fetch-depth: 0` for actions/checkout)"
     )

@@ -243,32 +243,43 @@ class BlameLine:
     author_time: int  # unix seconds
     author_tz: str  # `+0100`
     committed: bool  # False for lines not committed yet (their time is not meaningful)
+    # Blamed on a commit whose parents a shallow clone cut: the line may be older than it, so
+    # its author time is only the latest the line can have been written.
+    cut: bool = False
 
 
-def blame_lines(repo: Path, relpath: str, contents: Path | None = None) -> list[BlameLine] | None:
+def blame_lines(
+    repo: Path, relpath: str, contents: Path | None = None, shallow: frozenset[str] = frozenset()
+) -> list[BlameLine] | None:
     """Author time of every line of the work-tree file RELPATH (one blame); None if untracked.
 
     With CONTENTS (a file outside the repository, e.g. a live memory folder synced from a bare
     store clone), RELPATH is blamed at HEAD and CONTENTS' lines take the blame of the same
     lines there; lines HEAD does not have are not committed. (`git blame --contents` needs a
-    work tree before git 2.41.)"""
+    work tree before git 2.41.) SHALLOW: the repository's `shallow_commits`; a line blame
+    marks `boundary` on one of them is `cut` (a root commit is a boundary too, but its
+    lines were written then)."""
     args = ["blame", "--line-porcelain"] + (["HEAD"] if contents is not None else [])
     result = run_git([*args, "--", relpath], cwd=repo, check=False)
     if not result.ok:
         return None
     lines: list[BlameLine] = []
     texts: list[bytes] = []
-    sha, when, tz = "", 0, "+0000"
+    sha, when, tz, boundary = "", 0, "+0000", False
     for raw in result.stdout.split(b"\n"):
         if raw.startswith(b"\t"):
-            lines.append(BlameLine(when, tz, committed=set(sha) != {"0"}))
+            cut = boundary and sha in shallow
+            lines.append(BlameLine(when, tz, committed=set(sha) != {"0"}, cut=cut))
             texts.append(raw[1:])
         elif raw.startswith(b"author-time "):
             when = int(raw[12:])
         elif raw.startswith(b"author-tz "):
             tz = raw[10:].decode("ascii", "replace")
+        elif raw == b"boundary":
+            boundary = True
         elif len(raw) >= 40 and raw[:40].isalnum() and b" " in raw:
-            sha = raw[:40].decode("ascii", "replace")
+            # A line's header opens with its commit (40 hex, 64 in a SHA-256 repository).
+            sha, boundary = raw.split(b" ", 1)[0].decode("ascii", "replace"), False
     if contents is None:
         return lines
     try:

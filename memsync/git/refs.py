@@ -89,10 +89,17 @@ def branch_tip(repo: Path) -> str | None:
     return tip
 
 
-def is_shallow(repo: Path) -> bool:
-    """True for a shallow clone (`git clone --depth`, actions/checkout's default)."""
-    result = run_git(["rev-parse", "--is-shallow-repository"], cwd=repo, check=False)
-    return result.ok and result.text.strip() == "true"
+def shallow_commits(repo: Path) -> frozenset[str]:
+    """The commits a shallow clone (`git clone --depth`, actions/checkout's default) cut the
+    parents of, from its `shallow` file (gitrepository-layout); empty for a whole history."""
+    result = run_git(["rev-parse", "--git-path", "shallow"], cwd=repo, check=False)
+    if not result.ok:
+        return frozenset()
+    try:
+        listed = (repo / result.text.strip()).read_text(encoding="ascii", errors="replace")
+    except OSError:  # no file: not shallow
+        return frozenset()
+    return frozenset(listed.split())
 
 
 def merge_base(repo: Path, one: str, two: str) -> str | None:
