@@ -141,8 +141,8 @@ def resolve_relative_dates(
     WRITTEN is a date, or a function from a 0-based line number to the date that line was
     written (git blame), None when that is unknown: such a line's dates stay as written unless
     a day word pinned by a date beside it tells its day, which may be no later than LATEST
-    (the line's latest possible day; WRITTEN's by default). Returns the new text and the
-    replacements, in text order.
+    (the line's latest possible day). Returns the new text and the replacements, in text
+    order.
     """
     new_text, replacements = _resolve_once(text, written, latest)
     if not sections.dates_a_section(text, [rep.start for rep in replacements]):
@@ -180,7 +180,7 @@ def _resolve_once(
     if not matches:
         return text, []
     line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-    told = _told_days(text, found, line_starts, latest or written)
+    told = _told_days(text, found, line_starts, written, latest)
     resolved: list[tuple[DateMatch, int, date, str, date | None]] = []
     kept = False  # the match before was left: no range runs on from it
     for match in matches:
@@ -216,10 +216,12 @@ def _told_days(
     found: list[DateMatch],
     line_starts: list[int],
     written: Written,
+    latest: Callable[[int], date] | None,
 ) -> dict[int, tuple[date, str]]:
     """line -> the day its own pinned day word tells it was written, and where that was said
     (`next runs today (Apr 20)` under `## 2026-04-19`: the line was added on the 20th, and its
-    `this morning's scan` is the 20th's)."""
+    `this morning's scan` is the 20th's). A line of unknown day (WRITTEN None) is bounded by
+    LATEST instead."""
     told: dict[int, tuple[date, str]] = {}
     for match in found:
         what, amount, _ = match.recipe
@@ -231,6 +233,7 @@ def _told_days(
         start = line_starts[line]
         end = text.find("\n", start)
         recorded = written(line) if callable(written) else written
+        recorded = recorded if recorded is not None or latest is None else latest(line)
         if recorded is None:
             continue
         day = pinned_day(
