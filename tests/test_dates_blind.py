@@ -121,7 +121,8 @@ SMALL = {
         ("heldout21.json", (0.86, 0.94)),
         # Forty minutes of two helpers under heldout21's rules (40 repositories, mostly agent
         # logs). First blind run after d1's rules: P 0.867 / R 0.980.
-        ("heldout22.json", (0.86, 0.98)),
+        # After the d3 pass (rules from its own failures, so now a dev figure): 0.952 / 1.000.
+        ("heldout22.json", (0.95, 0.99)),
     ],
 )
 def test_blind_corpus_size_provenance_and_floor(

@@ -51,14 +51,16 @@ _PIN_AFTER = re.compile(
     rf"^\s*[(,]\s*(?:{_WEEKDAY}\s+)?{_CAL}(?:\s+{_WEEKDAY})?\s*\)", re.IGNORECASE
 )
 _PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*~?\s*$", re.IGNORECASE)  # `April 16 (~today)`
-# Not `5/6` here: after a label's colon that is a count (`Signals today: 5/6 filed`).
+# Not `5/6` here: after a label's colon that is a count (`Signals today: 5/6 filed`). The date
+# may be bold (`Today is **2026-06-13**`).
 _PIN_NAMED = re.compile(
-    rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)?\s+(?:{_WEEKDAY}\s+)?`?{_CAL_NAMED}",
+    rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)?\s+(?:\*\*|__)?(?:{_WEEKDAY}\s+)?`?{_CAL_NAMED}",
     re.IGNORECASE,
 )
-# `⭐ 1,412 stars today`: GitHub Trending's label for the last day, copied with its list.
+# `⭐ 1,412 stars today`, `⭐7 today`: GitHub Trending's count for the last day, a rate.
 _IDIOM_BEFORE = re.compile(
-    r"(?:(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+|\bha(?:s|ve)\s+been|\d[\d,.]*k?\s+stars)\s+$",
+    r"(?:(?:^|[^\w])(?:none|nobody|no\s+one)\s+\w+|\bha(?:s|ve)\s+been|\d[\d,.]*k?\s+stars"
+    r"|⭐\s*\d[\d,.]*k?)\s+$",
     re.IGNORECASE,
 )
 # `At 9 PM CDT, UTC is already tomorrow`: where a clock stands, not a day.
@@ -123,6 +125,9 @@ _DOES = re.compile(
 )
 _DAY_OF = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\s+of\s+$", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
+# `today's \`x\`` closing its noun phrase names the thing as it is now (not `after today's
+# \`x.py\` pruning changes`, the day's work on it).
+_CODE_NAME = re.compile(r"..\s+`[^`\n]+`\s*(?:[),;]|\s[—–]|$)")
 _ADDRESSED = re.compile(r"\b(?<!thank )you(?:r|rs|rself|'re|'ll|'ve|'d)?\b", re.IGNORECASE)
 _SPEAKER = re.compile(r"\b(?:interaction|prompt|transcript)\s*:\s|→\s*[A-Z][\w ]{0,20}:\s")
 # A sentence that opens with a verb and its object (`Share one thing…`, `Pick the one…`).
@@ -277,6 +282,10 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `… run tomorrow …"*` (a quote opened above); `…, if … no session today`
     if sayings.days_file(before, after) and words.lower() == "today":
         return True  # `checks … today's memory file presence`: whichever day's file it is
+    if sayings.title_name(before, after, words) or sayings.slogan(before, after, words):
+        return True  # `Free Malaysia Today: …`, `Order Today/Deliver Tomorrow`: names
+    if sayings.unreal(before, words) or sayings.ruled(before, words):
+        return True  # `Even if we found something tomorrow`; `**Todoist rule**: … due today`
     if sayings.not_now(line, before) or sayings.ui_item(line, before, after):
         return True  # `Not tomorrow. … Now.`; `current + today + weekly forecast`, `<div>`
     if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):
@@ -314,6 +323,8 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True
     if possessive and re.match(r"..\s+date\b", after, re.IGNORECASE):
         return True  # `today's date`: the idea of the current date
+    if possessive and _CODE_NAME.match(after):
+        return True  # `rename of today's \`outstanding-work-review\``: the current name
     if present.nowadays(before, after, words):
         return True  # `in today's world`, `Still true today`: the present, not a day
     if _GLOSS.search(before) and after.startswith(")"):

@@ -19,6 +19,15 @@ Found on heldout21 (d2): a day denied for now (`Not tomorrow. … Now.`), a page
 text (HTML markup, `current + today + weekly forecast`) and the day's own file (`today's memory
 file`, `today's note`) in a sentence with no tense.
 
+Found on heldout22 (d3): a publication's Title-Case name ending in `Today` in a plain list
+item or a table cell (`- Free Malaysia Today: 45-day planning horizon report`, `History
+Today`; not a heading's or a bold label's `Key Decisions Today`, nor `Fixed the Webhook
+Today`), a slogan of Title-Case words and day words joined by a slash (`Order Today/Deliver
+Tomorrow`), an unreal condition (`Even if we found something tomorrow: 5 to 8 years`: a past
+form for a day ahead imagines it), a standing rule under its bold label (`**Todoist rule**:
+Show tasks due today`) and a period counted from another date (`update `due` to same date
+next year`).
+
 Imports the standard library and `memsync.consolidate.weekdays` (its past-tense cues).
 """
 
@@ -154,3 +163,74 @@ def days_file(before: str, after: str) -> bool:
     stop = _SENTENCE_STOP.search(after)
     sentence = before[cuts[-1] if cuts else 0 :] + after[: stop.start() if stop else len(after)]
     return TOLD_OR_PLANNED.search(sentence) is None and PAST_CUES.search(sentence) is None
+
+
+# `Even if we found something tomorrow`, `if we shipped it next week`: `if` and a past form
+# for a day ahead is a condition imagined, not a plan (`if it rains tomorrow` keeps its day).
+_UNREAL = re.compile(
+    r"\b(?:even\s+if|what\s+if|if|suppose|supposing)\s+(?:[\w'’-]+\s+){0,2}?"
+    r"(?:found|had|did|were|was|went|got|shipped|built|made|took|started|launched|lost|[a-z]{3,}ed)"
+    r"\b[^.,;:!?—–]*$",  # the same clause: `Ask if Bob finished it, then send it tomorrow`
+    re.IGNORECASE,
+)
+_AHEAD = re.compile(r"tomorrow|tonight|next\s+\w+|in\s+\w+\s+\w+", re.IGNORECASE)
+# `**Todoist rule**: Show tasks due today`: what a standing rule says, whatever day it runs.
+_RULE_LABEL = re.compile(r"(?:\*\*|__)[^*_]{0,30}\b(?:rule|policy)(?:\*\*|__)\s*:", re.I)
+# `same date next year`: a year after another date (a birthday's), not after the writing.
+_SAME_DATE = re.compile(r"\bsame\s+(?:date|day)\s+$", re.IGNORECASE)
+
+
+def unreal(before: str, words: str) -> bool:
+    """Whether a day ahead (WORDS) sits in an unreal condition (`Even if we found something
+    tomorrow`): `if` and a past form in the same clause before it."""
+    return _AHEAD.match(words) is not None and _UNREAL.search(before) is not None
+
+
+def ruled(before: str, words: str) -> bool:
+    """Whether the day word after BEFORE is a standing rule's (`**Email rule**: … today`), or
+    counted from another date (`same date next year`)."""
+    if _SAME_DATE.search(before) and re.fullmatch(r"(?:next|last)\s+(?:year|month)", words, re.I):
+        return True
+    cuts = [m.end() for m in _SENTENCE_STOP.finditer(before)]
+    label = _RULE_LABEL.search(before, cuts[-1] if cuts else 0)
+    return label is not None and TOLD_OR_PLANNED.search(before[label.end() :]) is None
+
+
+_NAME_WORD = r"(?:[A-Z][a-z'’]+|[A-Z]{2,})"
+# Two Title-Case words, or an acronym, right before `Today` (`Free Malaysia Today`, `USA
+# Today`): one word is a label's (`Done Today`).
+_NAME_BEFORE = re.compile(rf"(?:{_NAME_WORD}\s+{_NAME_WORD}|\b[A-Z]{{2,}})\s+$")
+# The name's words before `Today`, back to a list marker, a cell's bar or a comma.
+_NAME_RUN = re.compile(r"[^|,:\-*+]*$")
+# Where the name ends: a label's colon, a list's comma, a cell's bar, a bracket or the line's end.
+_NAME_END = re.compile(r"^\s*(?:[:,|)]|$)")
+# The start of a plain list item or a table cell, then the name (no bold, no heading).
+_PLAIN_START = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+|\|(?:[^|]*\|)*\s*)?(?:[^*_#\s][^*_#]*)?$")
+# Each half a Title-Case word and a day word (not `Files Created/Modified Today`, a heading).
+_TITLE_DAY = r"(?:Today|Tomorrow|Yesterday|Tonight)"
+_SLOGAN_BEFORE = re.compile(rf"{_NAME_WORD}\s+{_TITLE_DAY}/{_NAME_WORD}\s+$")
+_SLOGAN_AFTER = re.compile(rf"^/{_NAME_WORD}\s+{_TITLE_DAY}\b")
+_TITLE_END = re.compile(rf"{_NAME_WORD}\s+$")
+
+
+def title_name(before: str, after: str, words: str) -> bool:
+    """Whether `Today` (WORDS), between BEFORE and AFTER on its line, ends a Title-Case name in
+    a plain list item or a table cell (`- Free Malaysia Today: 45-day planning report`)."""
+    if words != "Today" or _NAME_BEFORE.search(before) is None:
+        return False
+    if _NAME_END.match(after) is None or "**" in before or "__" in before:
+        return False
+    run = _NAME_RUN.search(before)
+    if run is not None and PAST_CUES.search(run.group()):
+        return False  # `- Fixed the Stripe Webhook Today:` labels a day's work
+    return _PLAIN_START.match(before) is not None and not before.lstrip().startswith("#")
+
+
+def slogan(before: str, after: str, words: str) -> bool:
+    """Whether a capitalised day word (WORDS) is half of a slogan of Title-Case words joined by
+    a slash (`Order Today/Deliver Tomorrow`)."""
+    if not words[:1].isupper() or words.isupper():
+        return False
+    if _SLOGAN_BEFORE.search(before) is not None:
+        return True  # `Order Today/Deliver Tomorrow`: the second half
+    return _SLOGAN_AFTER.match(after) is not None and _TITLE_END.search(before) is not None

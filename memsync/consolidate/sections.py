@@ -55,6 +55,8 @@ _ROUTINE = re.compile(
 _DATED_FIELD = re.compile(DATE_FIELD_SOURCE + r".*\d", re.MULTILINE | re.IGNORECASE)
 _TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|")
 _DAY_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+week)\b", re.IGNORECASE)
+# A compact date inside a heading's id (`# c-20260328-2215 — Daily Reflect`): a day's file.
+_COMPACT_DATE = re.compile(r"(?<![\d])20\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?![\d])")
 
 
 # A turn of a chat transcript (OpenClaw's session dumps: `user: [Sun 2026-04-19 22:12 CDT] We
@@ -140,7 +142,7 @@ def _sections(text: str) -> tuple[list[int], list[bool], list[bool]]:
         while chain and chain[-1][0] >= depth:
             chain.pop()  # a sibling's or a deeper heading does not enclose this one
         own: bool | None = None
-        if CALENDAR.search(title) or _DAY_WORDS.search(title):
+        if CALENDAR.search(title) or _DAY_WORDS.search(title) or _COMPACT_DATE.search(title):
             own = False  # a dated or day's section: its own days are meant (`# Handoff Draft —
             # July 11, 2026` is that day's handoff)
         elif _DRAFT.search(title) and not _WORK_ON.search(title):
