@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from memsync.model.limits import MAX_INDEX_CHARS, MAX_INDEX_LINE_CHARS, MAX_INDEX_LINES
@@ -21,6 +23,8 @@ _ENTRY = re.compile(
     re.VERBOSE,
 )
 _SEPARATOR = re.compile(r"^[ \t]*(?:—|–|--?|:|\|)?[ \t]*")
+# A closed HTML comment; `<!-->` and `<!--->` open none (as for Claude Code's loader).
+_COMMENT = re.compile(r"<!--(?!-?>)[\s\S]*?-->")
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,14 @@ class Index:
     bom: bool = False
     crlf: bool = False
     final_newline: bool = True
+
+    def __post_init__(self) -> None:
+        # The one rule for every way an index is built (parsed, rebuilt, merged): a line
+        # inside an HTML comment is text, never an entry (docs/CONSOLIDATION.md, Index).
+        inside = commented_lines([line.text for line in self.lines])
+        if inside and any(self.lines[i].entry is not None for i in inside):
+            lines = (IndexLine(ln.text) if i in inside else ln for i, ln in enumerate(self.lines))
+            object.__setattr__(self, "lines", tuple(lines))
 
     @property
     def entries(self) -> list[IndexEntry]:
@@ -123,8 +135,28 @@ def link_paths(target: str, base: str = "") -> tuple[str, ...]:
     return tuple(paths)
 
 
+def commented_lines(texts: Sequence[str]) -> frozenset[int]:
+    """Indices of the lines TEXTS whose text starts inside a closed HTML comment
+    (`<!-- - [Old](old.md) -->`, or a line between `<!--` and `-->`)."""
+    if not any("<!--" in text for text in texts):
+        return frozenset()
+    joined = "\n".join(texts)
+    spans = [match.span() for match in _COMMENT.finditer(joined)]
+    starts = [span[0] for span in spans]
+    inside: set[int] = set()
+    offset = 0
+    for number, text in enumerate(texts):
+        first = offset + len(text) - len(text.lstrip())
+        at = bisect.bisect_right(starts, first) - 1
+        if text.strip() and at >= 0 and first < spans[at][1]:
+            inside.add(number)
+        offset += len(text) + 1
+    return frozenset(inside)
+
+
 def parse_entry(line: str) -> IndexEntry | None:
-    """Parse one index line into an entry, or None when it is prose or a heading."""
+    """Parse one index line into an entry, or None when it is prose or a heading (alone:
+    whether an HTML comment around it makes it text is the Index's to say)."""
     match = _ENTRY.match(line)
     if match is None:
         return None

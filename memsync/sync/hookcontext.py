@@ -57,15 +57,16 @@ def _memory_paths(report: StoreReport, paths: Sequence[str]) -> list[str]:
 
 def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
     """Index lines of the memories REPORT wrote, then the changes no index line names."""
-    from memsync.model.index import parse_entry
+    from memsync.model.index import Index, IndexLine, parse_entry
 
     updated = set(_memory_paths(report, report.updated))
     lines: list[str] = []
     named: set[str] = set()
-    for line in index:
-        entry = parse_entry(line)
+    # Read as one index: an entry inside a comment the client loads as written is no entry.
+    for line in Index(tuple(IndexLine(text, parse_entry(text)) for text in index)).lines:
+        entry = line.entry
         if entry is not None and entry.target in updated:
-            lines.append(clean_line(line))
+            lines.append(clean_line(line.text))
             named.add(entry.target)
     lines.extend(f"- {quote_name(p)} (no index line)" for p in sorted(updated - named))
     lines.extend(f"- removed: {quote_name(p)}" for p in _memory_paths(report, report.deleted))

@@ -1,0 +1,114 @@
+"""An index line inside an HTML comment is the person's text, never that memory's entry: every
+reader of index lines (model, check, consolidate, merge, the session-end keep) agrees."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memsync.check.rules import check_files
+from memsync.consolidate.engine import apply_plan, make_plan
+from memsync.merge.index import merge_index
+from memsync.model.index import IndexLine, parse_entry, parse_index_text
+from memsync.sync.hookcontext import _changed_lines
+from memsync.sync.report import StoreReport
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import Machine, memory_dir, setup_machine
+from testing.memories import write_memory
+
+COMMENTED = (
+    "# Memory\n\n"
+    "- [New](new.md) — the new memory\n"
+    "<!--\n"
+    "- [Old](old.md) — hidden for now\n"
+    "- [Gone](gone.md) — a memory since deleted\n"
+    "-->\n"
+    "<!-- - [Old](old.md) — one-line comment -->\n"
+)
+
+
+def _folder(tmp_path: Path, index: str, *names: str) -> Path:
+    folder = tmp_path / "store" / "proj"
+    for name in names:
+        write_memory(folder, f"{name}.md", name, f"Body of {name}.\n", description=f"{name} now")
+    (folder / "MEMORY.md").write_text(index, encoding="utf-8")
+    git("init", "-q", cwd=folder.parent)
+    return folder
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*.md")}
+
+
+def test_a_line_inside_a_comment_is_no_entry_and_stays_so_when_lines_change() -> None:
+    index = parse_index_text(COMMENTED + "- [Trail](trail.md) — kept <!-- a note -->\n<!--\n")
+    # The trailing comment does not hide its line; an unclosed `<!--` comments nothing out.
+    assert index.targets == ["new.md", "trail.md"]
+    after = parse_index_text("- [Late](late.md)\n-->\n")
+    assert after.targets == ["late.md"]
+    # Lines put together by a rebuild or a merge follow the same rule.
+    texts = ["<!--", "- [Old](old.md) — hidden", "-->", "- [New](new.md)"]
+    rebuilt = index.with_lines([IndexLine(t, parse_entry(t)) for t in texts])
+    assert rebuilt.targets == ["new.md"]
+    assert rebuilt.lines[1] == IndexLine("- [Old](old.md) — hidden")
+
+
+def test_check_does_not_count_a_commented_line_as_the_memory_s_entry(tmp_path: Path) -> None:
+    index = COMMENTED + "<!-- - [New](new.md) — older wording -->\n"
+    folder = _folder(tmp_path, index, "new", "old")
+    found = {(f.path, f.rule): f.message for f in check_files(_files(folder), "private")}
+    # old.md is unindexed as Claude Code sees it; gone.md's commented line is no broken link,
+    # new.md's commented second line no duplicate.
+    assert ("old.md", "index-missing-entry") in found
+    assert [key for key in found if key != ("old.md", "index-missing-entry")] == []
+
+
+def test_consolidate_keeps_a_commented_line_verbatim_and_indexes_the_memory(
+    tmp_path: Path,
+) -> None:
+    index = COMMENTED + "<!-- - [New](new.md) — older wording -->\n"
+    folder = _folder(tmp_path, index, "new", "old")
+    apply_plan(make_plan(folder))
+    text = (folder / "MEMORY.md").read_text(encoding="utf-8")
+    # The comment is untouched (not rewritten from old.md's description, the missing gone.md's
+    # line not taken out, new.md's second line not moved to archive/): old.md gets a live line.
+    assert text == index.replace("— the new memory", "— new now") + "- [old](old.md) — old now\n"
+    assert not (folder / "archive").exists()
+
+
+def test_a_merge_that_deletes_a_memory_keeps_its_commented_line() -> None:
+    base = COMMENTED.encode()
+    ours = base.replace(b"the new memory", b"the new memory, edited")
+    merged = merge_index(base, ours, base, gone={"old.md", "gone.md"}).content
+    assert merged == ours
+
+
+def test_a_commented_line_survives_a_deletion_synced_from_another_machine(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    alice, _, bob = machines
+    pa = setup_machine(alice, private, None, "src/api")
+    pb = setup_machine(bob, private, None, "projects/api")
+    live_a = memory_dir(alice, pa)
+    for name in ("new", "old"):
+        write_memory(live_a, f"{name}.md", name, f"Body of {name}.\n", description=f"{name} now")
+    (live_a / "MEMORY.md").write_text(COMMENTED, encoding="utf-8")
+    alice.memsync("push", cwd=pa)
+    bob.memsync("pull", cwd=pb)
+    live_b = memory_dir(bob, pb)
+    (live_b / "old.md").unlink()
+    bob.memsync("push", cwd=pb)
+    # Alice edits the index meanwhile: her push merges with Bob's deletion of old.md.
+    edited = COMMENTED.replace("the new memory", "the new memory, edited")
+    (live_a / "MEMORY.md").write_text(edited, encoding="utf-8")
+    alice.memsync("sync", cwd=pa)
+    bob.memsync("pull", cwd=pb)
+    assert not (live_a / "old.md").exists()
+    for live in (live_a, live_b):
+        assert (live / "MEMORY.md").read_text(encoding="utf-8") == edited
+
+
+def test_the_hook_names_no_commented_line_as_a_changed_memory_s_line() -> None:
+    report = StoreReport("private", "s", updated=("old.md",))
+    loaded = ["- [A](a.md)", "  <!--", "  - [Old](old.md) — x", "  -->"]
+    assert _changed_lines(report, loaded) == ['- "old.md" (no index line)']
