@@ -95,6 +95,8 @@ def log(
             f" ({entry.scope})",
         )
         render.line(f"    {entry.subject}")
+        if entry.merge and entry.files:
+            render.line("      brought in by the merge:")
         for status_letter, path in entry.files:
             render.line(f"      {signs.get(status_letter[:1], status_letter)} {path}")
         for decision in entry.decisions:

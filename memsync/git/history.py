@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memsync.git.objects import ModeOid, object_kinds
@@ -74,7 +74,7 @@ def _timed_names(out: bytes) -> Iterator[tuple[int, str]]:
 
 DECISION_TRAILER = "Memsync-Decision"
 _LOG_FORMAT = (
-    "--format=%x1e%H%x1f%at%x1f%an%x1f%s%x1f"
+    "--format=%x1e%H%x1f%P%x1f%at%x1f%an%x1f%s%x1f"
     f"%(trailers:key={DECISION_TRAILER},valueonly,separator=%x1d)"
 )
 
@@ -89,13 +89,31 @@ class LogEntry:
     subject: str
     files: tuple[tuple[str, str], ...]  # (status letter, path)
     decisions: tuple[str, ...] = ()  # its `Memsync-Decision:` trailers
+    merge: bool = False  # more than one parent
 
 
-def log_entries(repo: Path, ref: str, paths: Sequence[str], limit: int = 50) -> list[LogEntry]:
-    """Commits of REF touching PATHS, newest first, with the files each changed."""
+def log_entries(
+    repo: Path, ref: str, paths: Sequence[str], limit: int = 50, *, merge_files: bool = False
+) -> list[LogEntry]:
+    """Commits of REF touching PATHS, newest first, with the files each changed; a merge
+    lists none (as `git log`), or with MERGE_FILES what it changed against its first parent."""
     args = ["log", f"-{limit}", _LOG_FORMAT, "--name-status", "-z", ref]
-    result = run_git([*args, "--", *paths] if paths else args, cwd=repo)
-    return _parse_log(result.text)
+    entries = _parse_log(run_git([*args, "--", *paths] if paths else args, cwd=repo).text)
+    if not merge_files:
+        return entries
+    return [
+        replace(e, files=_first_parent_files(repo, e.sha, paths)) if e.merge else e for e in entries
+    ]
+
+
+def _first_parent_files(
+    repo: Path, merge: str, paths: Sequence[str]
+) -> tuple[tuple[str, str], ...]:
+    """What MERGE changed within PATHS against its first parent: what it brought in."""
+    # `git log --diff-merges=first-parent` says the same, from git 2.31 (memsync asks 2.30).
+    args = ["diff-tree", "-r", "-z", "-M", "--name-status", "--no-commit-id", f"{merge}^1", merge]
+    out = run_git([*args, "--", *paths] if paths else args, cwd=repo).text
+    return _name_status([t for t in out.split("\0") if t])
 
 
 def decision_entries(repo: Path, ref: str, limit: int = 50) -> list[LogEntry]:
@@ -114,19 +132,25 @@ def _parse_log(text: str) -> list[LogEntry]:
         ends = [i for i in (record.find("\0"), record.find("\n")) if i >= 0]
         cut = min(ends, default=len(record))
         header, rest = record[:cut], record[cut + 1 :]
-        sha, when, author, subject, trailers = header.split("\x1f", 4)
-        tokens = [t for t in rest.strip("\n").split("\0") if t]
-        files: list[tuple[str, str]] = []
-        i = 0
-        while i + 1 < len(tokens):
-            status = tokens[i].strip()
-            # Renames and copies carry two paths: keep the new one.
-            step = 3 if status[:1] in ("R", "C") else 2
-            files.append((status[:1], tokens[i + step - 1]))
-            i += step
+        sha, parents, when, author, subject, trailers = header.split("\x1f", 5)
+        files = _name_status([t for t in rest.strip("\n").split("\0") if t])
         decisions = tuple(t.strip() for t in trailers.split("\x1d") if t.strip())
-        entries.append(LogEntry(sha, int(when), author, subject, tuple(files), decisions))
+        merge = len(parents.split()) > 1
+        entries.append(LogEntry(sha, int(when), author, subject, files, decisions, merge))
     return entries
+
+
+def _name_status(tokens: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """(status letter, path) pairs of `--name-status -z` output tokens."""
+    files: list[tuple[str, str]] = []
+    i = 0
+    while i + 1 < len(tokens):
+        status = tokens[i].strip()
+        # Renames and copies carry two paths: keep the new one.
+        step = 3 if status[:1] in ("R", "C") else 2
+        files.append((status[:1], tokens[i + step - 1]))
+        i += step
+    return tuple(files)
 
 
 _EMPTY_TREE = {40: "4b825dc642cb6eb9a060e54bf8d69288fbee4904"}

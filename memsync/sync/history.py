@@ -27,6 +27,7 @@ class HistoryEntry:
     subject: str
     files: tuple[tuple[str, str], ...]
     decisions: tuple[str, ...] = ()  # what a merge decided: file, field, kept and lost value
+    merge: bool = False  # FILES are what it brought in: its changes against its first parent
 
 
 def history(
@@ -52,7 +53,7 @@ def history(
             for old in former_folders(binding, heads.local):
                 paths.append(f"{old}/{relative}" if relative else old)
                 prefixes.append(f"{old}/")
-            found = git.log_entries(binding.clone_dir, heads.local, paths, limit)
+            found = git.log_entries(binding.clone_dir, heads.local, paths, limit, merge_files=True)
             seen = {entry.sha for entry in found}
             for entry in git.decision_entries(binding.clone_dir, heads.local, limit):
                 if entry.sha not in seen and any(_concerns(d, target) for d in entry.decisions):
@@ -66,6 +67,8 @@ def history(
                 decisions = tuple(
                     d.removeprefix(prefixes[0]) for d in entry.decisions if _concerns(d, target)
                 )
+                if entry.merge and not files and not decisions:
+                    continue  # a merge that changed none of these memories here is no change
                 entries.append(
                     HistoryEntry(
                         binding.scope,
@@ -75,6 +78,7 @@ def history(
                         entry.subject,
                         files,
                         decisions,
+                        entry.merge,
                     )
                 )
     return sorted(entries, key=lambda e: e.when, reverse=True)[:limit]
