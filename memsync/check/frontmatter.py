@@ -10,6 +10,7 @@ from __future__ import annotations
 from memsync.check.findings import Finding, Severity, finding
 from memsync.model.limits import MEMORY_TYPES, RECALL_MAX_BYTES
 from memsync.model.memory import FrontmatterProblem, Memory, key_line, memory_type, top_level_key
+from memsync.model.safety import PERSONAL_ADVICE, personal_in_team
 
 _TYPES = ", ".join(MEMORY_TYPES)
 
@@ -59,8 +60,8 @@ def frontmatter_findings(memory: Memory, scope: str) -> list[Finding]:
     elif value not in MEMORY_TYPES:
         message = f"unknown `{label}` {_shown(value)}: use one of {_TYPES}"
         found.append(finding("type-unknown", path, line, message))
-    elif value == "user" and scope == "team":
-        message = f"`{label}: user` memories are personal: keep them in your private memory"
+    elif personal_in_team(value, scope):
+        message = f"`{label}: user` {PERSONAL_ADVICE}"
         found.append(finding("user-in-team", path, line, message))
     description = fields.get("description")
     if "description" not in fields:

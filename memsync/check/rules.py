@@ -271,7 +271,8 @@ def check_files(
         if index_path == INDEX_NAME:
             linked = targets
     index_name = prefix + INDEX_NAME
-    found.extend(_unindexed(memories, linked, index_name, has_index=INDEX_NAME in indexes))
+    has_index = INDEX_NAME in indexes
+    found.extend(_unindexed(memories, linked, index_name, scope, has_index=has_index))
     found.extend(_duplicates(memories))
     return found
 
@@ -314,12 +315,21 @@ def _index_links(
 
 
 def _unindexed(
-    memories: Mapping[str, Memory], linked: set[str], index_name: str, *, has_index: bool
+    memories: Mapping[str, Memory],
+    linked: set[str],
+    index_name: str,
+    scope: str,
+    *,
+    has_index: bool,
 ) -> list[Finding]:
+    from memsync.model.safety import personal_in_team
+
     found: list[Finding] = []
     for path, memory in memories.items():
         if path in linked or path.split("/", 1)[0] == ARCHIVE_DIR:
             continue  # archived memories leave the index on purpose
+        if personal_in_team(memory.type, scope):
+            continue  # never to be indexed there: `user-in-team` says where it goes
         where = index_name if has_index else f"{index_name} (there is none)"
         message = f"not listed in {where}: Claude Code will rarely recall it"
         found.append(finding("index-missing-entry", memory.path, 1, message))

@@ -85,6 +85,19 @@ def _render_check(report: Any) -> None:
     render.line((summary_line(report), colour), (f" ({report.base})", "dim"), target=out)
 
 
+def _scope(path: Path) -> str | None:
+    """The scope of the store checkout PATH is in, by `check`'s rule; None outside git."""
+    from memsync.check.run import checkout_scope
+    from memsync.errors import MemsyncError
+    from memsync.model.paths import find_git_root
+
+    found = find_git_root(path)
+    try:
+        return None if found is None else checkout_scope(found[0])
+    except (MemsyncError, OSError):
+        return None  # an unreadable configuration: the folder's own rule (`team/`) holds
+
+
 def consolidate(
     path: Annotated[
         Path | None,
@@ -135,7 +148,9 @@ def consolidate(
     if threshold is not None and not 0 < threshold <= 1:
         raise UsageError(f"--threshold must be between 0 and 1, not {threshold}")
     target = consolidate_target(path, all_projects, project)
-    options = Options(threshold or DEFAULT_THRESHOLD, allow_archive.value, target.history)
+    options = Options(
+        threshold or DEFAULT_THRESHOLD, allow_archive.value, target.history, _scope(target.path)
+    )
     with render.working("Planning the consolidation…"):
         plan = make_plan(target.path, all_projects=all_projects, options=options, dry_run=dry_run)
     # The target too: a store checkout's root (`--all`) is read by every later `--all` run.

@@ -28,6 +28,7 @@ from memsync.consolidate.dates import (
 from memsync.consolidate.evidence import template_name
 from memsync.consolidate.folder import (
     MemoryFile,
+    folder_scope,
     frontmatter_date,
     git_times,
     links_in_the_way,
@@ -46,13 +47,19 @@ from memsync.consolidate.indexlines import (
     lacks_frontmatter,
 )
 from memsync.consolidate.plan import ArchiveMove, DateChange, FolderPlan, Options, Plan
-from memsync.consolidate.problems import left_out, over_limit, shallow_clone
+from memsync.consolidate.problems import (
+    left_out,
+    over_limit,
+    personal_in_team_folder,
+    shallow_clone,
+)
 from memsync.consolidate.versions import plan_merges, survivors
 from memsync.errors import UsageError
 from memsync.fsutil.reads import contained, read_regular_or_none
 from memsync.model.index import Index, IndexLine, link_paths, parse_index
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.model.memory import Memory, compose, parse_memory, parse_yaml_mapping
+from memsync.model.safety import personal_in_team
 from memsync.model.textcodec import encode
 
 __all__ = ["apply_plan", "make_plan", "plan_folder"]  # apply_plan: its home is apply.py
@@ -63,7 +70,8 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     linked = links_in_the_way(root, (INDEX_NAME, ARCHIVE_DIR, INDEX_LINES))
     if linked:  # the index or archive/ read or written through a link: the folder is left
         return FolderPlan(root=root, label=label or root.name, problems=tuple(linked))
-    found, others, skipped = scan_folder(root)
+    scope = folder_scope(root, options.scope)
+    found, others, skipped = scan_folder(root, scope)
     repo, prefix, commit_times = git_times(root)
     outside = None
     if repo is None and options.history is not None:
@@ -103,13 +111,18 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     # Files merged away leave FILES; what their dates became still goes to the archive.
     converted = {rel: f.new_raw for rel, f in files.items() if f.new_raw is not None}
     merges, removed = plan_merges(root, files, indexed, options.threshold)
+    # A personal memory in a team folder gets no line (a line it has stays): `check` says
+    # where it belongs, and so does the report.
+    personal = [p for p, f in files.items() if personal_in_team(f.type, scope)]
     memories = [
-        IndexMemory(f.path, f.name, f.description, f.type, updated_key(f)) for f in files.values()
+        IndexMemory(f.path, f.name, f.description, f.type, updated_key(f))
+        for f in files.values()
+        if not personal_in_team(f.type, scope)
     ]
     rebuild = rebuild_index(
         existing,
         memories,
-        exists=others,
+        exists=[*others, *personal],
         allow_archive=options.allow_archive,
         merged=survivors(merges),
     )
@@ -118,6 +131,8 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     problems = []
     if unknown and repo is not None:
         problems.append(shallow_clone(repo, unknown))
+    if personal:
+        problems.append(personal_in_team_folder(personal))
     if not rebuild.fits:
         problems.append(over_limit(rebuild.after, options.allow_archive))
     if rebuild.left_out:

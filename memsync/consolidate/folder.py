@@ -134,7 +134,15 @@ def read_file(path: str) -> tuple[bytes, str | None]:
         return b"", unreadable(exc)
 
 
-def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], list[str]]:
+def folder_scope(root: Path, checkout: str | None = None) -> Scope:
+    """The scope of the memory folder ROOT: team in a team store's CHECKOUT or Claude Code's
+    `team/` folder, else private."""
+    return "team" if checkout == "team" or root.name == TEAM_DIR else "private"
+
+
+def scan_folder(
+    root: Path, scope: Scope | None = None
+) -> tuple[list[tuple[str, str, float]], list[str], list[str]]:
     """(memory files as (relative path, full path, mtime), other .md files links may point
     to, skipped files) under ROOT; one directory read and one stat per file."""
     from memsync.model.safety import (
@@ -146,7 +154,7 @@ def scan_folder(root: Path) -> tuple[list[tuple[str, str, float]], list[str], li
     )
 
     is_repo_root = (root / ".git").exists()
-    scope: Scope = "team" if root.name == TEAM_DIR else "private"
+    scope = scope or folder_scope(root)
     memories: list[tuple[str, str, float]] = []
     others: list[str] = []
     skipped: list[str] = []

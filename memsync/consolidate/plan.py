@@ -24,6 +24,8 @@ class Options:
     # A live memory folder is outside git; its store clone (and the folder's path in it)
     # holds its history, so blame still dates each line (SPEC section 5).
     history: tuple[Path, str] | None = None
+    # The store checkout's scope when known (`check`'s rule); else a `team/` folder is team.
+    scope: str | None = None
 
 
 @dataclass(frozen=True)

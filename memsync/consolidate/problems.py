@@ -10,6 +10,7 @@ from pathlib import Path
 
 from memsync.model.index import IndexSize
 from memsync.model.limits import INDEX_NAME
+from memsync.model.safety import PERSONAL_ADVICE
 
 
 def over_limit(size: IndexSize, allow_archive: str) -> str:
@@ -47,4 +48,13 @@ def shallow_clone(repo: Path, lines: Sequence[str]) -> str:
         f"{'they were' if many else 'it was'} written is unknown and "
         f"{'their dates were' if many else 'its dates were'} left as written: {shown}; fetch "
         "the whole history (`git fetch --unshallow`, or `fetch-depth: 0` for actions/checkout)"
+    )
+
+
+def personal_in_team_folder(paths: Sequence[str]) -> str:
+    """PATHS are `type: user` memories in a team folder: never indexed there (SPEC section 2)."""
+    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    return (
+        f"{shown}: `type: user` {PERSONAL_ADVICE} (not added to the team {INDEX_NAME}; "
+        "`memsync check` reports it as user-in-team)"
     )

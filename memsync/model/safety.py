@@ -60,6 +60,16 @@ class TreeScan:
     skipped: tuple[Skipped, ...]
 
 
+# A `type: user` memory is about the person: private, never in a team store (SPEC section 2).
+# The one rule for `check` (user-in-team), `consolidate` (never indexed there) and `promote`.
+PERSONAL_ADVICE = "memories are personal: keep them in your private memory"
+
+
+def personal_in_team(memory_type: object, scope: str) -> bool:
+    """Whether a memory of MEMORY_TYPE may not be in a store of SCOPE: `user` in a team one."""
+    return memory_type == "user" and scope == "team"
+
+
 def unsafe_path_reason(relpath: str) -> str | None:
     """Why RELPATH may not be written below a memory directory, or None when it may."""
     if not relpath:
