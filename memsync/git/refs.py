@@ -82,10 +82,16 @@ def symbolic_head(repo: Path) -> str | None:
     return ref.removeprefix("refs/heads/") if result.ok and ref.startswith("refs/heads/") else None
 
 
+def head_branch(repo: Path) -> str:
+    """The branch a clone syncs: the one its HEAD names (the remote's default branch, recorded
+    at init), `main` when HEAD names none."""
+    return symbolic_head(repo) or "main"
+
+
 def branch_tip(repo: Path) -> str | None:
     """The commit of the branch HEAD names (`main` when HEAD names none); None before the
     first commit."""
-    (tip,) = resolve_refs(repo, f"refs/heads/{symbolic_head(repo) or 'main'}")
+    (tip,) = resolve_refs(repo, f"refs/heads/{head_branch(repo)}")
     return tip
 
 

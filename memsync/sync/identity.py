@@ -266,14 +266,14 @@ def former_folders(binding: Binding, commit: str) -> list[str]:
 def fetched_move(url: str, folder: str) -> str | None:
     """Where the last fetch of the store at URL says FOLDER was moved (`project move`)."""
     from memsync.errors import MemsyncError
-    from memsync.git import list_tree, read_blobs, resolve_refs, symbolic_head
+    from memsync.git import head_branch, list_tree, read_blobs, resolve_refs
     from memsync.sync.binding import clone_dir_for_url
 
     clone = clone_dir_for_url(url)
     if folder in ("", ".") or not (clone / "HEAD").is_file():
         return None
     try:
-        (remote,) = resolve_refs(clone, f"refs/remotes/origin/{symbolic_head(clone) or 'main'}")
+        (remote,) = resolve_refs(clone, f"refs/remotes/origin/{head_branch(clone)}")
         marker = list_tree(clone, remote, folder).get(IDENTITY_FILE) if remote else None
         data = read_blobs(clone, [marker.sha]).get(marker.sha) if marker else None
     except MemsyncError:

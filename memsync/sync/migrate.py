@@ -193,7 +193,7 @@ def common_versions(repo: Path, previous: PreviousBinding) -> dict[str, str]:
     its own edit, not a common one: the base is then the file where the old clone's
     branch last met its remote (none: the file was new).
     """
-    branch = git.symbolic_head(repo) or "main"
+    branch = git.head_branch(repo)
     local, remote = git.resolve_refs(repo, f"refs/heads/{branch}", f"refs/remotes/origin/{branch}")
     met = git.merge_base(repo, local, remote) if local and remote else None
     if local is None or met == local:
@@ -216,7 +216,7 @@ def own_deletions(repo: Path, previous: PreviousBinding) -> dict[str, str]:
     """Files of the old folder this machine deleted in a commit it never pushed (the push
     found the folder moved): each with the version its remote still has. The record no
     longer lists them, so the new folder's copy came back into the live directory."""
-    branch = git.symbolic_head(repo) or "main"
+    branch = git.head_branch(repo)
     local, remote = git.resolve_refs(repo, f"refs/heads/{branch}", f"refs/remotes/origin/{branch}")
     met = git.merge_base(repo, local, remote) if local and remote else None
     if local is None or met is None or met == local:
@@ -248,7 +248,7 @@ def _unpushed(
     from memsync.model.safety import filter_files
     from memsync.sync.store import is_memory_file
 
-    branch = git.symbolic_head(repo) or "main"
+    branch = git.head_branch(repo)
     local, remote = git.resolve_refs(repo, f"refs/heads/{branch}", f"refs/remotes/origin/{branch}")
     if local is None or local == remote:
         return {}

@@ -79,7 +79,7 @@ def check_state(binding: Binding) -> None:
 
 def branch_name(binding: Binding) -> str:
     """The store branch memsync syncs (the remote's default branch, recorded at init)."""
-    return git.symbolic_head(binding.clone_dir) or "main"
+    return git.head_branch(binding.clone_dir)
 
 
 def adopt_remote_branch(binding: Binding, timeout: float | None) -> str:
