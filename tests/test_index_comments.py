@@ -10,6 +10,7 @@ from memsync.consolidate.engine import apply_plan, make_plan
 from memsync.merge.index import merge_index
 from memsync.model.index import IndexLine, parse_entry, parse_index_text
 from memsync.sync.hookcontext import _changed_lines
+from memsync.sync.indexkeep import dropped_entries
 from memsync.sync.report import StoreReport
 from testing.gitrepo import git, make_bare_remote
 from testing.machines import Machine, memory_dir, setup_machine
@@ -112,3 +113,15 @@ def test_the_hook_names_no_commented_line_as_a_changed_memory_s_line() -> None:
     report = StoreReport("private", "s", updated=("old.md",))
     loaded = ["- [A](a.md)", "  <!--", "  - [Old](old.md) — x", "  -->"]
     assert _changed_lines(report, loaded) == ['- "old.md" (no index line)']
+
+
+def test_an_entry_commented_out_at_session_end_is_not_put_back() -> None:
+    # The person's choice: the push's keep of dropped lines (sync/indexkeep) adds no second,
+    # live line for a memory whose line a session or a person commented out.
+    base = b"- [New](new.md) \xe2\x80\x94 new\n- [Old](old.md) \xe2\x80\x94 old\n"
+    live = {"new.md": b"n", "old.md": b"o"}
+    for edited in (
+        base.replace(b"- [Old]", b"<!-- - [Old]").replace(b"old\n", b"old -->\n"),
+        base.replace(b"- [Old]", b"<!--\n- [Old]") + b"-->\n",
+    ):
+        assert dropped_entries(base, edited, "", live) == []
