@@ -6,9 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from testing.gitrepo import git, make_bare_remote
+from testing.hookprobe import bindings_of
 from testing.machines import Machine, memory_dir, setup_machine
+from testing.memories import write_memory
 
 Team = tuple[Machine, Path, Machine, Path, Path]
+DEPLOY = "Never deploy on Friday.\nUse the blue-green script.\n"
 
 
 def bind_team(machines: list[Machine], tmp_path: Path) -> Team:
@@ -36,3 +39,25 @@ def review_branch(remote: Path) -> str:
     """The one review branch on REMOTE."""
     (branch,) = review_branches(remote)
     return branch
+
+
+def github(remote: Path, tmp_path: Path, name: str) -> Path:
+    """A fresh clone of REMOTE where GitHub's buttons are pressed."""
+    work = tmp_path / name
+    git("clone", "-q", str(remote), str(work), cwd=tmp_path)
+    return work
+
+
+def send_deploy(alice: Machine, pa: Path) -> Path:
+    """alice sends a new memory `deploy.md` (DEPLOY) and its index for review: her folder."""
+    live = team_dir(alice, pa)
+    write_memory(live, "deploy.md", "deploy", DEPLOY, description="deploy rules")
+    (live / "MEMORY.md").write_text("- [Deploy](deploy.md) — deploy rules\n")
+    alice.memsync("push", "--review", "--scope", "team", cwd=pa)
+    return live
+
+
+def records(machine: Machine, project: Path) -> list[str]:
+    """The review records in MACHINE's team clone."""
+    (clone,) = [b.clone_dir for b in bindings_of(machine, project) if b.scope == "team"]
+    return git("for-each-ref", "--format=%(refname)", "refs/memsync/reviews", cwd=clone).split()

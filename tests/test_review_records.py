@@ -18,22 +18,23 @@ from testing.gitrepo import git
 from testing.hookprobe import bindings_of
 from testing.machines import Machine
 from testing.memories import write_memory
-from testing.reviewteam import Team, bind_team, review_branch, review_branches, team_dir
-
-DEPLOY = "Never deploy on Friday.\nUse the blue-green script.\n"
+from testing.reviewteam import (
+    DEPLOY,
+    Team,
+    bind_team,
+    github,
+    records,
+    review_branch,
+    review_branches,
+    send_deploy,
+    team_dir,
+)
 
 
 @pytest.fixture
 def team(machines: list[Machine], tmp_path: Path) -> Team:
     """alice and bob bound to one team remote, as in tests/test_review_landed.py."""
     return bind_team(machines, tmp_path)
-
-
-def github(remote: Path, tmp_path: Path, name: str) -> Path:
-    """A fresh clone of REMOTE where GitHub's buttons are pressed."""
-    work = tmp_path / name
-    git("clone", "-q", str(remote), str(work), cwd=tmp_path)
-    return work
 
 
 def squash(remote: Path, branch: str, tmp_path: Path, method: str = "squash") -> str:
@@ -58,14 +59,6 @@ def revert(remote: Path, commits: str, tmp_path: Path) -> None:
     work = github(remote, tmp_path, "github-revert")
     git("revert", "--no-edit", commits, cwd=work)
     git("push", "-q", "origin", "main", cwd=work)
-
-
-def send_deploy(alice: Machine, pa: Path) -> Path:
-    live = team_dir(alice, pa)
-    write_memory(live, "deploy.md", "deploy", DEPLOY, description="deploy rules")
-    (live / "MEMORY.md").write_text("- [Deploy](deploy.md) — deploy rules\n")
-    alice.memsync("push", "--review", "--scope", "team", cwd=pa)
-    return live
 
 
 @pytest.mark.parametrize("method", ["squash", "rebase"])
@@ -104,12 +97,6 @@ def test_a_revert_after_the_author_pulled_the_squash_is_a_teammates_deletion(
     pulled = alice.memsync("pull", "--scope", "team", cwd=pa).stdout
     assert not (live / "deploy.md").exists(), pulled
     assert "- deploy.md" in pulled, pulled
-
-
-def records(machine: Machine, project: Path) -> list[str]:
-    """The review records in MACHINE's team clone."""
-    (clone,) = [b.clone_dir for b in bindings_of(machine, project) if b.scope == "team"]
-    return git("for-each-ref", "--format=%(refname)", "refs/memsync/reviews", cwd=clone).split()
 
 
 def diverged_pull(team: Team, name: str, trace: Path | None = None) -> list[str]:

@@ -207,6 +207,12 @@ def commits_touching(
     return run_git(args, cwd=repo).text.split()[::-1]
 
 
+def descendants(repo: Path, old: str, tip: str) -> list[list[str]]:
+    """The commits of TIP that descend from OLD, each with its parents, newest first."""
+    args = ["rev-list", "--ancestry-path", "--topo-order", "--parents", f"{old}..{tip}"]
+    return [line.split() for line in run_git(args, cwd=repo).text.splitlines()]
+
+
 def first_parent_commits(repo: Path, tip: str) -> list[str]:
     """TIP's first-parent history, its root first."""
     return run_git(["rev-list", "--first-parent", "--reverse", tip], cwd=repo).text.split()

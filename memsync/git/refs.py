@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from memsync.git.ids import ZERO_SHA
@@ -134,6 +135,21 @@ def refs_under(repo: Path, prefix: str) -> dict[str, tuple[str, int]]:
         sha, when, ref = line.split(" ", 2)
         refs[ref] = (sha, int(when or 0))
     return refs
+
+
+def any_ref_under(repo: Path, prefix: str) -> bool:
+    """Whether a ref under PREFIX exists; read from the ref files (no git process) when it can."""
+    if _files_backend(repo) and prefix.startswith(_FILE_REFS):
+        folder = repo / prefix
+        if folder.is_dir() and any(files for _, _, files in os.walk(folder)):
+            return True
+        try:
+            packed = (repo / "packed-refs").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return False
+        return f" {prefix}" in packed
+    args = ["for-each-ref", "--count=1", "--format=%(refname)", prefix]
+    return bool(run_git(args, cwd=repo).text.strip())
 
 
 def ahead_behind(repo: Path, local: str, upstream: str) -> tuple[int, int]:

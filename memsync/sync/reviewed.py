@@ -13,12 +13,14 @@ review in, and what this machine had sent is the common version of both sides: t
 reviewer's edits win where the author changed nothing since, the author's later edits win
 where the reviewer changed nothing, and what was sent is not proposed again. A file of the
 review the default branch has undone again before this machine pulled the landing (the squash
-reverted) keeps the old fork point's version as the common one: the author's version stays,
-as a memory changed here and deleted there does.
+or the merge commit reverted) keeps the old fork point's version as the common one: the
+author's version stays, as a memory changed here and deleted there does. A merge commit makes
+the local branch an ancestor of the default branch: that pull would be a fast-forward, so a
+fast-forward looks at the records too, when there are any (no git process when there are not).
 
-Every pull with commits on both sides looks at each record, so a record is dropped once it
-is done with: the default branch merged it (a merge commit) or the local branch holds the
-commit that took it in (and with it every record that one's commit sent already held); its
+Every pull with new commits looks at each record, so a record is dropped once it is done
+with: the local branch holds the commit that took it in (a merge commit, a squash: and with
+it every record that one's commit sent already held) or it changed nothing; its
 review branch is gone from the remote (as last fetched) and nothing took it in (closed
 unmerged); or what it sent is older than `KEEP_DAYS`. Git alone tells all of it: no GitHub
 call at pull time.
@@ -59,10 +61,13 @@ def record_sent(repo: Path, branch: str, commit: str) -> None:
 
 def landed_base(binding: Binding, local: str, remote: str) -> Landed:
     """What to merge LOCAL and REMOTE over: their merge base or, when REMOTE took in a review
-    LOCAL sent by a squash or a rebase, what LOCAL had sent."""
+    LOCAL sent by a squash or a rebase, what LOCAL had sent; for a review REMOTE undid after
+    it landed (by any merge), the version before it."""
     repo = binding.clone_dir
     base = git.merge_base(repo, local, remote)
-    if base in (local, remote):
+    # A fast-forward may bring a review's merge commit and its revert: only records tell.
+    forward = base == local
+    if base == remote or (forward and not git.any_ref_under(repo, RECORDS)):
         return Landed(base)
     records = git.refs_under(repo, RECORDS)
     tracking = [f"refs/remotes/origin/{ref.removeprefix(RECORDS)}" for ref in records]
@@ -72,13 +77,13 @@ def landed_base(binding: Binding, local: str, remote: str) -> Landed:
     absorbed: list[str] = []
     chosen: Landing | None = None
     for ref, (sent, when) in records.items():
-        found = landing(repo, sent, remote) if when >= oldest else None
+        found = landing(repo, sent, remote, local, not forward) if when >= oldest else None
         if found is None:
             if when >= oldest and branches[ref] is not None:
                 kept[ref] = sent  # still under review (or closed, its branch kept)
             else:
                 git.delete_ref(repo, ref, sent)  # closed unmerged, or too old to land now
-        elif found.commit is None or git.is_ancestor(repo, found.commit, local):
+        elif found.commit is None:
             git.delete_ref(repo, ref, sent)  # merged in already: the merge base says it all
             absorbed.append(sent)
         else:

@@ -1,8 +1,9 @@
 """Whether the default branch took in what a review push sent (see sync/reviewed).
 
 A commit of the default branch took a review in when it holds every file the review changed
-as sent, or with most of its changed body lines (a reviewer edited the rest). A review that
-landed and was then undone (the squash commit reverted, a file of it deleted again) shows in
+as sent, or with most of its changed body lines (a reviewer edited the rest), or when it is
+the merge commit that brought what was sent into the default branch. A review that landed
+and was then undone (the squash or the merge reverted, a file of it deleted again) shows in
 the default branch's tip: its files are back as they were before the review.
 """
 
@@ -21,8 +22,8 @@ Change = tuple[git.ModeOid | None, git.ModeOid | None]  # (before, as sent); Non
 
 @dataclass(frozen=True)
 class Landing:
-    """Where a review landed: COMMIT took its CHANGES in; None when the default branch has
-    the commit sent itself (a merge commit) or the review changed nothing of its own."""
+    """Where a review landed: COMMIT took its CHANGES in; None when this machine's branch
+    has that commit already, or the review changed nothing of its own."""
 
     commit: str | None
     changes: dict[str, Change] = field(default_factory=dict)
@@ -31,10 +32,14 @@ class Landing:
 MERGED = Landing(None)
 
 
-def landing(repo: Path, sent: str, remote: str) -> Landing | None:
-    """The oldest commit of REMOTE that holds what SENT changed, MERGED, or None."""
+def landing(repo: Path, sent: str, remote: str, local: str, squash: bool = True) -> Landing | None:
+    """The oldest commit of REMOTE that holds what SENT changed, MERGED when LOCAL has it
+    already, or None. Without SQUASH only a merge commit is looked for: in a fast-forward
+    REMOTE's history has all of LOCAL's commits, so no squash brought one of them."""
     if git.is_ancestor(repo, sent, remote):
-        return MERGED
+        return _merged(repo, sent, remote, local)
+    if not squash:
+        return None
     fork = git.merge_base(repo, sent, remote)
     changes = git.tree_changes(repo, fork, sent).changes
     if not changes:
@@ -50,19 +55,39 @@ def landing(repo: Path, sent: str, remote: str) -> Landing | None:
         unknown = [s for p in paths for s in (before[p], after[p], there[p]) if s]
         texts.update(git.read_blobs(repo, [s for s in unknown if s not in texts]))
         if _holds(before, after, there, texts):
-            return Landing(commit, dict(changes))
+            pulled = git.is_ancestor(repo, commit, local)
+            return MERGED if pulled else Landing(commit, dict(changes))
     return None
 
 
+def _merged(repo: Path, sent: str, remote: str, local: str) -> Landing:
+    """The merge commit of REMOTE that brought SENT into the default branch, with what SENT
+    changed against that branch; MERGED when LOCAL has it or there is none (a fast-forward)."""
+    rows = git.descendants(repo, sent, remote)
+    path = {row[0] for row in rows} | {sent}
+    # The first parent not on the path from SENT: the default branch it was merged into.
+    merges = [row[:2] for row in rows if row[1] not in path]
+    if not merges or git.is_ancestor(repo, merges[-1][0], local):
+        return MERGED
+    commit, mainline = merges[-1]  # the oldest: newest first
+    changes = git.tree_changes(repo, git.merge_base(repo, sent, mainline), sent).changes
+    return Landing(commit, dict(changes)) if changes else MERGED
+
+
 def undone(repo: Path, landed: Landing, remote: str) -> dict[str, git.ModeOid | None]:
-    """The files of LANDED that REMOTE holds as before the review again (the squash commit
-    reverted, a file deleted again): path -> its version before the review (None: absent)."""
+    """The files of LANDED that REMOTE holds as before the review again (the squash or merge
+    commit reverted, a file deleted again): path -> its version before the review (None:
+    absent). Not a file the landing itself held as before (a reviewer took it out of the pull
+    request merged with a merge commit): that is the reviewer's change, not undone."""
     paths = sorted(landed.changes)
-    ids = git.blob_ids(repo, [f"{remote}:{p}" for p in paths])
+    tips = [f"{commit}:{p}" for commit in (remote, landed.commit) for p in paths]
+    ids = git.blob_ids(repo, tips)
     back: dict[str, git.ModeOid | None] = {}
     for path in paths:
         old, _ = landed.changes[path]
-        if ids.get(f"{remote}:{path}") == (old[1] if old else None):
+        before = old[1] if old else None
+        there = ids.get(f"{landed.commit}:{path}")
+        if ids.get(f"{remote}:{path}") == before and there != before:
             back[path] = old
     return back
 
