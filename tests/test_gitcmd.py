@@ -199,3 +199,23 @@ def test_an_empty_local_remote_names_its_default_branch_by_its_head(tmp_path: Pa
     git("symbolic-ref", "HEAD", "refs/heads/gone", cwd=work)
     # Branches and a HEAD naming none of them: not an empty repository, nothing to adopt.
     assert gitcmd.remote_default_branch(clone, 10) is None
+
+
+def test_any_ref_under_reads_loose_and_packed_refs_without_git(clone: Path) -> None:
+    c1 = gitcmd.write_commit(
+        clone, parents=[], changes={"a.md": b"1"}, message="1\n", author=ME, when=1
+    )
+    records = "refs/memsync/reviews/"
+    assert not gitcmd.any_ref_under(clone, records)
+    git("update-ref", f"{records}memsync/alice/2026-11-27", c1, cwd=clone)
+    assert gitcmd.any_ref_under(clone, records)
+    git("pack-refs", "--all", cwd=clone)
+    assert not (clone / records / "memsync/alice/2026-11-27").exists()  # packed only
+    assert gitcmd.any_ref_under(clone, records)
+    git("update-ref", f"{records}other", c1, cwd=clone)
+    git("update-ref", "-d", f"{records}memsync/alice/2026-11-27", cwd=clone)
+    assert gitcmd.any_ref_under(clone, records)
+    git("update-ref", "-d", f"{records}other", cwd=clone)
+    assert not gitcmd.any_ref_under(clone, records)  # empty folders git left count as none
+    git("update-ref", "refs/memsync/fetched/main", c1, cwd=clone)
+    assert not gitcmd.any_ref_under(clone, records)

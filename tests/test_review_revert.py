@@ -219,3 +219,24 @@ def test_a_file_the_reviewer_took_out_before_the_merge_commit_goes(
     pulled = alice.memsync("pull", "--scope", "team", cwd=pa).stdout
     assert not (live / "deploy.md").exists(), pulled
     assert "undid" not in pulled, pulled
+
+
+def test_a_reverted_merge_commit_after_the_author_merged_a_teammates_push_keeps_hers(
+    team: Team, tmp_path: Path
+) -> None:
+    """Between her review push and the merge, alice's pull merged bob's push with a memory of
+    hers: her branch is no ancestor of main, two common ancestors (criss-cross)."""
+    alice, pa, bob, pb, remote = team
+    live = send_deploy(alice, pa)
+    branch = review_branch(remote)
+    write_memory(team_dir(bob, pb), "oncall.md", "on call", "Rotate weekly.\n")
+    bob.memsync("push", "--scope", "team", cwd=pb)
+    write_memory(live, "notes.md", "notes", "Hers, unsent.\n")
+    alice.memsync("pull", "--scope", "team", cwd=pa)
+    merge_and_revert(remote, branch, tmp_path)
+
+    pulled = alice.memsync("pull", "--scope", "team", cwd=pa).stdout
+    assert (live / "deploy.md").read_text().endswith(DEPLOY), pulled
+    assert "(deploy.md)" in (live / "MEMORY.md").read_text(), pulled
+    assert "deploy.md: the default branch undid your reviewed change" in pulled, pulled
+    assert (live / "oncall.md").is_file() and (live / "notes.md").is_file(), pulled

@@ -91,6 +91,8 @@ def landed_base(binding: Binding, local: str, remote: str) -> Landed:
             candidate = git.merge_base(repo, local, sent)
             if candidate and (base is None or git.is_ancestor(repo, base, candidate)):
                 base, chosen = candidate, found
+            elif chosen is None and not forward:  # criss-cross: base stays, undone is told
+                chosen = found
     for ref, sent in kept.items():  # superseded: a later review holding it is merged in
         if any(git.is_ancestor(repo, sent, later) for later in absorbed if later != sent):
             git.delete_ref(repo, ref, sent)
