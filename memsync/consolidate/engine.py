@@ -32,7 +32,6 @@ from memsync.consolidate.folder import (
     frontmatter_date,
     git_times,
     links_in_the_way,
-    local_date,
     memory_folders,
     read_file,
     scan_folder,
@@ -43,10 +42,12 @@ from memsync.consolidate.indexfit import ARCHIVE_ORDER, IndexMemory, IndexRebuil
 from memsync.consolidate.indexlines import (
     FRONTMATTER_ADDED,
     INDEX_LINES,
-    index_lines_content,
+    archive_destination,
+    archive_move,
+    dangling_text,
     lacks_frontmatter,
 )
-from memsync.consolidate.plan import ArchiveMove, DateChange, FolderPlan, Options, Plan
+from memsync.consolidate.plan import DateChange, FolderPlan, Options, Plan
 from memsync.consolidate.problems import (
     left_out,
     over_limit,
@@ -55,7 +56,6 @@ from memsync.consolidate.problems import (
 )
 from memsync.consolidate.versions import plan_merges, survivors
 from memsync.errors import UsageError
-from memsync.fsutil.reads import contained, read_regular_or_none
 from memsync.model.index import Index, IndexLine, link_paths, parse_index
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.model.memory import Memory, compose, parse_memory, parse_yaml_mapping
@@ -127,7 +127,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         merged=survivors(merges),
     )
     allocated: set[str] = set()
-    archives = [_archive_move(root, files[p], allocated) for p in rebuild.archived]
+    archives = [archive_move(root, files[p], allocated) for p in rebuild.archived]
     problems = []
     if unknown and repo is not None:
         problems.append(shallow_clone(repo, unknown))
@@ -146,7 +146,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     deleted: list[str] = []
     retired: list[tuple[str, str]] = []  # merged-away files and where in archive/ they went
     for rel, digest in sorted(removed.items()):
-        destination = _archive_destination(root, rel, digest, allocated)
+        destination = archive_destination(root, rel, digest, allocated)
         retired.append((rel, destination))
         if (root / destination).is_file():
             deleted.append(rel)  # the same content is already archived there
@@ -158,7 +158,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         else:
             moves.append((rel, destination))
             originals[destination] = None
-    kept_lines = _dangling_text(root, rebuild)
+    kept_lines = dangling_text(root, rebuild)
     repaired = []
     if kept_lines is not None:
         writes[INDEX_LINES], originals[INDEX_LINES] = kept_lines
@@ -320,51 +320,6 @@ def _keep_frontmatter_valid(
         return new_text, replacements
     kept = [r for r in replacements if r.line >= fm_lines]
     return compose(memory.frontmatter_text, new.body), kept
-
-
-def _archive_destination(root: Path, rel: str, digest: bytes, allocated: set[str]) -> str:
-    """Where REL goes in `archive/`: its own path there, or `name-2.md` when another file with
-    other content already has it."""
-    from memsync.merge.memory import free_name
-
-    def taken(candidate: str) -> bool:
-        existing = contained(root, candidate)  # a link there is never the archived copy
-        data = None if existing is None else read_regular_or_none(existing)
-        same = data is not None and _digest(data) == digest
-        return candidate in allocated or existing is None or (existing.exists() and not same)
-
-    destination = f"{ARCHIVE_DIR}/{rel}"
-    if taken(destination):
-        destination = free_name(destination, taken)
-    allocated.add(destination)
-    return destination
-
-
-def _dangling_text(root: Path, rebuild: IndexRebuild) -> tuple[bytes, bytes | None] | None:
-    """The new content of archive/index-lines.md and the digest of the old: every index line
-    whose memory is missing is kept there, and every other line removed or re-pointed that
-    said something the new index does not; an older memsync's file without frontmatter is
-    given it."""
-    lines = list(rebuild.dangling_lines)
-    lines += rebuild.merged_lines  # a merged-away memory's line, as written
-    lines += rebuild.crowded_lines  # a daily log's line given up for a memory with a type
-    lines += rebuild.kept_lines  # a second line of one memory that says something else
-    lines += rebuild.cut_lines  # a long line whose cut words no description carries
-    path = root / INDEX_LINES
-    old = path.read_bytes() if path.is_file() else None
-    new = index_lines_content(old, lines)
-    if new is None:
-        return None
-    return new, None if old is None else _digest(old)
-
-
-def _archive_move(root: Path, item: MemoryFile, allocated: set[str]) -> ArchiveMove:
-    """Where a memory leaving the index goes in `archive/`, and what the report says of it."""
-    current = _digest(item.new_raw) if item.new_raw is not None else item.digest
-    destination = _archive_destination(root, item.path, current, allocated)
-    primary, fm_time, _ = updated_key(item)
-    when = primary if primary != float("inf") else fm_time
-    return ArchiveMove(item.path, destination, item.type or "", local_date(when).isoformat())
 
 
 def _render_new_index(existing: Index | None, rebuild: IndexRebuild) -> bytes:

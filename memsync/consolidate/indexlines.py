@@ -1,4 +1,5 @@
-"""`archive/index-lines.md`: the index lines consolidation took out, kept as a valid memory.
+"""What consolidation puts in `archive/`: where a file leaving the folder goes, and
+`archive/index-lines.md`, the index lines it took out, kept as a valid memory.
 
 A line whose file is missing, a daily log's line that gave its room up, a merged-away
 duplicate's line and a memory's second line are never dropped silently: their text is
@@ -15,6 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from memsync.consolidate.apply import digest as _digest
+from memsync.consolidate.folder import MemoryFile, local_date, updated_key
+from memsync.consolidate.indexfit import IndexRebuild
+from memsync.consolidate.plan import ArchiveMove
+from memsync.fsutil.reads import contained, read_regular_or_none
 from memsync.model.limits import ARCHIVE_DIR
 from memsync.model.memory import parse_memory
 
@@ -64,3 +70,48 @@ FRONTMATTER_ADDED = (
 def lacks_frontmatter(path: Path) -> bool:
     """Whether PATH is an index-lines file without frontmatter (an older memsync's)."""
     return path.is_file() and parse_memory(path.read_bytes(), INDEX_LINES).frontmatter_text is None
+
+
+def archive_destination(root: Path, rel: str, digest: bytes, allocated: set[str]) -> str:
+    """Where REL goes in `archive/`: its own path there, or `name-2.md` when another file with
+    other content already has it."""
+    from memsync.merge.memory import free_name
+
+    def taken(candidate: str) -> bool:
+        existing = contained(root, candidate)  # a link there is never the archived copy
+        data = None if existing is None else read_regular_or_none(existing)
+        same = data is not None and _digest(data) == digest
+        return candidate in allocated or existing is None or (existing.exists() and not same)
+
+    destination = f"{ARCHIVE_DIR}/{rel}"
+    if taken(destination):
+        destination = free_name(destination, taken)
+    allocated.add(destination)
+    return destination
+
+
+def dangling_text(root: Path, rebuild: IndexRebuild) -> tuple[bytes, bytes | None] | None:
+    """The new content of archive/index-lines.md and the digest of the old: every index line
+    whose memory is missing is kept there, and every other line removed or re-pointed that
+    said something the new index does not; an older memsync's file without frontmatter is
+    given it."""
+    lines = list(rebuild.dangling_lines)
+    lines += rebuild.merged_lines  # a merged-away memory's line, as written
+    lines += rebuild.crowded_lines  # a daily log's line given up for a memory with a type
+    lines += rebuild.kept_lines  # a second line of one memory that says something else
+    lines += rebuild.cut_lines  # a long line whose cut words no description carries
+    path = root / INDEX_LINES
+    old = path.read_bytes() if path.is_file() else None
+    new = index_lines_content(old, lines)
+    if new is None:
+        return None
+    return new, None if old is None else _digest(old)
+
+
+def archive_move(root: Path, item: MemoryFile, allocated: set[str]) -> ArchiveMove:
+    """Where a memory leaving the index goes in `archive/`, and what the report says of it."""
+    current = _digest(item.new_raw) if item.new_raw is not None else item.digest
+    destination = archive_destination(root, item.path, current, allocated)
+    primary, fm_time, _ = updated_key(item)
+    when = primary if primary != float("inf") else fm_time
+    return ArchiveMove(item.path, destination, item.type or "", local_date(when).isoformat())
