@@ -104,7 +104,8 @@ def test_promote_moves_a_memory_to_the_team(solo: tuple[Machine, Path, Path, Pat
     alice.memsync("promote", "policy.md", cwd=project)
     assert not (live / "policy.md").exists()
     assert (live / "team" / "policy.md").exists()
-    assert "(policy.md)" in (live / "team" / "MEMORY.md").read_text()
+    team_index = (live / "team" / "MEMORY.md").read_text()
+    assert "(policy.md)" in team_index and team_index.endswith("\n"), team_index
     assert "policy.md" not in (live / "MEMORY.md").read_text()
     assert "acme-api/policy.md" in remote_files(team)
 

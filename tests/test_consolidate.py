@@ -707,3 +707,12 @@ def test_an_unreadable_sub_folder_or_file_is_skipped_and_the_rest_consolidated(
     lines = (folder / "MEMORY.md").read_text(encoding="utf-8").splitlines()
     assert lines[:2] == ["- [B](lockeddir/b.md) — b", "- [C](locked.md) — c"]  # not dangling
     assert not (folder / "archive").exists()
+
+
+def test_an_index_written_where_there_was_none_ends_with_a_newline(tmp_path: Path) -> None:
+    folder = tmp_path / "acme"
+    write_memory(folder, "deploy.md", "deploy", "Use the blue pipeline.\n")
+    _consolidate(folder)
+    text = (folder / "MEMORY.md").read_text(encoding="utf-8")
+    assert text.startswith("- [deploy](deploy.md)") and text.endswith("\n"), text
+    assert text.count("\n") == 1  # no blank line before the entry, no missing line end

@@ -171,12 +171,14 @@ def parse_entry(line: str) -> IndexEntry | None:
 
 def parse_index_text(text: str) -> Index:
     """Parse LF index text."""
+    if not text:  # no index yet: the one written ends its lines as a text file does
+        return Index(lines=())
     final_newline = text.endswith("\n")
     raw_lines = text.split("\n")
     if final_newline:
         raw_lines.pop()
     lines = tuple(IndexLine(line, parse_entry(line)) for line in raw_lines)
-    return Index(lines=lines, final_newline=final_newline or not raw_lines)
+    return Index(lines=lines, final_newline=final_newline)
 
 
 def parse_index(raw: bytes) -> Index:
