@@ -30,7 +30,7 @@ def test_consolidate_leaves_a_user_memory_of_the_team_folder_unindexed(tmp_path:
     plan = make_plan(live)
     apply_plan(plan)
     # The private folder indexes its user memory; the team folder only the project one.
-    assert (live / "MEMORY.md").read_text(encoding="utf-8") == "- [mine](mine.md) — mine"
+    assert (live / "MEMORY.md").read_text(encoding="utf-8") == "- [mine](mine.md) — mine\n"
     team = (live / "team" / "MEMORY.md").read_text(encoding="utf-8")
     assert team == "# Team\n- [ci](ci.md) — CI runs on push\n"
     (team_plan,) = (f for f in plan.folders if f.root.name == "team")
