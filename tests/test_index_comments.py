@@ -125,3 +125,31 @@ def test_an_entry_commented_out_at_session_end_is_not_put_back() -> None:
         base.replace(b"- [Old]", b"<!--\n- [Old]") + b"-->\n",
     ):
         assert dropped_entries(base, edited, "", live) == []
+
+
+CODE = (
+    "# Memory\n\n"
+    "- [HTML](html.md) — a comment opens with `<!--`\n"
+    "- [Deploy](deploy.md) — deploy now\n"
+    "```\n<!--\n```\n"
+    "- [Keep](keep.md) — keep now\n"
+    "- [Mermaid](mermaid.md) — arrows are written `-->`\n"
+)
+
+
+def test_a_comment_mark_in_code_hides_no_entry(tmp_path: Path) -> None:
+    # `<!--` in a code span or a code fence is code, to the client too: the lines after it
+    # stay entries, and consolidate adds no second line for their memories.
+    assert parse_index_text(CODE).targets == ["html.md", "deploy.md", "keep.md", "mermaid.md"]
+    still = "- [A](a.md) `x` <!--\n- [B](b.md)\n`-->`\n"
+    assert parse_index_text(still).targets == ["a.md"]  # a real comment, closed in a code span
+    folder = _folder(tmp_path, CODE, "html", "deploy", "keep", "mermaid")
+    assert check_files(_files(folder), "private") == []
+    apply_plan(make_plan(folder))
+    text = (folder / "MEMORY.md").read_text(encoding="utf-8")
+    assert [line for line in text.splitlines() if line.startswith("- [")] == [
+        "- [HTML](html.md) — html now",
+        "- [Deploy](deploy.md) — deploy now",
+        "- [Keep](keep.md) — keep now",
+        "- [Mermaid](mermaid.md) — mermaid now",
+    ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import posixpath
 import re
 from collections.abc import Sequence
@@ -23,8 +22,11 @@ _ENTRY = re.compile(
     re.VERBOSE,
 )
 _SEPARATOR = re.compile(r"^[ \t]*(?:—|–|--?|:|\|)?[ \t]*")
-# A closed HTML comment; `<!-->` and `<!--->` open none (as for Claude Code's loader).
-_COMMENT = re.compile(r"<!--(?!-?>)[\s\S]*?-->")
+# What opens an HTML comment; `<!-->` and `<!--->` open none (as for Claude Code's loader).
+_OPENING = re.compile(r"<!--(?!-?>)")
+_TICKS = re.compile(r"`+")
+# A code fence (a backtick fence's info string has no backtick), indented or not.
+_FENCE = re.compile(r" *(`{3,}(?=[^`]*$)|~{3,})")
 
 
 @dataclass(frozen=True)
@@ -137,21 +139,58 @@ def link_paths(target: str, base: str = "") -> tuple[str, ...]:
 
 def commented_lines(texts: Sequence[str]) -> frozenset[int]:
     """Indices of the lines TEXTS whose text starts inside a closed HTML comment
-    (`<!-- - [Old](old.md) -->`, or a line between `<!--` and `-->`)."""
+    (`<!-- - [Old](old.md) -->`, or a line between `<!--` and `-->`); a `<!--` in a code span
+    or a fenced code block opens none (it is code to the client too)."""
     if not any("<!--" in text for text in texts):
         return frozenset()
-    joined = "\n".join(texts)
-    spans = [match.span() for match in _COMMENT.finditer(joined)]
-    starts = [span[0] for span in spans]
     inside: set[int] = set()
-    offset = 0
+    pending: list[int] = []  # lines starting in the open comment: inside once it closes
+    fence: str | None = None
+    opened = False
     for number, text in enumerate(texts):
-        first = offset + len(text) - len(text.lstrip())
-        at = bisect.bisect_right(starts, first) - 1
-        if text.strip() and at >= 0 and first < spans[at][1]:
-            inside.add(number)
-        offset += len(text) + 1
+        if fence is not None:
+            fence = None if re.fullmatch(f" *{fence}{fence[0]}*[ \t]*", text) else fence
+            continue
+        if not opened and (fenced := _FENCE.match(text)):
+            fence = fenced.group(1)
+            continue
+        first = len(text) - len(text.lstrip())
+        if opened and text.strip():
+            pending.append(number)
+        masked, pos = _code_masked(text), 0
+        while True:
+            if opened:
+                close = text.find("-->", pos)
+                if close < 0:
+                    break
+                opened, pos = False, close + 3
+                inside.update(pending)
+                pending = []
+            else:
+                opening = _OPENING.search(masked, pos)
+                if opening is None:
+                    break
+                opened, pos = True, opening.end()
+                pending = [number] if opening.start() == first else []
     return frozenset(inside)
+
+
+def _code_masked(text: str) -> str:
+    """TEXT with its code spans (a run of backticks to the next run as long) blanked out."""
+    if "`" not in text:
+        return text
+    runs = list(_TICKS.finditer(text))
+    masked = list(text)
+    i = 0
+    while i < len(runs):
+        length = len(runs[i].group())
+        end = next((j for j in range(i + 1, len(runs)) if len(runs[j].group()) == length), None)
+        if end is None:
+            i += 1
+            continue
+        masked[runs[i].start() : runs[end].end()] = " " * (runs[end].end() - runs[i].start())
+        i = end + 1
+    return "".join(masked)
 
 
 def parse_entry(line: str) -> IndexEntry | None:
