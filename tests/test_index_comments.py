@@ -143,6 +143,9 @@ def test_a_comment_mark_in_code_hides_no_entry(tmp_path: Path) -> None:
     assert parse_index_text(CODE).targets == ["html.md", "deploy.md", "keep.md", "mermaid.md"]
     still = "- [A](a.md) `x` <!--\n- [B](b.md)\n`-->`\n"
     assert parse_index_text(still).targets == ["a.md"]  # a real comment, closed in a code span
+    # A fence never closed is no fence (in a list item it ends with the item): the comment holds.
+    unclosed = "- [A](a.md) — see\n  ```\n- [B](b.md)\n<!--\n- [Old](old.md)\n-->\n"
+    assert parse_index_text(unclosed).targets == ["a.md", "b.md"]
     folder = _folder(tmp_path, CODE, "html", "deploy", "keep", "mermaid")
     assert check_files(_files(folder), "private") == []
     apply_plan(make_plan(folder))

@@ -149,9 +149,11 @@ def commented_lines(texts: Sequence[str]) -> frozenset[int]:
     opened = False
     for number, text in enumerate(texts):
         if fence is not None:
-            fence = None if re.fullmatch(f" *{fence}{fence[0]}*[ \t]*", text) else fence
+            fence = None if _closes(fence, text) else fence
             continue
-        if not opened and (fenced := _FENCE.match(text)):
+        fenced = None if opened else _FENCE.match(text)
+        # A fence never closed is left as text: in a list item it ends with the item.
+        if fenced and any(_closes(fenced.group(1), later) for later in texts[number + 1 :]):
             fence = fenced.group(1)
             continue
         first = len(text) - len(text.lstrip())
@@ -173,6 +175,11 @@ def commented_lines(texts: Sequence[str]) -> frozenset[int]:
                 opened, pos = True, opening.end()
                 pending = [number] if opening.start() == first else []
     return frozenset(inside)
+
+
+def _closes(fence: str, text: str) -> bool:
+    """Whether TEXT closes the code fence FENCE opened (as many of its marks, or more)."""
+    return re.fullmatch(f" *{fence}{fence[0]}*[ \t]*", text) is not None
 
 
 def _code_masked(text: str) -> str:
