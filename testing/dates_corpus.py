@@ -207,3 +207,18 @@ def _repeats_a_label(
 def day_after(day: str, days: int) -> str:
     """ISO day DAYS after DAY (labels in tests)."""
     return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
+
+
+def assert_unchanged(text: str, written: date) -> None:
+    """Assert that resolving TEXT written on WRITTEN changes nothing."""
+    from memsync.consolidate.dates import resolve_relative_dates
+
+    assert resolve_relative_dates(text, written) == (text, [])
+
+
+def assert_converts(text: str, written: date, expected: str) -> None:
+    """Assert that resolving TEXT written on WRITTEN rewrites it to hold EXPECTED."""
+    from memsync.consolidate.dates import resolve_relative_dates
+
+    new, replacements = resolve_relative_dates(text, written)
+    assert replacements and expected in new, new

@@ -66,7 +66,8 @@ SMALL = {
         # heldout7 labels `## 🎯 Tomorrow's Priorities` a date to convert. Headings convert
         # (Claude reads them as lines), which costs heldout5 one case: 0.776 -> 0.765.
         ("heldout5.json", (0.76, 0.91)),
-        ("heldout6.json", (0.80, 0.94)),
+        # After the d4 pass (classes met in three corpora or more): heldout6 0.800 -> 0.828.
+        ("heldout6.json", (0.82, 0.94)),
         # First blind runs: P 0.686 / R 0.700 and P 0.662 / R 0.895 (docs/BENCHMARKS.md).
         # heldout7 and heldout11: phrases labelled "unchanged" next to the date that says their
         # day (`**Today Wed May 6**`, `tomorrow (Feb 2nd)`) are now left as they are, which the
@@ -81,8 +82,8 @@ SMALL = {
         # speech (negatives), as do the reviews of the sweep (docs/BENCHMARKS.md): transcript
         # turns are left alone, which costs heldout10 that case, R 0.980 -> 0.961 (0.960 once
         # a phrase beside its date is left as it is, see heldout7 above).
-        # After the d2 pass (heldout21's rules): 0.857 / 0.960.
-        ("heldout10.json", (0.85, 0.96)),
+        # After the d2 pass (heldout21's rules): 0.857 / 0.960; after the d4 pass: 0.873 / 0.960.
+        ("heldout10.json", (0.87, 0.96)),
         # First blind run: P 0.824 / R 0.918.
         ("heldout11.json", (0.88, 0.96)),
         # First blind run: P 0.780 / R 0.970 (35 positives, 15 negatives).
@@ -94,10 +95,12 @@ SMALL = {
         ("heldout13.json", (0.90, 0.90)),
         # Two halves from Claude Code memory folders, first runs P 0.500 / R 1.000 (n-z) and
         # P 0.500 / R 0.769 (a-m); heldout14-notes.md says which rules each taught.
-        ("heldout14.json", (0.77, 0.98)),
+        # After the d4 pass: 0.773 -> 0.797.
+        ("heldout14.json", (0.79, 0.98)),
         # Two halves from Claude Code memory folders, first runs P 0.714 / R 0.909 (n-z) and
         # P 0.278 / R 1.000 (a-m, after the n-z half's rules); heldout15-notes.md.
-        ("heldout15.json", (0.57, 0.98)),
+        # After the d4 pass: 0.571 -> 0.593.
+        ("heldout15.json", (0.59, 0.98)),
         # First blind run: P 0.767 / R 0.958 (dd9cf96); heldout16-notes.md.
         # After the d2 pass: 0.857 / 1.000.
         ("heldout16.json", (0.85, 0.99)),
@@ -126,7 +129,8 @@ SMALL = {
         ("heldout22.json", (0.95, 0.99)),
         # Forty minutes of two helpers (owners A-L and M-Z, 54 repositories, none fetched
         # before; heldout23-notes.md). First blind run at 8f688cc: P 0.871 / R 0.917; after
-        # d3's rules from heldout22, which never saw it, the same.
+        # d3's rules from heldout22, which never saw it, the same. After the d4 pass (rules for
+        # classes met in three corpora or more, this one among them): 0.877 / 0.917.
         ("heldout23.json", (0.87, 0.91)),
     ],
 )

@@ -13,17 +13,17 @@ from datetime import date
 import pytest
 
 from memsync.consolidate.dates import resolve_relative_dates
+from testing import dates_corpus
 
 WRITTEN = date(2026, 3, 24)  # a Tuesday
 
 
 def _unchanged(text: str) -> None:
-    assert resolve_relative_dates(text, WRITTEN) == (text, [])
+    dates_corpus.assert_unchanged(text, WRITTEN)
 
 
 def _converts(text: str, expected: str) -> None:
-    new, replacements = resolve_relative_dates(text, WRITTEN)
-    assert replacements and expected in new, new
+    dates_corpus.assert_converts(text, WRITTEN, expected)
 
 
 @pytest.mark.parametrize(

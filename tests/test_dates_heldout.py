@@ -26,8 +26,9 @@ def test_heldout_corpus_size_provenance_and_floor(tmp_path: Path) -> None:
     own = {c.source.split()[0] for c in dates_corpus.load(HELDOUT.with_name("real.json"))}
     assert not own & {c.source.split()[0] for c in cases}  # held out: no shared repository
     score = dates_corpus.run(cases, tmp_path / "memory")
-    # Floors at the measured figures (docs/BENCHMARKS.md): they may only go up.
-    assert score.precision >= 0.75 and score.recall >= 0.86, score.failures
+    # Floors at the measured figures (docs/BENCHMARKS.md): they may only go up. After the d4
+    # pass (classes met in three corpora or more): P 0.750 -> 0.766.
+    assert score.precision >= 0.76 and score.recall >= 0.86, score.failures
 
 
 @pytest.mark.parametrize(

@@ -280,12 +280,15 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `today's bar is tomorrow's baseline`; `Today → Yesterday → day name`
     if sayings.quote_ends(before, after) or sayings.standing_condition(before, after):
         return True  # `… run tomorrow …"*` (a quote opened above); `…, if … no session today`
-    if sayings.days_file(before, after) and words.lower() == "today":
+    pair = re.match(r"['’]s\s+and\s+today['’]s", after) is not None
+    if sayings.days_file(before, after) and (words.lower() == "today" or pair):
         return True  # `checks … today's memory file presence`: whichever day's file it is
     if sayings.title_name(before, after, words) or sayings.slogan(before, after, words):
         return True  # `Free Malaysia Today: …`, `Order Today/Deliver Tomorrow`: names
     if sayings.unreal(before, words) or sayings.ruled(before, words):
         return True  # `Even if we found something tomorrow`; `**Todoist rule**: … due today`
+    if sayings.generic_subject(before, after):
+        return True  # `A job missed yesterday is not run today`: any such job, any day
     if sayings.not_now(line, before) or sayings.ui_item(line, before, after):
         return True  # `Not tomorrow. … Now.`; `current + today + weekly forecast`, `<div>`
     if _ADDRESSED.search(clause) and _IMPERATIVE.match(clause):
