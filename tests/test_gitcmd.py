@@ -219,3 +219,24 @@ def test_any_ref_under_reads_loose_and_packed_refs_without_git(clone: Path) -> N
     assert not gitcmd.any_ref_under(clone, records)  # empty folders git left count as none
     git("update-ref", "refs/memsync/fetched/main", c1, cwd=clone)
     assert not gitcmd.any_ref_under(clone, records)
+
+
+def test_any_ref_under_counts_no_empty_folder_and_asks_git_outside_the_ref_files(
+    clone: Path,
+) -> None:
+    c1 = gitcmd.write_commit(
+        clone, parents=[], changes={"a.md": b"1"}, message="1\n", author=ME, when=1
+    )
+    records = "refs/memsync/reviews/"
+    (clone / records / "memsync" / "alice").mkdir(parents=True)  # as pack-refs can leave it
+    assert not gitcmd.any_ref_under(clone, records)
+    # refs/tags/ is not read from files: git says.
+    assert not gitcmd.any_ref_under(clone, "refs/tags/")
+    git("update-ref", "refs/tags/v1", c1, cwd=clone)
+    assert gitcmd.any_ref_under(clone, "refs/tags/")
+    # Another ref store (reftable): git is asked even under refs/memsync/, never the files; a
+    # file there that is no ref is none to git.
+    (clone / records / "memsync" / "alice" / "broken").write_text("not a ref\n")
+    assert gitcmd.any_ref_under(clone, records)  # the files backend reads the folder
+    (clone / "reftable").mkdir()
+    assert not gitcmd.any_ref_under(clone, records)

@@ -156,3 +156,19 @@ def test_a_comment_mark_in_code_hides_no_entry(tmp_path: Path) -> None:
         "- [Keep](keep.md) — keep now",
         "- [Mermaid](mermaid.md) — mermaid now",
     ]
+
+
+def test_the_comment_rule_holds_for_every_position_in_an_index() -> None:
+    """Far down a long index; an index that is one commented line; an entry line under a
+    prose line whose comment opened at its end."""
+    many = "".join(f"- [M{n}](m{n}.md) — memory {n}\n" for n in range(40))
+    index = parse_index_text(many + "<!--\n- [Old](old.md) — hidden\n-->\n- [New](new.md) — new\n")
+    assert [e.target for e in index.entries][-2:] == ["m39.md", "new.md"]
+    assert "old.md" not in [e.target for e in index.entries]
+    assert parse_index_text("<!-- - [Old](old.md) — hidden -->").entries == []
+    under = parse_index_text("Retired below <!--\n- [Old](old.md) — hidden -->\n")
+    assert under.entries == [], under.lines
+    assert [line.text for line in under.lines] == [
+        "Retired below <!--",
+        "- [Old](old.md) — hidden -->",
+    ]
