@@ -109,3 +109,41 @@ def test_a_range_that_runs_on_from_a_left_date_is_left_with_it() -> None:
     new, replacements = resolve_relative_dates(text, days.__getitem__)
     assert new == "Known line, shipped on 2026-11-24.\nFroze it from yesterday to today.\n"
     assert [r.line for r in replacements] == [0]
+
+
+def test_blame_reads_the_work_tree_and_a_live_copy_against_head(tmp_path: Path) -> None:
+    """Without a live copy the work tree's own lines (an edit not committed is not
+    committed); an untracked file has no blame; a live copy's lines moved down by one
+    still take their own lines' blame."""
+    store, _ = _store(tmp_path)
+    (store / "a.md").write_text("first\nsecond\nthird\nfourth\n", encoding="utf-8")
+    blame = gitcmd.blame_lines(store, "a.md")
+    assert [(b.author_time, b.committed) for b in blame or []][:3] == [
+        (ONE, True),
+        (ONE, True),
+        (THREE, True),
+    ]
+    assert blame is not None and len(blame) == 4 and not blame[3].committed
+    (store / "new.md").write_text("untracked\n", encoding="utf-8")
+    assert gitcmd.blame_lines(store, "new.md") is None
+    live = tmp_path / "live.md"
+    live.write_text("top\nfirst\nsecond\nthird\n", encoding="utf-8")
+    moved = gitcmd.blame_lines(store, "a.md", live)
+    assert [(b.author_time, b.committed) for b in moved or []][:4] == [
+        (0, False),
+        (ONE, True),
+        (ONE, True),
+        (THREE, True),
+    ]
+
+
+def test_a_date_that_opens_a_line_counts_from_that_lines_day() -> None:
+    text = "Yesterday we froze deploys.\nYesterday we lifted it.\n"
+    days = {0: None, 1: date(2026, 11, 25)}
+    new, replacements = resolve_relative_dates(text, days.__getitem__)
+    assert new == "Yesterday we froze deploys.\nOn 2026-11-24 we lifted it.\n"
+    assert left_lines(text, convertible_dates(text), replacements, days.__getitem__) == [0]
+    swapped = {0: date(2026, 11, 25), 1: None}
+    new, replacements = resolve_relative_dates(text, swapped.__getitem__)
+    assert new == "On 2026-11-24 we froze deploys.\nYesterday we lifted it.\n"
+    assert left_lines(text, convertible_dates(text), replacements, swapped.__getitem__) == [1]
