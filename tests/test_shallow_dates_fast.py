@@ -147,3 +147,12 @@ def test_a_date_that_opens_a_line_counts_from_that_lines_day() -> None:
     new, replacements = resolve_relative_dates(text, swapped.__getitem__)
     assert new == "On 2026-11-24 we froze deploys.\nYesterday we lifted it.\n"
     assert left_lines(text, convertible_dates(text), replacements, swapped.__getitem__) == [1]
+
+
+def test_a_line_of_unknown_day_below_another_reads_its_own_pinned_day() -> None:
+    """The day word's place is counted within its own line (`today (Apr 20)` on line 2)."""
+    text = "Some first line of text here.\nNext run is today (Apr 20); we shipped yesterday.\n"
+    new, _ = resolve_relative_dates(text, lambda _: None, lambda _: date(2026, 4, 25))
+    assert new == (
+        "Some first line of text here.\nNext run is today (Apr 20); we shipped on 2026-04-19.\n"
+    )

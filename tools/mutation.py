@@ -118,6 +118,7 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
             "tests/test_shallow_dates_fast.py",
             "tests/test_dates.py",
             "tests/test_consolidate_shallow.py",
+            "tests/test_dates_sweep_rules.py",
         ],
     ),
     "index-comments": (
