@@ -388,15 +388,18 @@ def test_check_findings_on_the_changed_files(tmp_path: Path) -> None:
     assert [(f.path, f.line, f.severity, f.rule) for f in review.findings] == [
         ("p/MEMORY.md", 2, "error", "index-dangling-link"),
         ("p/a.md", 6, "warning", "relative-date"),
-        ("p/c.md", 1, "warning", "index-missing-entry"),
+        # A personal memory in a team folder is told to move, not to get a team index line.
         ("p/c.md", 4, "error", "user-in-team"),
     ]
     text = render_markdown(review)
-    assert "### Checks: 2 error(s), 2 warning(s)" in text
+    assert "### Checks: 2 error(s), 1 warning(s)" in text
     assert "| ❌ | `p/c.md` | 4 | user-in-team |" in text
-    # The same change in a private store: `type: user` is fine there.
+    # The same change in a private store: `type: user` is fine there, and wants its line.
     private = review_commits(repo, base, head, scope="private")
     assert "user-in-team" not in {f.rule for f in private.findings}
+    assert ("p/c.md", 1, "warning", "index-missing-entry") in [
+        (f.path, f.line, f.severity, f.rule) for f in private.findings
+    ]
 
 
 def test_nothing_changed(store: Store) -> None:
