@@ -20,7 +20,7 @@ from memsync.model.limits import (
     MEMORY_TYPES,
 )
 from memsync.model.memory import Memory, parse_memory
-from memsync.model.safety import Skipped, size_reason, unsafe_path_reason
+from memsync.model.safety import Skipped, personal_in_team, size_reason, unsafe_path_reason
 from memsync.model.textcodec import decode
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
@@ -322,8 +322,6 @@ def _unindexed(
     *,
     has_index: bool,
 ) -> list[Finding]:
-    from memsync.model.safety import personal_in_team
-
     found: list[Finding] = []
     for path, memory in memories.items():
         if path in linked or path.split("/", 1)[0] == ARCHIVE_DIR:

@@ -13,6 +13,11 @@ from memsync.model.limits import INDEX_NAME
 from memsync.model.safety import PERSONAL_ADVICE
 
 
+def _listed(items: Sequence[str]) -> str:
+    """The first five of ITEMS, and how many more."""
+    return ", ".join(items[:5]) + (f" and {len(items) - 5} more" if len(items) > 5 else "")
+
+
 def over_limit(size: IndexSize, allow_archive: str) -> str:
     """The index still does not fit, and archiving would not have made it."""
     more = (
@@ -27,7 +32,7 @@ def over_limit(size: IndexSize, allow_archive: str) -> str:
 
 def left_out(paths: Sequence[str], may_archive_more: bool) -> str:
     """PATHS got no index line: the index has no room left."""
-    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    shown = _listed(paths)
     more = " (`--allow-archive all` may archive older user and feedback memories)"
     return (
         f"{len(paths)} {'file' if len(paths) == 1 else 'files'} got no line in {INDEX_NAME}, "
@@ -40,7 +45,7 @@ def shallow_clone(repo: Path, lines: Sequence[str]) -> str:
     """REPO is shallow and LINES (`a.md:3`) were blamed on a commit whose parents it cut: they
     may be older than it, so no write day is known (an import review: `git clone --depth 1`
     dated last month's "yesterday" two days ago)."""
-    shown = ", ".join(lines[:5]) + (f" and {len(lines) - 5} more" if len(lines) > 5 else "")
+    shown = _listed(lines)
     many = len(lines) != 1
     return (
         f"{repo} is a shallow clone: {len(lines)} {'lines' if many else 'line'} with a relative "
@@ -53,7 +58,7 @@ def shallow_clone(repo: Path, lines: Sequence[str]) -> str:
 
 def personal_in_team_folder(paths: Sequence[str]) -> str:
     """PATHS are `type: user` memories in a team folder: never indexed there (SPEC section 2)."""
-    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    shown = _listed(paths)
     return (
         f"{shown}: `type: user` {PERSONAL_ADVICE} (not added to the team {INDEX_NAME}; "
         "`memsync check` reports it as user-in-team)"

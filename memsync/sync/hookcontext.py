@@ -57,13 +57,13 @@ def _memory_paths(report: StoreReport, paths: Sequence[str]) -> list[str]:
 
 def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
     """Index lines of the memories REPORT wrote, then the changes no index line names."""
-    from memsync.model.index import Index, IndexLine, parse_entry
+    from memsync.model.index import parse_index_text
 
     updated = set(_memory_paths(report, report.updated))
     lines: list[str] = []
     named: set[str] = set()
     # Read as one index: an entry inside a comment the client loads as written is no entry.
-    for line in Index(tuple(IndexLine(text, parse_entry(text)) for text in index)).lines:
+    for line in parse_index_text("\n".join(index)).lines:
         entry = line.entry
         if entry is not None and entry.target in updated:
             lines.append(clean_line(line.text))
