@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from memsync.consolidate.engine import apply_plan, make_plan
+from memsync.git import grafted_cuts
 from testing.gitrepo import git
 from testing.memories import write_memory
 
@@ -155,3 +156,45 @@ def test_the_weekly_run_in_a_shallow_team_checkout_reports_what_it_left(
     text = report.read_text(encoding="utf-8")
     assert "2 lines with a relative date are as old as its oldest commit or older" in text
     assert "freeze.md:6, freeze.md:7;" in text and "`fetch-depth: 0`" in text
+
+
+def test_a_history_cut_by_a_graft_dates_only_the_lines_after_the_cut(tmp_path: Path) -> None:
+    """`git replace --graft C` with no parents cuts the history as `--depth` does: blame calls
+    C a root, so the lines C only carries over are unknown, and the report says how to undo it."""
+    store = _history(tmp_path, "2026-11-01T09:00:00Z")
+    cut = git("rev-parse", "HEAD~1", cwd=store).strip()
+    git("replace", "--graft", cut, cwd=store)
+    plan = make_plan(store / "acme").folders[0]
+    assert ("a.md", 9, "on 2026-11-24") in {(d.path, d.line, d.new) for d in plan.dates}
+    assert not {("a.md", 8), ("MEMORY.md", 5)} & {(d.path, d.line) for d in plan.dates}
+    assert plan.problems == (
+        f"{store}'s history is cut by `git replace --graft`: 2 lines with a relative date are "
+        "as old as the commit it made a root or older, so when they were written is unknown "
+        "and their dates were left as written: a.md:8, MEMORY.md:5; remove the replacement "
+        "(`git replace -d <commit>`) to date them from the whole history",
+    )
+    git("replace", "-d", cut, cwd=store)
+    plan = make_plan(store / "acme").folders[0]
+    assert plan.problems == ()
+    assert ("a.md", 8, "on 2026-11-01") in {(d.path, d.line, d.new) for d in plan.dates}
+
+
+def test_a_replacement_that_keeps_a_parent_cuts_nothing(tmp_path: Path) -> None:
+    """A graft onto other parents (here: skipping commit two) leaves every line its history."""
+    store = _history(tmp_path, "2026-11-01T09:00:00Z")
+    one, two, three = (git("rev-parse", f"HEAD~{n}", cwd=store).strip() for n in (2, 1, 0))
+    git("replace", "--graft", three, one, cwd=store)
+    for name in ("x", "y"):
+        (tmp_path / name).write_text(f"{name}\n", encoding="utf-8")
+    blob, other = (git("hash-object", "-w", str(tmp_path / n), cwd=store).strip() for n in "xy")
+    git("replace", blob, other, cwd=store)  # a replaced blob is no history cut
+    when = {"GIT_AUTHOR_DATE": "2026-11-02T10:00:00+00:00"}
+    reworded = ["commit-tree", "-m", "reworded root", f"{one}^{{tree}}"]
+    root = git(*reworded, cwd=store, env={**os.environ, **when}).strip()
+    git("replace", one, root, cwd=store)  # a root stays a root: nothing older to misdate
+    assert grafted_cuts(store) == frozenset()
+    plan = make_plan(store / "acme").folders[0]
+    assert plan.problems == ()
+    assert ("a.md", 8, "on 2026-11-01") in {(d.path, d.line, d.new) for d in plan.dates}
+    git("replace", "--graft", two, cwd=store)
+    assert grafted_cuts(store) == {two}

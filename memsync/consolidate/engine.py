@@ -49,6 +49,7 @@ from memsync.consolidate.indexlines import (
 )
 from memsync.consolidate.plan import DateChange, FolderPlan, Options, Plan
 from memsync.consolidate.problems import (
+    grafted_cut,
     left_out,
     over_limit,
     personal_in_team_folder,
@@ -78,9 +79,12 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
         (repo, prefix), outside = options.history, root
     files: dict[str, MemoryFile] = {}
     dates: list[DateChange] = []
-    # A shallow clone blames every older line on a commit whose parents it cut: the day such
-    # a line was written is unknown, its dates are left and reported (UNKNOWN: `a.md:3`).
+    # A shallow clone (or a `git replace --graft` with no parents) blames every older line on
+    # a commit whose parents it cut: the day such a line was written is unknown, its dates are
+    # left and reported (UNKNOWN: `a.md:3`).
     shallow = git.shallow_commits(repo) if repo is not None else frozenset()
+    grafted = git.grafted_cuts(repo) if repo is not None else frozenset()
+    cuts = shallow | grafted
     unknown: list[str] = []
     mtimes: dict[str, float] = {}  # when each memory was written: its rewrite keeps it
     for rel, path, mtime in found:
@@ -92,7 +96,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
             skipped.append(f"{rel}: {why}")
             others.append(rel)
             continue
-        history = _History(repo, prefix, outside, shallow)
+        history = _History(repo, prefix, outside, cuts)
         new_memory, changes = _rewrite_dates(memory, mtime, history, unknown)
         record = MemoryFile.of(new_memory, _digest(raw), mtime, commit_times.get(rel))
         if changes:
@@ -104,7 +108,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     existing = None
     if index_raw is not None:
         mtime = index_path.stat().st_mtime
-        history = _History(repo, prefix, outside, shallow)
+        history = _History(repo, prefix, outside, cuts)
         existing, index_dates = _index_prose_dates(index_raw, mtime, history, unknown)
         dates += index_dates
     indexed = {p for t in existing.targets for p in link_paths(t)} if existing else set()
@@ -130,7 +134,7 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     archives = [archive_move(root, files[p], allocated) for p in rebuild.archived]
     problems = []
     if unknown and repo is not None:
-        problems.append(shallow_clone(repo, unknown))
+        problems.append(shallow_clone(repo, unknown) if shallow else grafted_cut(repo, unknown))
     if personal:
         problems.append(personal_in_team_folder(personal))
     if not rebuild.fits:

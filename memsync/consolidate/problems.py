@@ -45,14 +45,29 @@ def shallow_clone(repo: Path, lines: Sequence[str]) -> str:
     """REPO is shallow and LINES (`a.md:3`) were blamed on a commit whose parents it cut: they
     may be older than it, so no write day is known (an import review: `git clone --depth 1`
     dated last month's "yesterday" two days ago)."""
-    shown = _listed(lines)
+    return (
+        f"{repo} is a shallow clone: {_unknown_days(lines, 'its oldest commit')}; fetch the "
+        "whole history (`git fetch --unshallow`, or `fetch-depth: 0` for actions/checkout)"
+    )
+
+
+def grafted_cut(repo: Path, lines: Sequence[str]) -> str:
+    """REPO's history is cut by `git replace --graft` (a commit given no parents) and LINES
+    were blamed on the cut commit: as with a shallow clone, they may be older than it."""
+    return (
+        f"{repo}'s history is cut by `git replace --graft`: "
+        f"{_unknown_days(lines, 'the commit it made a root')}; remove the replacement "
+        "(`git replace -d <commit>`) to date them from the whole history"
+    )
+
+
+def _unknown_days(lines: Sequence[str], oldest: str) -> str:
     many = len(lines) != 1
     return (
-        f"{repo} is a shallow clone: {len(lines)} {'lines' if many else 'line'} with a relative "
-        f"date {'are' if many else 'is'} as old as its oldest commit or older, so when "
+        f"{len(lines)} {'lines' if many else 'line'} with a relative date "
+        f"{'are' if many else 'is'} as old as {oldest} or older, so when "
         f"{'they were' if many else 'it was'} written is unknown and "
-        f"{'their dates were' if many else 'its dates were'} left as written: {shown}; fetch "
-        "the whole history (`git fetch --unshallow`, or `fetch-depth: 0` for actions/checkout)"
+        f"{'their dates were' if many else 'its dates were'} left as written: {_listed(lines)}"
     )
 
 

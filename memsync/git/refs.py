@@ -109,6 +109,29 @@ def shallow_commits(repo: Path) -> frozenset[str]:
     return frozenset(listed.split())
 
 
+def grafted_cuts(repo: Path) -> frozenset[str]:
+    """The commits `git replace --graft C` (no parents) cut the history of: blame calls them
+    roots, yet their lines may be older; empty when nothing is replaced (one git process)."""
+    args = ["for-each-ref", "--format=%(objecttype) %(objectname) %(refname)", "refs/replace/"]
+    grafts = {}
+    for line in run_git(args, cwd=repo).text.splitlines():
+        kind, replacement, ref = line.split(" ", 2)
+        if kind == "commit":
+            grafts[replacement] = ref.rsplit("/", 1)[-1]
+    if not grafts:
+        return frozenset()
+    # Both sides as stored: a replacement with no parents of a commit that had some is a cut
+    # (a replaced root, or an original pruned since, cuts nothing that blame would misdate).
+    args = ["--no-replace-objects", "rev-list", "--no-walk", "--parents", "--ignore-missing"]
+    listed = run_git([*args, *grafts, *grafts.values()], cwd=repo, check=False)
+    parents = {row[0]: row[1:] for row in map(str.split, listed.text.splitlines()) if row}
+    return frozenset(
+        original
+        for replacement, original in grafts.items()
+        if replacement in parents and not parents[replacement] and parents.get(original)
+    )
+
+
 def merge_base(repo: Path, one: str, two: str) -> str | None:
     """The best common ancestor of two commits, None for unrelated histories."""
     result = run_git(["merge-base", one, two], cwd=repo, check=False)
