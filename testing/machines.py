@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from testing.gitrepo import git, write_git_config
+from testing.gitrepo import git, make_bare_remote, write_git_config
+from testing.memories import write_memory
 
 # Subprocesses import the package from this checkout, installed or not.
 SOURCE_ROOT = str(Path(__file__).resolve().parent.parent)
@@ -120,6 +121,25 @@ def setup_machine(
         args += ["--team", str(team)]
     machine.memsync(*args, cwd=project)
     return project
+
+
+def shared_index(
+    machines: list[Machine], tmp_path: Path, index: str, *names: str
+) -> tuple[Machine, Path, Path, Machine, Path, Path]:
+    """Alice pushes the memories NAMES (`Body of <name>.`, described `<name> now`) and the
+    MEMORY.md INDEX to a new private store; bob pulls them. Each machine, its project and its
+    memory folder."""
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    alice, _, bob = machines
+    pa = setup_machine(alice, private, None, "src/api")
+    pb = setup_machine(bob, private, None, "projects/api")
+    live_a = memory_dir(alice, pa)
+    for name in names:
+        write_memory(live_a, f"{name}.md", name, f"Body of {name}.\n", description=f"{name} now")
+    (live_a / "MEMORY.md").write_text(index, encoding="utf-8")
+    alice.memsync("push", cwd=pa)
+    bob.memsync("pull", cwd=pb)
+    return alice, pa, live_a, bob, pb, memory_dir(bob, pb)
 
 
 def remote_files(remote: Path) -> list[str]:

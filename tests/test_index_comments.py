@@ -12,8 +12,8 @@ from memsync.model.index import IndexLine, parse_entry, parse_index_text
 from memsync.sync.hookcontext import _changed_lines
 from memsync.sync.indexkeep import dropped_entries
 from memsync.sync.report import StoreReport
-from testing.gitrepo import git, make_bare_remote
-from testing.machines import Machine, memory_dir, setup_machine
+from testing.gitrepo import git
+from testing.machines import Machine, shared_index
 from testing.memories import write_memory
 
 COMMENTED = (
@@ -38,6 +38,16 @@ def _folder(tmp_path: Path, index: str, *names: str) -> Path:
 
 def _files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*.md")}
+
+
+def _clean_then_consolidated(tmp_path: Path, index: str, *names: str) -> list[str]:
+    """`check` finds nothing in a folder of INDEX and memories NAMES; its entry lines once
+    consolidated."""
+    folder = _folder(tmp_path, index, *names)
+    assert check_files(_files(folder), "private") == []
+    apply_plan(make_plan(folder))
+    text = (folder / "MEMORY.md").read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.startswith("- [")]
 
 
 def test_a_line_inside_a_comment_is_no_entry_and_stays_so_when_lines_change() -> None:
@@ -86,17 +96,7 @@ def test_a_merge_that_deletes_a_memory_keeps_its_commented_line() -> None:
 def test_a_commented_line_survives_a_deletion_synced_from_another_machine(
     machines: list[Machine], tmp_path: Path
 ) -> None:
-    private = make_bare_remote(tmp_path / "remotes" / "private.git")
-    alice, _, bob = machines
-    pa = setup_machine(alice, private, None, "src/api")
-    pb = setup_machine(bob, private, None, "projects/api")
-    live_a = memory_dir(alice, pa)
-    for name in ("new", "old"):
-        write_memory(live_a, f"{name}.md", name, f"Body of {name}.\n", description=f"{name} now")
-    (live_a / "MEMORY.md").write_text(COMMENTED, encoding="utf-8")
-    alice.memsync("push", cwd=pa)
-    bob.memsync("pull", cwd=pb)
-    live_b = memory_dir(bob, pb)
+    alice, pa, live_a, bob, pb, live_b = shared_index(machines, tmp_path, COMMENTED, "new", "old")
     (live_b / "old.md").unlink()
     bob.memsync("push", cwd=pb)
     # Alice edits the index meanwhile: her push merges with Bob's deletion of old.md.
@@ -146,11 +146,7 @@ def test_a_comment_mark_in_code_hides_no_entry(tmp_path: Path) -> None:
     # A fence never closed is no fence (in a list item it ends with the item): the comment holds.
     unclosed = "- [A](a.md) — see\n  ```\n- [B](b.md)\n<!--\n- [Old](old.md)\n-->\n"
     assert parse_index_text(unclosed).targets == ["a.md", "b.md"]
-    folder = _folder(tmp_path, CODE, "html", "deploy", "keep", "mermaid")
-    assert check_files(_files(folder), "private") == []
-    apply_plan(make_plan(folder))
-    text = (folder / "MEMORY.md").read_text(encoding="utf-8")
-    assert [line for line in text.splitlines() if line.startswith("- [")] == [
+    assert _clean_then_consolidated(tmp_path, CODE, "html", "deploy", "keep", "mermaid") == [
         "- [HTML](html.md) — html now",
         "- [Deploy](deploy.md) — deploy now",
         "- [Keep](keep.md) — keep now",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -14,6 +15,9 @@ from memsync.model.index import Index, IndexLine, parse_entry, parse_index, rend
 
 # The link part of an entry: the first `](target)` whose `]` is not escaped.
 _LINK = re.compile(r"(?<!\\)\]\((?P<target><[^>]*>|[^)\s]*)")
+# An entry inside a comment: `<!-- - [T](t.md) — hook -->`, or the entry line alone (between a
+# `<!--` line and a `-->` line); the entry is the `body` group.
+_COMMENTED = re.compile(r"^[ \t]*(?:<!--[ \t]*)?(?P<body>.*?)(?:[ \t]*-->.*)?$")
 
 Token = tuple[str, str, int]  # ("E", store path, occurrence) or ("L", text, 0)
 
@@ -164,7 +168,65 @@ def _merge_lines(
             emitted.add(token)
             text = _entry_text(path, token, texts, times, decisions)
             lines.append(IndexLine(text, parse_entry(text)))
+    base_plain, a_plain, b_plain = (
+        Counter(t[1] for t in tokens if t[0] == "L") for tokens in (base_tokens, a_tokens, b_tokens)
+    )
+    commented = _Commented(path, folder, texts, (base_plain, a_plain, b_plain), times)
+    for token in base_texts:
+        if token not in emitted:
+            commented.carry(token, lines, decisions)
     return lines
+
+
+@dataclass(frozen=True)
+class _Commented:
+    """An entry one side commented out while the other changed it: the change goes into the
+    comment (the commenting side's choice stays, no word is lost), and the report says so."""
+
+    path: str
+    folder: str
+    texts: tuple[dict[Token, str], dict[Token, str], dict[Token, str]]
+    plain: tuple[Counter[str], Counter[str], Counter[str]]  # each version's non-entry lines
+    times: tuple[int, int]
+
+    def carry(self, token: Token, lines: list[IndexLine], decisions: list[MergeDecision]) -> None:
+        """Put the other side's change of TOKEN's entry into the comment one side put it in."""
+        base = self.texts[0][token]
+        for side, other in ((1, 2), (2, 1)):
+            edited = self.texts[other].get(token)
+            if token in self.texts[side] or edited is None or edited == base:
+                continue
+            new = self.plain[side] - self.plain[0]  # lines this side wrote, a comment among them
+            place = next((i for i, ln in enumerate(lines) if ln.entry is None and
+                          new[ln.text] and self._key(ln.text) == token[1]), None)  # fmt: skip
+            if place is None:  # dropped, not commented: the entry goes with its memory
+                continue
+            line, lost, why = lines[place].text, None, "with the change"
+            if base in line:
+                kept = line.replace(base, edited, 1)
+            else:  # both sides changed the words too: the newer words, still commented
+                match = _COMMENTED.match(line)
+                assert match is not None  # every line matches
+                start, end = match.span("body")
+                why = "with the newer words"
+                if (self.times[side - 1], match.group("body")) >= (self.times[other - 1], edited):
+                    kept, lost = line, edited
+                else:
+                    kept, lost = line[:start] + edited + line[end:], match.group("body")
+            lines[place] = IndexLine(kept)
+            decisions.append(
+                MergeDecision(
+                    self.path, "index-entry-commented", token[1], kept, lost,
+                    "one side commented out the index entry, the other changed it;"
+                    f" kept it commented out, {why}",
+                )
+            )  # fmt: skip
+            return
+
+    def _key(self, text: str) -> str | None:
+        match = _COMMENTED.match(text)
+        entry = None if match is None else parse_entry(match.group("body"))
+        return None if entry is None else resolve_target(self.folder, entry.target)
 
 
 def _fix_up(

@@ -41,6 +41,8 @@ DECISION_KINDS = {
     "rename-rename": "both sides renamed a file differently; the newer name won",
     "index-entry-conflict": "both sides changed one index entry; the newer line won",
     "index-lines-combined": "both sides changed the same index lines; both kept",
+    "index-entry-commented": "an index entry commented out on one side and changed on the"
+    " other; kept commented out, with the change",
 }
 
 
