@@ -168,3 +168,50 @@ def test_the_comment_rule_holds_for_every_position_in_an_index() -> None:
         "Retired below <!--",
         "- [Old](old.md) — hidden -->",
     ]
+
+
+INDENTED = (
+    "# Memory\n\n"
+    "- [HTML](html.md) — comments in the docs\n\n"
+    "A comment opens with:\n\n"
+    "    <!-- a comment\n\n"
+    "and a tab-indented one:\n\n"
+    "\t<!--\n\n"
+    "- [Deploy](deploy.md) — deploy now\n"
+    "- [Keep](keep.md) — keep now\n"
+    "Closed with `-->` in the docs -->\n"
+)
+
+
+def test_a_comment_mark_in_indented_code_hides_no_entry(tmp_path: Path) -> None:
+    # Four columns (spaces or a tab) after a blank line or a heading, outside a list item:
+    # indented code (CommonMark), where `<!--` opens nothing, to the client too.
+    assert parse_index_text(INDENTED).targets == ["html.md", "deploy.md", "keep.md"]
+    heading = "## Example\n    <!--\n- [B](b.md) — b\n-->\n"
+    assert parse_index_text(heading).targets == ["b.md"]
+    assert _clean_then_consolidated(tmp_path, INDENTED, "html", "deploy", "keep") == [
+        "- [HTML](html.md) — html now",
+        "- [Deploy](deploy.md) — deploy now",
+        "- [Keep](keep.md) — keep now",
+    ]
+
+
+def test_an_indented_comment_mark_that_is_no_code_still_opens_a_comment() -> None:
+    # Indented under a list item (after a blank line too), or under a paragraph line with no
+    # blank line between: the item's or the paragraph's text, not code.
+    hidden = "<!--\n- [B](b.md) — b\n-->\n"
+    for head in (
+        "- [A](a.md) — a\n\n",  # the item's text goes on past the blank line
+        "- [A](a.md) — a\nlazy text of the item\n\n",
+        "- top\n  - [A](a.md) — a\n\n  ",  # under a nested item
+        "-      [A](a.md) — a\n\n",  # five spaces after the bullet: the text starts at two
+        "1. [A](a.md) — a\n\n ",
+        "- [A](a.md) — a\n\nA paragraph\n",  # no blank line: a paragraph line goes on
+    ):
+        index = parse_index_text(head + "    " + hidden)
+        assert "b.md" not in index.targets, (head, index.targets)
+    # The list item ended at a line not indented into it, after a blank line: code again.
+    ended = parse_index_text("- [A](a.md) — a\n\nProse.\n\n    " + hidden)
+    assert ended.targets == ["a.md", "b.md"]
+    # A comment open around indented lines keeps them in it.
+    assert parse_index_text("<!--\n\n    - [B](b.md) — b\n-->\n").targets == []

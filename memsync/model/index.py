@@ -27,6 +27,12 @@ _OPENING = re.compile(r"<!--(?!-?>)")
 _TICKS = re.compile(r"`+")
 # A code fence (a backtick fence's info string has no backtick), indented or not.
 _FENCE = re.compile(r" *(`{3,}(?=[^`]*$)|~{3,})")
+# A list item's first line (its text's column is the match's end), and a line that ends a list
+# item it is not indented into even with no blank line before it (no lazy continuation).
+# Five spaces or more after the marker: its text starts one space after it (CommonMark).
+_ITEM = re.compile(r" {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]{1,4}(?![ \t])|[ \t]|$)")
+_BLOCK_START = re.compile(r" {0,3}(?:`{3}|~{3}|#{1,6}(?:[ \t]|$)|<[A-Za-z!/]|(?:[-*_][ \t]*){3,}$)")
+_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 
 
 @dataclass(frozen=True)
@@ -147,9 +153,13 @@ def commented_lines(texts: Sequence[str]) -> frozenset[int]:
     pending: list[int] = []  # lines starting in the open comment: inside once it closes
     fence: str | None = None
     opened = False
+    code = _IndentedCode()
     for number, text in enumerate(texts):
         if fence is not None:
             fence = None if _closes(fence, text) else fence
+            code.after = "fence"
+            continue
+        if code.is_code(text, opened):
             continue
         fenced = None if opened else _FENCE.match(text)
         # A fence never closed is left as text: in a list item it ends with the item.
@@ -175,6 +185,41 @@ def commented_lines(texts: Sequence[str]) -> frozenset[int]:
                 opened, pos = True, opening.end()
                 pending = [number] if opening.start() == first else []
     return frozenset(inside)
+
+
+class _IndentedCode:
+    """CommonMark's indented code block, read narrowly: a line indented four columns after a
+    blank line, a heading or more such code, outside any list item (a line indented under an
+    item is the item's text) and outside a comment, is code; `<!--` in it opens nothing."""
+
+    def __init__(self) -> None:
+        self.after = "blank"  # what the line before was: blank, heading, code, fence or text
+        self.item: int | None = None  # text column of the list item still open
+
+    def is_code(self, text: str, opened: bool) -> bool:
+        """Whether TEXT, the next line, is indented code; OPENED: it starts inside a comment."""
+        before, blank = self.after, not text.strip()
+        width = len(text[: len(text) - len(text.lstrip())].expandtabs(4))
+        if opened:
+            self.after = "blank" if blank else "text"
+            return False
+        ends = before == "blank" or _BLOCK_START.match(text) or _ITEM.match(text)
+        if self.item is not None and not blank and width < self.item and ends:
+            self.item = None  # the item ended (otherwise: a lazy continuation of its text)
+        item = None if self.item is not None or width >= 4 else _ITEM.match(text)
+        if item is not None:
+            self.item = len(item.group().expandtabs(4))
+        code = (
+            self.item is None
+            and width >= 4
+            and not blank
+            and before in ("blank", "heading", "code")
+        )
+        if blank:
+            self.after = "blank"  # code goes on after blank lines: it starts again
+        else:
+            self.after = "code" if code else "heading" if _HEADING.match(text) else "text"
+        return code
 
 
 def _closes(fence: str, text: str) -> bool:
