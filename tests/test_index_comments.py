@@ -187,8 +187,13 @@ def test_a_comment_mark_in_indented_code_hides_no_entry(tmp_path: Path) -> None:
     # Four columns (spaces or a tab) after a blank line or a heading, outside a list item:
     # indented code (CommonMark), where `<!--` opens nothing, to the client too.
     assert parse_index_text(INDENTED).targets == ["html.md", "deploy.md", "keep.md"]
-    heading = "## Example\n    <!--\n- [B](b.md) — b\n-->\n"
-    assert parse_index_text(heading).targets == ["b.md"]
+    hidden = "    <!--\n- [B](b.md) — b\n-->\n"
+    for head in (
+        "## Example\n",  # right under a heading
+        "Text\n\n    x = 1\n",  # a second line of code
+        "- [A](a.md) — a\n## Example\n",  # a heading ends the list item
+    ):
+        assert "b.md" in parse_index_text(head + hidden).targets, head
     assert _clean_then_consolidated(tmp_path, INDENTED, "html", "deploy", "keep") == [
         "- [HTML](html.md) — html now",
         "- [Deploy](deploy.md) — deploy now",

@@ -194,11 +194,18 @@ class _Commented:
         base = self.texts[0][token]
         for side, other in ((1, 2), (2, 1)):
             edited = self.texts[other].get(token)
-            if token in self.texts[side] or edited is None or edited == base:
+            # TOKEN was not merged in, so at most one side has it: OTHER, when it edited it.
+            if edited is None or edited == base:
                 continue
             new = self.plain[side] - self.plain[0]  # lines this side wrote, a comment among them
-            place = next((i for i, ln in enumerate(lines) if ln.entry is None and
-                          new[ln.text] and self._key(ln.text) == token[1]), None)  # fmt: skip
+            place = next(
+                (
+                    i
+                    for i, ln in enumerate(lines)
+                    if new[ln.text] and self._key(ln.text) == token[1]
+                ),
+                None,
+            )
             if place is None:  # dropped, not commented: the entry goes with its memory
                 continue
             line, lost, why = lines[place].text, None, "with the change"
