@@ -205,3 +205,25 @@ def test_a_review_that_deleted_a_memory_lands_with_the_deletion(repo: Path) -> N
     git("checkout", "-q", "main", cwd=repo)
     squash = _commit(repo, "squash", x=None)
     assert landing(repo, sent, squash, _base(repo)) == Landing(squash, {"x.md": (_blob(OLD), None)})
+
+
+def test_a_fast_forward_is_the_landing_until_this_machine_has_a_commit_after_it(
+    repo: Path,
+) -> None:
+    """`git merge --ff-only`: what was sent is itself on the default branch's first-parent
+    line. The machine that sent it always has it: only a commit after it says it pulled."""
+    sent = git("rev-parse", "review", cwd=repo).strip()
+    fork = _base(repo)
+    git("checkout", "-q", "-b", "ff", fork, cwd=repo)
+    git("merge", "-q", "--ff-only", "review", cwd=repo)
+    assert landing(repo, sent, sent, sent, squash=False, fork=fork) is MERGED  # nothing after
+    reverted = _commit(repo, "revert", x=OLD, deploy=None)
+    found = landing(repo, sent, reverted, sent, squash=False, fork=fork)
+    changes = {"deploy.md": (None, _blob(SENT)), "x.md": (_blob(OLD), _blob(SENT))}
+    assert found == Landing(sent, changes)
+    assert undone(repo, found, reverted) == {"deploy.md": None, "x.md": _blob(OLD)}
+    later = _commit(repo, "later", note=b"Later.\n")
+    found = landing(repo, sent, later, sent, squash=True, fork=fork)  # her branch moved on too
+    assert found is not None and found.commit == sent
+    assert landing(repo, sent, later, reverted, squash=False, fork=fork) is MERGED  # pulled
+    assert landing(repo, sent, later, sent, squash=False) is MERGED  # no fork recorded

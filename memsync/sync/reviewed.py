@@ -37,6 +37,9 @@ from memsync.sync.binding import Binding
 from memsync.sync.reviewland import Landing, landing, undone
 
 RECORDS = "refs/memsync/reviews/"
+# Beside each record: the default branch as fetched when it was sent, what a review the default
+# branch fast-forwarded to changed (no merge commit or squash to measure it against).
+FORKS = "refs/memsync/review-forks/"
 # A pull request left open longer is rare; if one still lands by a squash, the old fork point
 # is the common version (a reviewer's edit may be kept beside the line it changed, no loss).
 KEEP_DAYS = 90
@@ -51,12 +54,20 @@ class Landed:
     kept: tuple[str, ...] = ()
 
 
-def record_sent(repo: Path, branch: str, commit: str) -> None:
-    """Remember COMMIT as what the review branch BRANCH holds of this machine's."""
-    ref = RECORDS + branch
-    (old,) = git.resolve_refs(repo, ref)
-    if old != commit:
-        git.update_ref(repo, ref, commit, old or git.ZERO_SHA, "memsync: sent for review")
+def record_sent(repo: Path, branch: str, commit: str, fork: str | None) -> None:
+    """Remember COMMIT as what the review branch BRANCH holds of this machine's, sent when
+    the default branch was at FORK."""
+    for ref, new in ((RECORDS + branch, commit), (FORKS + branch, fork)):
+        (old,) = git.resolve_refs(repo, ref)
+        if new is not None and old != new:
+            git.update_ref(repo, ref, new, old or git.ZERO_SHA, "memsync: sent for review")
+
+
+def _drop(repo: Path, ref: str, sent: str, fork: str | None) -> None:
+    """Delete the record REF (at SENT) and its fork ref (at FORK, when there is one)."""
+    git.delete_ref(repo, ref, sent)
+    if fork is not None:
+        git.delete_ref(repo, FORKS + ref.removeprefix(RECORDS), fork)
 
 
 def landed_base(binding: Binding, local: str, remote: str) -> Landed:
@@ -70,21 +81,26 @@ def landed_base(binding: Binding, local: str, remote: str) -> Landed:
     if base == remote or (forward and not git.any_ref_under(repo, RECORDS)):
         return Landed(base)
     records = git.refs_under(repo, RECORDS)
-    tracking = [f"refs/remotes/origin/{ref.removeprefix(RECORDS)}" for ref in records]
-    branches = dict(zip(records, git.resolve_refs(repo, *tracking), strict=True))
+    names = [ref.removeprefix(RECORDS) for ref in records]
+    tracking = git.resolve_refs(repo, *(f"refs/remotes/origin/{name}" for name in names))
+    branches = dict(zip(records, tracking, strict=True))
+    forks = dict(zip(records, git.resolve_refs(repo, *(FORKS + n for n in names)), strict=True))
     oldest = time.time() - KEEP_DAYS * 86400
     kept: dict[str, str] = {}
     absorbed: list[str] = []
     chosen: Landing | None = None
     for ref, (sent, when) in records.items():
-        found = landing(repo, sent, remote, local, not forward) if when >= oldest else None
+        fork = forks[ref]
+        found = None
+        if when >= oldest:
+            found = landing(repo, sent, remote, local, not forward, fork=fork)
         if found is None:
             if when >= oldest and branches[ref] is not None:
                 kept[ref] = sent  # still under review (or closed, its branch kept)
             else:
-                git.delete_ref(repo, ref, sent)  # closed unmerged, or too old to land now
+                _drop(repo, ref, sent, fork)  # closed unmerged, or too old to land now
         elif found.commit is None:
-            git.delete_ref(repo, ref, sent)  # merged in already: the merge base says it all
+            _drop(repo, ref, sent, fork)  # merged in already: the merge base says it all
             absorbed.append(sent)
         else:
             kept[ref] = sent
@@ -95,7 +111,7 @@ def landed_base(binding: Binding, local: str, remote: str) -> Landed:
                 chosen = found
     for ref, sent in kept.items():  # superseded: a later review holding it is merged in
         if any(git.is_ancestor(repo, sent, later) for later in absorbed if later != sent):
-            git.delete_ref(repo, ref, sent)
+            _drop(repo, ref, sent, forks[ref])
     if chosen is None or base is None:
         return Landed(base)
     back = undone(repo, chosen, remote)

@@ -2,7 +2,8 @@
 
 A commit of the default branch took a review in when it holds every file the review changed
 as sent, or with most of its changed body lines (a reviewer edited the rest), or when it is
-the merge commit that brought what was sent into the default branch. A review that landed
+the merge commit that brought what was sent into the default branch, or what was sent itself
+when the default branch fast-forwarded to it (`git merge --ff-only`). A review that landed
 and was then undone (the squash or the merge reverted, a file of it deleted again) shows in
 the default branch's tip: its files are back as they were before the review.
 """
@@ -32,12 +33,15 @@ class Landing:
 MERGED = Landing(None)
 
 
-def landing(repo: Path, sent: str, remote: str, local: str, squash: bool = True) -> Landing | None:
+def landing(
+    repo: Path, sent: str, remote: str, local: str, squash: bool = True, *, fork: str | None = None
+) -> Landing | None:
     """The oldest commit of REMOTE that holds what SENT changed, MERGED when LOCAL has it
     already, or None. Without SQUASH only a merge commit is looked for: in a fast-forward
-    REMOTE's history has all of LOCAL's commits, so no squash brought one of them."""
+    REMOTE's history has all of LOCAL's commits, so no squash brought one of them. FORK is
+    the default branch as fetched when SENT was sent (None: not recorded)."""
     if git.is_ancestor(repo, sent, remote):
-        return _merged(repo, sent, remote, local)
+        return _merged(repo, sent, remote, local, fork)
     if not squash:
         return None
     fork = git.merge_base(repo, sent, remote)
@@ -60,18 +64,38 @@ def landing(repo: Path, sent: str, remote: str, local: str, squash: bool = True)
     return None
 
 
-def _merged(repo: Path, sent: str, remote: str, local: str) -> Landing:
+def _merged(repo: Path, sent: str, remote: str, local: str, fork: str | None) -> Landing:
     """The merge commit of REMOTE that brought SENT into the default branch, with what SENT
-    changed against that branch; MERGED when LOCAL has it or there is none (a fast-forward)."""
+    changed against that branch; MERGED when LOCAL has it. No merge commit: a fast-forward."""
     rows = git.descendants(repo, sent, remote)
     path = {row[0] for row in rows} | {sent}
     # The first parent not on the path from SENT: the default branch it was merged into.
     merges = [row[:2] for row in rows if row[1] not in path]
-    if not merges or git.is_ancestor(repo, merges[-1][0], local):
+    if not merges:
+        return _fast_forwarded(repo, sent, rows, local, fork)
+    if git.is_ancestor(repo, merges[-1][0], local):
         return MERGED
     commit, mainline = merges[-1]  # the oldest: newest first
     changes = git.tree_changes(repo, git.merge_base(repo, sent, mainline), sent).changes
     return Landing(commit, dict(changes)) if changes else MERGED
+
+
+def _fast_forwarded(
+    repo: Path, sent: str, rows: list[list[str]], local: str, fork: str | None
+) -> Landing:
+    """SENT itself on the default branch's first-parent line (ROWS: what descends from it,
+    each first parent on that path): SENT took the review in, with what it changed against
+    FORK. MERGED when nothing came after it, or LOCAL has the commit after it on that line
+    (LOCAL always has SENT: only a commit after it says this machine pulled the landing), or
+    no FORK was recorded (what the review changed is not known)."""
+    first = {row[0]: row[1] for row in rows}
+    after = rows[0][0] if rows else None  # REMOTE: follow first parents down to SENT
+    while after is not None and first[after] != sent:
+        after = first[after]
+    if after is None or fork is None or git.is_ancestor(repo, after, local):
+        return MERGED
+    changes = git.tree_changes(repo, fork, sent).changes
+    return Landing(sent, dict(changes)) if changes else MERGED
 
 
 def undone(repo: Path, landed: Landing, remote: str) -> dict[str, git.ModeOid | None]:

@@ -28,19 +28,20 @@ def push_to_review(run: StoreRun, local: str, branch: str) -> str | None:
     binding = run.binding
     repo = binding.clone_dir
     (theirs,) = git.resolve_refs(repo, f"refs/remotes/origin/{branch}")
+    fork = store.heads(binding).remote  # the default branch as fetched: what the review is on
     head = local
     decisions: tuple[str, ...] = ()
     if theirs is not None and theirs != local:
         base = git.merge_base(repo, local, theirs)
         if base == local:
-            record_sent(repo, branch, theirs)
+            record_sent(repo, branch, theirs, fork)
             return theirs  # the branch already holds every local commit
         if base != theirs:
             check_folder(binding, store.store_files(binding, theirs))  # moved or foreign: stop
             head, decisions = merge_heads(binding, local, theirs, base)
     if not git.push_commit(repo, head, branch, run.network_time()):
         return None
-    record_sent(repo, branch, head)  # sync/reviewed: a squash or rebase merge is found by it
+    record_sent(repo, branch, head, fork)  # sync/reviewed: finds a squash, a rebase merge by it
     run.note(decisions=run.report.decisions + decisions)
     return head
 
