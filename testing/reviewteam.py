@@ -61,3 +61,23 @@ def records(machine: Machine, project: Path) -> list[str]:
     """The review records in MACHINE's team clone."""
     (clone,) = [b.clone_dir for b in bindings_of(machine, project) if b.scope == "team"]
     return git("for-each-ref", "--format=%(refname)", "refs/memsync/reviews", cwd=clone).split()
+
+
+def land_and_revert(remote: Path, branch: str, tmp_path: Path, method: str) -> None:
+    """BRANCH merged into main by METHOD (`ff`: `git merge --ff-only`, `squash`, `merge`: a
+    merge commit), the branch deleted, then the landing reverted (GitHub's "Revert" button),
+    all before the author pulls."""
+    work = github(remote, tmp_path, f"github-{method}")
+    old = git("rev-parse", "HEAD", cwd=work).strip()
+    if method == "squash":
+        git("merge", "-q", "--squash", f"origin/{branch}", cwd=work)
+        git("commit", "-qm", "Memory review (#1)", cwd=work)
+    else:
+        how = "--ff-only" if method == "ff" else "--no-ff"
+        git("merge", "-q", how, "-m", "Merge pull request #1", f"origin/{branch}", cwd=work)
+    git("push", "-q", "origin", "main", f":refs/heads/{branch}", cwd=work)
+    if method == "merge":
+        git("revert", "--no-edit", "-m", "1", "HEAD", cwd=work)
+    else:
+        git("revert", "--no-edit", f"{old}..HEAD", cwd=work)
+    git("push", "-q", "origin", "main", cwd=work)

@@ -200,10 +200,10 @@ def maintain(repo: Path) -> None:
 _LOST_RACE = ("cannot lock ref", "but expected", "failed to update ref", "incorrect old value")
 
 
-def push(repo: Path, branch: str, timeout: float | None) -> bool:
-    """Push BRANCH (never forced); False when the remote has moved on (rejected)."""
+def push(repo: Path, branch: str, timeout: float | None, commit: str | None = None) -> bool:
+    """Push BRANCH, or COMMIT to it (never forced); False when the remote has moved on."""
     hint = "A server-side hook or branch protection said no; use `memsync push --review`."
-    refspec = f"refs/heads/{branch}:refs/heads/{branch}"
+    refspec = f"{commit or f'refs/heads/{branch}'}:refs/heads/{branch}"
     return _push(repo, refspec, branch, timeout, hint)
 
 

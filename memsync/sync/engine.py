@@ -115,6 +115,10 @@ def _integrate_remote(run: StoreRun) -> str | None:
     new, decisions = merge_heads(binding, heads.local, heads.remote, base)
     git.update_branch(binding.clone_dir, heads.branch, new, heads.local, "memsync: merge")
     run.note(decisions=run.report.decisions + told + decisions + undone_lines(binding, landed))
+    if landed.kept:  # the team undid them: a plain push must not send them back
+        from memsync.sync.heldreview import hold
+
+        hold(binding, landed.kept)
     return new
 
 
@@ -231,8 +235,14 @@ def _push_body(run: StoreRun) -> None:
                 save_manifest(run.manifest_file, run.manifest)
             if local is None or local == heads.remote:
                 break  # blocked, or every unsent change was undone before this push
+            from memsync.sync import heldreview
             from memsync.sync.reviewpush import moved_on, send
 
+            tip = local
+            if not run.review_branch:
+                local = heldreview.hold_out(run, heads.remote, local)
+                if local == heads.remote:
+                    break  # only files held back for review are unsent
             landed = send(run, local, heads.branch)
             if landed is None:
                 if attempts >= run.settings.push_retries:
@@ -245,6 +255,10 @@ def _push_body(run: StoreRun) -> None:
                 from memsync.sync.rewritten import record_pushed
 
                 record_pushed(binding, heads.branch, local)
+                if local != tip:  # files held back: the branch keeps them, on what went out
+                    head = heldreview.merge_back(run, heads.branch, tip, local)
+            else:
+                heldreview.release_all(binding)  # proposed again: nothing held back now
             sent = sent_files(binding, heads.remote, landed)
             run.note(pushed=True, review_branch=run.review_branch, sent=sent)
             break

@@ -95,6 +95,8 @@ def _why_not_pushed(report: StoreReport, command: str) -> str:
         return "the push failed"
     if report.review_branch:
         return f"sent to review branch {report.review_branch} instead"
+    if report.held_review and command != "pull":
+        return "held back for review: `memsync push --review` proposes them"
     if command == "pull":
         return "pull never pushes: run `memsync push`"
     return "run `memsync push` again"

@@ -44,6 +44,8 @@ class StoreReport:
     push_attempts: int = 0
     offline: str | None = None
     review_branch: str | None = None
+    # Files of a review the default branch undid that a plain push left out (sync/heldreview).
+    held_review: tuple[str, ...] = ()
     error: str | None = None
     error_code: int = 0
     live_dir: str = ""  # the live directory this binding writes

@@ -51,7 +51,9 @@ def send(run: StoreRun, local: str, branch: str) -> str | None:
     when the remote moved on meanwhile (fetch, merge, then try again)."""
     if run.review_branch:
         return push_to_review(run, local, run.review_branch)
-    return local if git.push(run.binding.clone_dir, branch, run.network_time()) else None
+    # Not the branch's tip: a commit without files held back for review (sync/heldreview).
+    commit = None if local == store.heads(run.binding).local else local
+    return local if git.push(run.binding.clone_dir, branch, run.network_time(), commit) else None
 
 
 def moved_on(run: StoreRun, attempts: int) -> UserMessageError:
