@@ -141,3 +141,34 @@ def test_deleting_a_held_memory_ends_the_hold(team: Team, tmp_path: Path) -> Non
     assert "held back" not in pushed, pushed
     assert not held_record(alice, pa).exists(), pushed
     assert "oncall.md" in on_main(remote) and "deploy.md" not in on_main(remote), pushed
+
+
+def test_an_edit_of_a_team_memory_the_team_reverted_stays_here_when_the_remote_moved(
+    team: Team, tmp_path: Path
+) -> None:
+    """The review changed a memory the team had; the squash is reverted and bob pushes before
+    alice's plain push: the team's text stays on main, hers here, her other edit goes out."""
+    alice, pa, bob, pb, remote = team
+    live = team_dir(alice, pa)
+    write_memory(live, "deploy.md", "deploy", "Deploy window 10:00-12:00.\n", description="d")
+    (live / "MEMORY.md").write_text("- [Deploy](deploy.md) — d\n")
+    alice.memsync("push", "--scope", "team", cwd=pa)
+    memory = live / "deploy.md"
+    memory.write_text(memory.read_text().replace("10:00-12:00", "14:00-16:00"))
+    alice.memsync("push", "--review", "--scope", "team", cwd=pa)
+    land_and_revert(remote, review_branch(remote), tmp_path, "squash")
+    pulled = alice.memsync("pull", "--scope", "team", cwd=pa).stdout
+    assert "deploy.md: the default branch undid your reviewed change" in pulled, pulled
+    bob.memsync("pull", "--scope", "team", cwd=pb)
+    write_memory(team_dir(bob, pb), "tone.md", "tone", "Short answers.\n")
+    bob.memsync("push", "--scope", "team", cwd=pb)
+    add_oncall(live)
+
+    pushed = alice.memsync("push", "--scope", "team", cwd=pa).stdout
+    assert "held back from the push: deploy.md (" in pushed, pushed
+    files = git("ls-tree", "-r", "--name-only", "main", cwd=remote).split()
+    (deploy,) = [p for p in files if p.endswith("/deploy.md")]
+    assert "10:00-12:00" in git("show", f"main:{deploy}", cwd=remote), pushed
+    assert {"oncall.md", "tone.md"} <= set(on_main(remote)), pushed
+    assert "14:00-16:00" in memory.read_text(), pushed
+    assert (live / "tone.md").is_file(), pushed
