@@ -172,3 +172,21 @@ def test_an_edit_of_a_team_memory_the_team_reverted_stays_here_when_the_remote_m
     assert {"oncall.md", "tone.md"} <= set(on_main(remote)), pushed
     assert "14:00-16:00" in memory.read_text(), pushed
     assert (live / "tone.md").is_file(), pushed
+
+
+def test_status_names_the_memories_held_back_until_push_review(team: Team, tmp_path: Path) -> None:
+    alice, pa, _, _, _ = team
+    kept_after_revert(team, tmp_path, "squash")
+
+    shown = alice.memsync("status", "--scope", "team", cwd=pa).stdout
+    assert (
+        "  reverted   deploy.md: the default branch undid your reviewed change; kept here, left "
+        "out of plain pushes; `memsync push --review` proposes them again\n"
+    ) in shown, shown
+    (team_status,) = json.loads(alice.memsync("status", "--scope", "team", "--json", cwd=pa).stdout)
+    assert team_status["held_for_review"] == ["deploy.md"]
+
+    alice.memsync("push", "--review", "--scope", "team", cwd=pa)
+    (team_status,) = json.loads(alice.memsync("status", "--scope", "team", "--json", cwd=pa).stdout)
+    assert team_status["held_for_review"] == []
+    assert "reverted" not in alice.memsync("status", "--scope", "team", cwd=pa).stdout

@@ -59,6 +59,13 @@ def render_status(st: Any) -> None:
             " pull request is merged",
             target=out,
         )
+    if st.held_for_review:
+        render.line(
+            f"  reverted   {', '.join(st.held_for_review)}: the default branch undid your reviewed"
+            " change; kept here, left out of plain pushes; `memsync push --review` proposes"
+            " them again",
+            target=out,
+        )
     blocked = {b.path for b in st.blocked}
     ready = [p for p in st.local_edits if p not in blocked]
     render.line(f"  local      {len(ready)} edit(s) not yet pushed", target=out)

@@ -38,6 +38,14 @@ def held_paths(binding: Binding) -> tuple[str, ...]:
     return tuple(p for p in paths if isinstance(p, str)) if isinstance(paths, list) else ()
 
 
+def held_here(binding: Binding) -> tuple[str, ...]:
+    """The held memories of BINDING's folder, as reports name them (a store clone may hold
+    other projects' folders too)."""
+    prefix = binding.prefix.rstrip("/")
+    mine = [p for p in held_paths(binding) if not prefix or p.startswith(prefix + "/")]
+    return tuple(sorted(_shown(binding, path) for path in mine))
+
+
 def hold(binding: Binding, paths: Iterable[str]) -> None:
     """Hold the memories of PATHS (repository paths of a review the default branch undid)
     back from plain pushes, beside any held already. An index is not held as a whole: a

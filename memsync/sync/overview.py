@@ -13,6 +13,7 @@ from memsync.model.limits import INDEX_NAME
 from memsync.model.safety import Scope, TreeScan
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
+from memsync.sync.heldreview import held_here
 from memsync.sync.manifest import Manifest, binding_manifest, local_changes
 from memsync.sync.outcome import BlockedFile, fix_for
 
@@ -52,6 +53,9 @@ class StoreStatus:
     # (origin's, as of the last fetch or push) for their pull request to be merged.
     in_review: int = 0
     review_branches: tuple[str, ...] = ()
+    # Memories of a review the default branch undid: plain pushes leave them out until
+    # `push --review` proposes them again (sync/heldreview).
+    held_for_review: tuple[str, ...] = ()
     # The fetched folder is one `pull` refuses (moved by `project move`, or another
     # project's): its problem line says what to run instead.
     folder_refused: bool = False
@@ -214,6 +218,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 in_review=in_review[0],
                 review_branches=in_review[1],
                 folder_refused=refused is not None,
+                held_for_review=held_here(binding) if cloned else (),
             )
         )
     return statuses
