@@ -69,7 +69,8 @@ _HALF_DAY = re.compile(r"\s+[AP]M\b(?!\s*[:\]|)—–-])")
 # `**Date:** February 19, 2026` near a document's top: the day its lines were written; and a
 # generator's stamp, `*Generated 2026-04-11 from STATUS.md, …*` (its words are that day's).
 DATE_FIELD_SOURCE = (
-    r"^\s*(?:(?:>\s*)?(?:[-*]\s+)?(?:\*\*|__)?(?:date|created|written|logged|session\s+date|last\s+updated)"
+    r"^\s*(?:(?:>\s*)?(?:[-*]\s+)?(?:\*\*|__|[*_])?(?:date|created|written|logged|session\s+date"
+    r"|last\s+updated)"
     r"(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*(?=\S)"
     r"|[*_]{0,2}(?:generated|compiled|created|written)\s+(?:on\s+)?(?=20\d\d-[01]\d-[0-3]\d\b))"
 )
@@ -92,8 +93,8 @@ _TITLE_FIELD = re.compile(
     r"^(?:name|title|description)\s*:\s*[\"']?(?:(?P<d>20\d\d-[01]\d-[0-3]\d)\b"
     r"|.*[\s(](?P<e>20\d\d-[01]\d-[0-3]\d)\)?[\"']?\s*$)"
 )
-_UPDATED_FIELD = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*|__)?last\s+updated", re.IGNORECASE)
-_UPDATED_SLACK = 2
+_UPDATED_FIELD = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*|__|[*_])?last\s+updated", re.IGNORECASE)
+_UPDATED_SLACK = 7
 # `   2026-07-24 and **still uncorrected today**`: a wrapped paragraph's next line, which opens
 # with a date the sentence names, not with the day it was written.
 _WRAPPED = re.compile(r"[ \t]+(?![ \t]|[-*+]\s|\d+[.)]\s|[|#>*_\[])")
@@ -119,7 +120,31 @@ _DATED_LABEL = re.compile(
     r"^(?P<t>(?:20\d\d-[01]\d-[0-3]\d|[A-Z][a-z]{2,8}\.? [0-3]?\d(?:st|nd|rd|th)?,? 20\d\d)"
     r"[^:\n]{0,80}):\s*$"
 )
+# The day a line says it was written further in than its start (issue 16's wrong-day review):
+# `(~4h in as of evening Feb 14), **finishing tonight**` (a state told as of a day), and its
+# bold lead's note `**TOMORROW'S HARD SCOPE (2026-06-10 brain dump):**`, `**… catch-up
+# (2026-04-27, commit `9a1896a`)** — Eric reported today's …`: a date with words after it in
+# the parenthesis says what happened that day. A bare `**Arriving tomorrow (2026-04-08)**` is
+# the day a word names, not the writing's.
+_AS_OF = re.compile(
+    r"\bas\s+of\s+(?:(?:the\s+)?(?:morning|afternoon|evening|night|end|close)\s+(?:of\s+)?)?"
+    r"(?=20\d\d-[01]\d-[0-3]\d|[A-Z][a-z]{2,8}\.?\s+[0-3]?\d)",
+    re.IGNORECASE,
+)
+_LEAD_NOTE = re.compile(
+    r"^[^*\n]{0,40}?\*\*[^*\n]*?\((?P<iso>20\d\d-[01]\d-[0-3]\d)[ ,;][^()*\n]{1,40}\)[^*\n]*\*\*"
+)
+# `**Status**: ✅ FULLY OPERATIONAL (2026-03-07 13:39 MST)`: a status stamped to the minute
+# dates the rest of its section like a date field (a bare date may be the status's plan).
+_STATUS_STAMP = re.compile(
+    r"^\s*(?:[-*]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:.*?"
+    r"\b20\d\d-[01]\d-[0-3]\d[ T][0-2]?\d:[0-5]\d\b",
+    re.IGNORECASE,
+)
 _DAY_WORD = re.compile(r"\b(?:(today|tonight)|(tomorrow)|(yesterday))\b", re.IGNORECASE)
+# `### fb091f4 - docs: Document EXTREME testing mode … (2026-02-04)`: a commit copied into a
+# memory (its message below, `##` headings and all), dated by its heading.
+_COMMIT_HEADING = re.compile(r"[0-9a-f]{7,40}\s+[-–—:]\s+\S")
 _PSEUDO_LEVEL = 7  # a bold line standing alone: below every Markdown heading
 # `… tomorrow [confidence=0.58 evidence=memory/2026-04-16.md:4-6]`: a snippet an agent's
 # dreaming pass copied from a daily log, citing it; its words are that day's.
@@ -234,6 +259,21 @@ def _heading_day(text: str, recorded: date) -> date | None:
     return find_date(_BOUND_DATE.sub(" ", text), recorded)
 
 
+def _told_inside(line: str, latest: date) -> tuple[date, str] | None:
+    """The day LINE says it was written after its start (`as of Feb 14`, a bold lead's
+    `(2026-06-10 brain dump)`), if not after LATEST, and where that was said."""
+    as_of = _AS_OF.search(line)
+    told = _DATE.match(line, as_of.end()) if as_of is not None else None
+    found = _to_date(told, latest) if told is not None else None
+    if as_of is not None and told is not None and found is not None and found <= latest:
+        return found, f"the line's `{line[as_of.start() : told.end()]}`"
+    lead = _LEAD_NOTE.match(line)
+    found = find_date(lead.group("iso"), latest) if lead is not None else None
+    if lead is not None and found is not None and found <= latest:
+        return found, f"the line's lead `({lead.group('iso')} …)`"
+    return None
+
+
 def _slipped(found: date | None, recorded: date) -> date | None:
     """FOUND, or the same day a year on when that is up to a fortnight before RECORDED: an
     agent's `## 2025-02-06 Memory Log` committed on 2026-02-07 names last year by a slip (a
@@ -272,8 +312,16 @@ def stated_dates(
         if heading or bold:
             level: float = len(heading.group(1)) if heading else _PSEUDO_LEVEL
             text = heading.group(2) if heading else bold.group("t") if bold else ""
+            commit = None
             while stack and stack[-1][0] >= level:
-                stack.pop()
+                popped = stack.pop()
+                commit = popped if _COMMIT_HEADING.match(popped[1]) else commit
+            if _COMMIT_HEADING.match(text):  # the commit copied before this one ends here
+                stack[:] = [kept for kept in stack if not _COMMIT_HEADING.match(kept[1])]
+            elif commit is not None and level > 1:
+                # a copied commit's message keeps its own `##` headings: still its text, up
+                # to the next commit or a heading above the message's (the file's `#` title)
+                stack.append((level - 0.5, commit[1], commit[2]))
             owners[number] = list(stack)  # a heading is dated by the headings above it
             if heading and _DATE_FIELD.match(text):
                 # `## Date: 2026-03-20 19:00-20:00` over `## 🌙 Reflection`: a field, dating
@@ -282,7 +330,8 @@ def stated_dates(
             stack.append((level, text, number))
             continue
         owners[number] = list(stack)
-        if _DATE_FIELD.match(line) or _TITLE_FIELD.match(line):  # dates the rest of its section
+        if _DATE_FIELD.match(line) or _TITLE_FIELD.match(line) or _STATUS_STAMP.match(line):
+            # a field dates the rest of its section
             stack.append(((stack[-1][0] if stack else 0) + 0.5, line, number))
 
     def stated(line: int) -> tuple[date, str] | None:
@@ -310,6 +359,9 @@ def stated_dates(
         )
         if found is not None and found <= latest:
             return found, "the date the line starts with"
+        inside = _told_inside(lines[line], latest)
+        if inside is not None:
+            return inside
         entry = _DATED_ENTRY.match(lines[line])
         if entry is not None:
             # `- [Reflection (2026-05-19)](reflection_2026-05-19.md) - … today's session`: an
@@ -330,7 +382,8 @@ def stated_dates(
                 # recorded within a day or two of it (a status file committed the next day).
                 found = found if (latest - found).days <= _UPDATED_SLACK else None
             if found is not None and found <= latest and (best is None or found >= best[0]):
-                where = "line" if title or _DATE_FIELD.match(lines[number]) else "heading"
+                field = _DATE_FIELD.match(lines[number]) or _STATUS_STAMP.match(lines[number])
+                where = "line" if title or field else "heading"
                 best = found, f"{where} `{' '.join(heading.split())[:60]}`"
         return best
 
