@@ -65,6 +65,26 @@ def test_an_as_of_elsewhere_or_ahead_dates_nothing(lines: list[str]) -> None:
     assert _stated(lines, date(2026, 2, 18)) is None
 
 
+@pytest.mark.parametrize(
+    ("lines", "heading"),
+    [
+        # tbreeding's memory/2026-07-06.md: when a count was taken, in that day's log
+        (
+            ["# 2026-07-06", "- Dry streak: 15 days (from Jun 21, as of Jul 5). Day 16 today."],
+            "2026-07-06",
+        ),
+        # brandoclaw's daily log: a state reported as of the day before
+        (
+            ["# 2026-06-04", "Quiet Thursday. The debt items were confirmed closed as of June 3."],
+            "2026-06-04",
+        ),
+    ],
+)
+def test_a_dated_heading_is_stronger_than_an_as_of(lines: list[str], heading: str) -> None:
+    day = date.fromisoformat(heading)
+    assert _stated(lines, date(2026, 7, 20)) == (day, f"heading `{heading}`")
+
+
 LEAD_NOTES = [
     # heldout6 p040: a dump's day in the bold lead, committed five days later
     (
@@ -132,6 +152,8 @@ def test_a_status_stamped_to_the_minute_dates_its_sections() -> None:
         "**Status:** Tomorrow project (2026-05-15+). Tonight's build shipped manually.",
         # heldout10 p030: a field stamped to the minute that is no status: a check's time
         "- **Quant state:** ⚠️ STALE — last check was 2026-03-07T01:21 UTC",
+        # pimpy67's WAITING_TOMORROW file: a stamp outside a parenthesis is the status's plan
+        "**Status**: ⏳ WAITING FOR 2026-03-07 18:30 CEST",
     ],
 )
 def test_a_status_without_a_stamp_or_a_stamp_without_a_status_dates_nothing(first: str) -> None:
@@ -161,6 +183,8 @@ def test_a_copied_commit_dates_its_messages_own_headings(section: str) -> None:
         ["### 2026-02-04 entry", "", "## Open questions", "", "- decide tomorrow"],
         # a title (`#`) after the commit ends it
         [COMMIT, "", "# Notes", "", "- decide tomorrow"],
+        # a compact date is no commit's hash
+        ["### 20260204 - entry (2026-02-04)", "", "## Open questions", "", "- decide tomorrow"],
     ],
 )
 def test_a_dated_heading_ends_at_a_shallower_heading(lines: list[str]) -> None:

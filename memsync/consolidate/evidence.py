@@ -134,17 +134,19 @@ _AS_OF = re.compile(
 _LEAD_NOTE = re.compile(
     r"^[^*\n]{0,40}?\*\*[^*\n]*?\((?P<iso>20\d\d-[01]\d-[0-3]\d)[ ,;][^()*\n]{1,40}\)[^*\n]*\*\*"
 )
-# `**Status**: ✅ FULLY OPERATIONAL (2026-03-07 13:39 MST)`: a status stamped to the minute
-# dates the rest of its section like a date field (a bare date may be the status's plan).
+# `**Status**: ✅ FULLY OPERATIONAL (2026-03-07 13:39 MST)`: a status stamped to the minute in
+# its parenthesis dates the rest of its section like a date field (a bare date may be the
+# status's plan: `**Status**: ⏳ WAITING FOR 2026-07-22 18:30 CEST`).
 _STATUS_STAMP = re.compile(
     r"^\s*(?:[-*]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:.*?"
-    r"\b20\d\d-[01]\d-[0-3]\d[ T][0-2]?\d:[0-5]\d\b",
+    r"\(\s*20\d\d-[01]\d-[0-3]\d[ T][0-2]?\d:[0-5]\d\b",
     re.IGNORECASE,
 )
 _DAY_WORD = re.compile(r"\b(?:(today|tonight)|(tomorrow)|(yesterday))\b", re.IGNORECASE)
 # `### fb091f4 - docs: Document EXTREME testing mode … (2026-02-04)`: a commit copied into a
-# memory (its message below, `##` headings and all), dated by its heading.
-_COMMIT_HEADING = re.compile(r"[0-9a-f]{7,40}\s+[-–—:]\s+\S")
+# memory (its message below, `##` headings and all), dated by its heading. A hash has a letter:
+# `### 20260315 - Daily` is a compact date.
+_COMMIT_HEADING = re.compile(r"(?=\d*[a-f])[0-9a-f]{7,40}\s+[-–—:]\s+\S")
 _PSEUDO_LEVEL = 7  # a bold line standing alone: below every Markdown heading
 # `… tomorrow [confidence=0.58 evidence=memory/2026-04-16.md:4-6]`: a snippet an agent's
 # dreaming pass copied from a daily log, citing it; its words are that day's.
@@ -359,9 +361,6 @@ def stated_dates(
         )
         if found is not None and found <= latest:
             return found, "the date the line starts with"
-        inside = _told_inside(lines[line], latest)
-        if inside is not None:
-            return inside
         entry = _DATED_ENTRY.match(lines[line])
         if entry is not None:
             # `- [Reflection (2026-05-19)](reflection_2026-05-19.md) - … today's session`: an
@@ -385,6 +384,8 @@ def stated_dates(
                 field = _DATE_FIELD.match(lines[number]) or _STATUS_STAMP.match(lines[number])
                 where = "line" if title or field else "heading"
                 best = found, f"{where} `{' '.join(heading.split())[:60]}`"
-        return best
+        # Weaker than a heading: `- Dry streak: 15 days (from Jun 21, as of Jul 5). Day 16
+        # today.` under `# 2026-07-06` tells when a count was taken, in that day's log.
+        return best if best is not None else _told_inside(lines[line], latest)
 
     return stated
