@@ -81,13 +81,23 @@ def test_both_changed_the_words_the_newer_words_stay_commented(
     assert decision.detail.endswith("kept it commented out, with the newer words")
 
 
-def test_an_older_comment_and_a_dropped_line_are_left_as_they_were() -> None:
+def test_an_older_comment_keeps_its_words_beside_a_dropped_line() -> None:
     # A comment already in the common version is no side's new choice: it keeps its words.
+    # The live line dropped on one side and reworded on the other is no comment's: it stays
+    # with the new words (its memory stays), as tests/test_merge_dropped_entry.py has it.
     base = INDEX + "<!-- - [Old](old.md) — an older note -->\n"
     dropped = base.replace("- [Old](old.md) — old hook\n", "")
-    result = both_ways(base, dropped, base.replace("old hook", "bob's new hook"))
+    edited = base.replace("old hook", "bob's new hook")
+    result = both_ways(base, dropped, edited)
     assert result.content is not None
-    assert result.content.decode() == dropped and not result.decisions
+    assert result.content.decode() == edited
+    assert [d.kind for d in result.decisions] == ["index-entry-deleted"]
+    # Gone with its memory, the live line goes and the old comment stays as it was.
+    went = merge_index(base.encode(), dropped.encode(), edited.encode(), gone={"old.md"})
+    assert went.content == dropped.encode()
+    assert [(d.kind, d.lost) for d in went.decisions] == [
+        ("index-entry-deleted", "- [Old](old.md) — bob's new hook")
+    ]
     # Unchanged on the other side: nothing to carry.
     assert both_ways(INDEX, ONE_LINE, INDEX.replace("the new memory", "x")).decisions == ()
 

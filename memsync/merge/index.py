@@ -19,6 +19,11 @@ _LINK = re.compile(r"(?<!\\)\]\((?P<target><[^>]*>|[^)\s]*)")
 # `<!--` line and a `-->` line); the entry is the `body` group.
 _COMMENTED = re.compile(r"^[ \t]*(?:<!--[ \t]*)?(?P<body>.*?)(?:[ \t]*-->.*)?$")
 
+_DELETED_KEPT = "deleted on one side and changed on the other; kept the changed index entry"
+_DELETED_WENT = (
+    "deleted on one side with its memory and changed on the other; the entry went with its memory"
+)
+
 Token = tuple[str, str, int]  # ("E", store path, occurrence) or ("L", text, 0)
 
 
@@ -138,6 +143,7 @@ def _merge_lines(
     *,
     times: tuple[int, int],
     a_first: bool,
+    gone: Collection[str],
     decisions: list[MergeDecision],
 ) -> list[IndexLine]:
     (base_tokens, base_texts), (a_tokens, a_texts), (b_tokens, b_texts) = (
@@ -171,23 +177,27 @@ def _merge_lines(
     base_plain, a_plain, b_plain = (
         Counter(t[1] for t in tokens if t[0] == "L") for tokens in (base_tokens, a_tokens, b_tokens)
     )
-    commented = _Commented(path, folder, texts, (base_plain, a_plain, b_plain), times)
+    commented = _Commented(path, folder, texts, (base_plain, a_plain, b_plain), times, gone)
     for token in base_texts:
         if token not in emitted:
             commented.carry(token, lines, decisions)
+        elif token not in a_texts or token not in b_texts:  # dropped by one, moved by the other
+            commented.deleted(token, decisions)
     return lines
 
 
 @dataclass(frozen=True)
 class _Commented:
     """An entry one side commented out while the other changed it: the change goes into the
-    comment (the commenting side's choice stays, no word is lost), and the report says so."""
+    comment (the commenting side's choice stays, no word is lost), and the report says so.
+    Deleted outright instead, the changed line stays while its memory does (`deleted`)."""
 
     path: str
     folder: str
     texts: tuple[dict[Token, str], dict[Token, str], dict[Token, str]]
     plain: tuple[Counter[str], Counter[str], Counter[str]]  # each version's non-entry lines
     times: tuple[int, int]
+    gone: Collection[str]  # memories the merged tree no longer has
 
     def carry(self, token: Token, lines: list[IndexLine], decisions: list[MergeDecision]) -> None:
         """Put the other side's change of TOKEN's entry into the comment one side put it in."""
@@ -206,8 +216,14 @@ class _Commented:
                 ),
                 None,
             )
-            if place is None:  # dropped, not commented: the entry goes with its memory
-                continue
+            if place is None:  # deleted outright, not commented
+                if self.deleted(token, decisions):
+                    keys = [_line_key(ln, self.folder) for ln in lines]
+                    order = [t[1] for t in self.texts[other]]  # its entries, in its order
+                    n = list(self.texts[other]).index(token)
+                    at = _position(keys, order[:n][::-1], order[n + 1 :])
+                    lines.insert(at, IndexLine(edited, parse_entry(edited)))
+                return
             line, lost, why = lines[place].text, None, "with the change"
             if base in line:
                 kept = line.replace(base, edited, 1)
@@ -230,6 +246,18 @@ class _Commented:
             )  # fmt: skip
             return
 
+    def deleted(self, token: Token, decisions: list[MergeDecision]) -> bool:
+        """Report an entry one side deleted outright and the other changed: True when the
+        changed line stays (its memory does, as a changed file stays against a deletion)."""
+        edited = self.texts[1].get(token, self.texts[2].get(token))
+        if edited is None or edited == self.texts[0][token]:
+            return False  # untouched on the other side: the deletion wins, unsaid
+        # A line of a memory that is gone would dangle: it goes, its words said in full.
+        kept, lost = (None, edited) if token[1] in self.gone else (edited, None)
+        why = _DELETED_KEPT if lost is None else _DELETED_WENT
+        decisions.append(MergeDecision(self.path, "index-entry-deleted", token[1], kept, lost, why))
+        return kept is not None
+
     def _key(self, text: str) -> str | None:
         match = _COMMENTED.match(text)
         entry = None if match is None else parse_entry(match.group("body"))
@@ -240,23 +268,29 @@ def _fix_up(
     lines: list[IndexLine], folder: str, gone: Collection[str], ensure: Sequence[IndexEnsure]
 ) -> list[IndexLine]:
     """Drop entries of deleted memories; add entries memories must have."""
-
-    def key(line: IndexLine) -> str | None:
-        return None if line.entry is None else resolve_target(folder, line.entry.target)
-
-    result = [line for line in lines if key(line) not in gone] if gone else list(lines)
+    result = [ln for ln in lines if _line_key(ln, folder) not in gone] if gone else list(lines)
     for item in sorted(ensure, key=lambda e: e.target):
-        keys = [key(line) for line in result]
-        if item.target in keys:
-            continue
-        position = next((keys.index(a) + 1 for a in item.after if a in keys), None)
-        if position is None:
-            position = next((keys.index(b) for b in item.before if b in keys), None)
-        if position is None:
-            entries = [i for i, k in enumerate(keys) if k is not None]
-            position = entries[-1] + 1 if entries else len(result)
-        result.insert(position, IndexLine(item.line, parse_entry(item.line)))
+        keys = [_line_key(line, folder) for line in result]
+        if item.target not in keys:
+            at = _position(keys, item.after, item.before)
+            result.insert(at, IndexLine(item.line, parse_entry(item.line)))
     return result
+
+
+def _line_key(line: IndexLine, folder: str) -> str | None:
+    return None if line.entry is None else resolve_target(folder, line.entry.target)
+
+
+def _position(keys: Sequence[str | None], after: Sequence[str], before: Sequence[str]) -> int:
+    """Where a line goes among lines of KEYS: after the first of AFTER there, else before the
+    first of BEFORE, else after the last entry."""
+    position = next((keys.index(a) + 1 for a in after if a in keys), None)
+    if position is None:
+        position = next((keys.index(b) for b in before if b in keys), None)
+    if position is None:
+        entries = [i for i, k in enumerate(keys) if k is not None]
+        position = entries[-1] + 1 if entries else len(keys)
+    return position
 
 
 def merge_index(
@@ -310,7 +344,13 @@ def merge_index(
         )
         a_first = ours_first(a_raw, b_raw, ours_time, theirs_time)
         lines = _merge_lines(
-            path, folder, (base_index, a, b), times=times, a_first=a_first, decisions=decisions
+            path,
+            folder,
+            (base_index, a, b),
+            times=times,
+            a_first=a_first,
+            gone=gone,
+            decisions=decisions,
         )
         ref = base_index if base is not None else (a if a_first else b)
         result = Index(

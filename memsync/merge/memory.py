@@ -43,6 +43,8 @@ DECISION_KINDS = {
     "index-lines-combined": "both sides changed the same index lines; both kept",
     "index-entry-commented": "an index entry commented out on one side and changed on the"
     " other; kept commented out, with the change",
+    "index-entry-deleted": "an index entry deleted on one side and changed on the other; the"
+    " changed line stayed, or went with its deleted memory, its words quoted in full",
 }
 
 

@@ -23,10 +23,13 @@ from memsync.sync.manifest import Manifest
 
 TRAILER = "Memsync-Decision"
 _SHOWN = 48  # characters of a kept or losing value a decision line shows
+# Kinds whose losing value no merged file holds any more: shown in full, not shortened.
+_IN_FULL = frozenset({"index-entry-deleted"})
 
 
-def _value(value: str | None, field: str | None) -> str:
-    """A value for one line: quoted, shortened, never a secret-looking value in the clear."""
+def _value(value: str | None, field: str | None, shown: int = _SHOWN) -> str:
+    """A value for one line: quoted, shortened to SHOWN characters, never a secret-looking
+    value in the clear."""
     if value is None:
         return "(none)"
     from memsync.check.secrets import scan_text
@@ -34,7 +37,7 @@ def _value(value: str | None, field: str | None) -> str:
     flat = " ".join(value.split())
     if scan_text(value) or (field and scan_text(f"{field.rsplit('.', 1)[-1]}: {value}")):
         return "(a secret-looking value, not shown)"
-    short = flat if len(flat) <= _SHOWN else flat[: _SHOWN - 1] + "…"
+    short = flat if len(flat) <= shown else flat[: shown - 1] + "…"
     return json.dumps(short, ensure_ascii=False)
 
 
@@ -50,8 +53,9 @@ def describe(decision: MergeDecision, prefix: str = "") -> str:
     where = f"{path} ({decision.field})" if decision.field else path
     line = f"{where}: {decision.detail}"
     if decision.lost is not None:
-        kept, lost = _value(decision.kept, decision.field), _value(decision.lost, decision.field)
-        line += f"; kept {kept}, lost {lost}"
+        shown = len(decision.lost) if decision.kind in _IN_FULL else _SHOWN
+        kept = _value(decision.kept, decision.field)
+        line += f"; kept {kept}, lost {_value(decision.lost, decision.field, shown)}"
     return line
 
 

@@ -1,0 +1,169 @@
+"""An index entry deleted outright on one machine (the line removed, not commented) and
+reworded on the other: the rewording went, unsaid. Now the changed line stays while its memory
+does, as a changed file stays against a deletion, and the report says so; a line whose memory
+is gone goes with it, and the report quotes its new words in full."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memsync.merge.index import merge_index
+from memsync.merge.memory import FileMerge
+from memsync.sync.storemerge import describe
+from testing.gitrepo import git
+from testing.machines import Machine, shared_index
+
+INDEX = "# Memory\n\n- [New](new.md) — the new memory\n- [Old](old.md) — old hook\n"
+DROPPED = INDEX.replace("- [Old](old.md) — old hook\n", "")
+EDITED = INDEX.replace("old hook", "bob's new hook")
+KEPT = "deleted on one side and changed on the other; kept the changed index entry"
+GONE = (
+    "deleted on one side with its memory and changed on the other; the entry went with its memory"
+)
+
+
+def both_ways(base: str, ours: str, theirs: str, **kwargs: object) -> FileMerge:
+    one = merge_index(
+        base.encode(), ours.encode(), theirs.encode(), ours_time=1, theirs_time=2, **kwargs
+    )  # type: ignore[arg-type]
+    two = merge_index(
+        base.encode(), theirs.encode(), ours.encode(), ours_time=2, theirs_time=1, **kwargs
+    )  # type: ignore[arg-type]
+    assert one.content == two.content and set(one.decisions) == set(two.decisions)
+    return one
+
+
+@pytest.mark.parametrize(
+    "edited",
+    [
+        EDITED,
+        INDEX.replace("[Old]", "[Older]"),
+        # The editing side also moved it first: it stays where that side put it.
+        "# Memory\n\n- [Old](old.md) — bob's new hook\n- [New](new.md) — the new memory\n",
+    ],
+)
+def test_a_changed_entry_deleted_on_the_other_side_stays_and_is_reported(edited: str) -> None:
+    result = both_ways(INDEX, DROPPED, edited)
+    assert result.content is not None
+    assert result.content.decode() == edited
+    (decision,) = result.decisions
+    assert (decision.kind, decision.field, decision.lost, decision.detail) == (
+        "index-entry-deleted",
+        "old.md",
+        None,
+        KEPT,
+    )
+    assert decision.kept == next(ln for ln in edited.splitlines() if "(old.md)" in ln)
+
+
+def test_the_kept_line_takes_its_place_among_other_changes() -> None:
+    base = INDEX + "- [Third](third.md) — third\n"
+    dropped = base.replace("- [Old](old.md) — old hook\n", "").replace("third\n", "3rd\n")
+    edited = base.replace("old hook", "bob's new hook").replace("# Memory", "# Notes")
+    result = both_ways(base, dropped, edited)
+    assert result.content is not None
+    assert result.content.decode() == (
+        "# Notes\n\n- [New](new.md) — the new memory\n- [Old](old.md) — bob's new hook\n"
+        "- [Third](third.md) — 3rd\n"
+    )
+
+
+def test_a_changed_entry_whose_memory_is_gone_goes_and_its_words_are_reported() -> None:
+    long_hook = "bob's new hook, " + "with many more words than a report line shows " * 3
+    edited = INDEX.replace("old hook", long_hook.strip())
+    result = both_ways(INDEX, DROPPED, edited, gone={"old.md"})
+    assert result.content is not None
+    assert result.content.decode() == DROPPED
+    (decision,) = result.decisions
+    assert (decision.kind, decision.field, decision.kept, decision.detail) == (
+        "index-entry-deleted",
+        "old.md",
+        None,
+        GONE,
+    )
+    assert decision.lost == f"- [Old](old.md) — {long_hook.strip()}"
+    # The report line quotes the words in full, not cut at 48 characters as other values are.
+    assert json.dumps(decision.lost, ensure_ascii=False) in describe(decision)
+
+
+def test_an_untouched_entry_deleted_on_one_side_still_goes_unsaid() -> None:
+    other = INDEX.replace("the new memory", "the newer memory")
+    result = both_ways(INDEX, DROPPED, other)
+    assert result.content is not None
+    assert result.content.decode() == DROPPED.replace("the new memory", "the newer memory")
+    assert result.decisions == ()
+    assert both_ways(INDEX, DROPPED, other, gone={"old.md"}).decisions == ()
+
+
+def _race(
+    machines: list[Machine],
+    tmp_path: Path,
+    dropper_first: bool,
+    *,
+    shown: bool,
+    delete: bool,
+    bob_body: bool = False,
+) -> tuple[str, Path, Path]:
+    """Alice drops old.md's line (her session shown it, or with old.md deleted), bob rewords
+    it (and edits old.md); one pushes, the other syncs, the first pulls. The sync's output
+    and both memory folders."""
+    alice, pa, live_a, bob, pb, live_b = shared_index(machines, tmp_path, INDEX, "new", "old")
+    if shown:  # the SessionStart pull: push's keep of dropped lines leaves its choice alone
+        hook_input = json.dumps({"cwd": str(pa), "source": "startup"})
+        alice.memsync("pull", "--hook", stdin=hook_input)
+    if delete:
+        (live_a / "old.md").unlink()
+    (live_a / "MEMORY.md").write_text(DROPPED, encoding="utf-8")
+    (live_b / "MEMORY.md").write_text(EDITED, encoding="utf-8")
+    if bob_body:
+        old = (live_b / "old.md").read_text(encoding="utf-8")
+        (live_b / "old.md").write_text(old.replace("Body of old.", "Body of old, bob."), "utf-8")
+    first, second = ((alice, pa), (bob, pb)) if dropper_first else ((bob, pb), (alice, pa))
+    first[0].memsync("push", cwd=first[1])
+    synced = second[0].memsync("sync", cwd=second[1])
+    first[0].memsync("pull", cwd=first[1])
+    return synced.stdout, live_a, live_b
+
+
+@pytest.mark.parametrize("dropper_first", [True, False])
+def test_two_machines_keep_the_reworded_line_the_other_dropped(
+    machines: list[Machine], tmp_path: Path, dropper_first: bool
+) -> None:
+    # Alice's session was shown the entry and dropped it as stale (the client's "drop stale
+    # entries"); old.md stays.
+    out, *lives = _race(machines, tmp_path, dropper_first, shown=True, delete=False)
+    assert f"merge: MEMORY.md (acme-api/old.md): {KEPT}" in out, out
+    for live in lives:
+        assert (live / "MEMORY.md").read_text(encoding="utf-8") == EDITED
+        assert (live / "old.md").is_file()
+
+
+@pytest.mark.parametrize("dropper_first", [True, False])
+def test_two_machines_drop_the_line_of_a_deleted_memory_and_quote_its_words(
+    machines: list[Machine], tmp_path: Path, dropper_first: bool
+) -> None:
+    out, *lives = _race(machines, tmp_path, dropper_first, shown=False, delete=True)
+    words = "- [Old](old.md) — bob's new hook"
+    report = f'MEMORY.md (acme-api/old.md): {GONE}; kept (none), lost "{words}"'
+    assert f"merge: {report}" in out, out
+    for live in lives:
+        assert (live / "MEMORY.md").read_text(encoding="utf-8") == DROPPED
+        assert not (live / "old.md").exists()
+    remote = tmp_path / "remotes" / "private.git"
+    trailers = git("log", "--format=%(trailers:key=Memsync-Decision,valueonly)", cwd=remote)
+    assert f"{report.replace('MEMORY.md', 'acme-api/MEMORY.md', 1)}\n" in trailers, trailers
+
+
+@pytest.mark.parametrize("dropper_first", [True, False])
+def test_a_memory_deleted_on_one_machine_and_changed_on_the_other_keeps_its_new_line(
+    machines: list[Machine], tmp_path: Path, dropper_first: bool
+) -> None:
+    out, *lives = _race(machines, tmp_path, dropper_first, shown=False, delete=True, bob_body=True)
+    assert "deleted on one side and changed on the other; kept the changed file" in out, out
+    assert f"merge: MEMORY.md (acme-api/old.md): {KEPT}" in out, out
+    for live in lives:
+        assert (live / "MEMORY.md").read_text(encoding="utf-8") == EDITED
+        assert "Body of old, bob." in (live / "old.md").read_text(encoding="utf-8")
