@@ -89,6 +89,47 @@ def test_a_changed_entry_whose_memory_is_gone_goes_and_its_words_are_reported() 
     assert json.dumps(decision.lost, ensure_ascii=False) in describe(decision)
 
 
+@pytest.mark.parametrize(
+    ("reshaped", "linking"),
+    [
+        (INDEX.replace("- [Old]", "1. [Old]"), "1. [Old](old.md) — old hook"),
+        (INDEX.replace("- [Old](old.md)", "- **[Old](old.md)**"), "- **[Old](old.md)** — old hook"),
+        (
+            "# Memory\n\n- [New](new.md) — the new memory, see [Old](old.md)\n",
+            "- [New](new.md) — the new memory, see [Old](old.md)",
+        ),
+    ],
+)
+@pytest.mark.parametrize("moved", [False, True])
+def test_an_entry_reshaped_on_one_side_is_not_put_back_beside_itself(
+    reshaped: str, linking: str, moved: bool
+) -> None:
+    # A line that still links to the memory in another shape indexes it (as push's keep of
+    # dropped lines reads it): a second line would index it twice. The new words are quoted.
+    edited = EDITED
+    if moved:  # the rewording side moved it too: the merge takes it as an insertion
+        edited = edited.replace("- [Old](old.md) — bob's new hook\n", "")
+        edited = edited.replace("- [New]", "- [Old](old.md) — bob's new hook\n- [New]")
+    _assert_linked(both_ways(INDEX, reshaped, edited), reshaped, linking)
+
+
+def test_one_of_two_duplicate_entries_dropped_and_the_other_reworded_stays_one() -> None:
+    twice = INDEX + "- [Old](old.md) — old hook\n"
+    edited = INDEX + "- [Old](old.md) — bob's new hook\n"
+    _assert_linked(both_ways(twice, INDEX, edited), INDEX, "- [Old](old.md) — old hook")
+
+
+def _assert_linked(result: FileMerge, expected: str, linking: str) -> None:
+    assert result.content is not None
+    assert result.content.decode() == expected
+    decision = next(d for d in result.decisions if d.kind == "index-entry-deleted")
+    assert (decision.kept, decision.lost) == (linking, "- [Old](old.md) — bob's new hook")
+    assert decision.detail == (
+        "deleted on one side, where another line links to its memory, and changed on the"
+        " other; kept that line"
+    )
+
+
 def test_an_untouched_entry_deleted_on_one_side_still_goes_unsaid() -> None:
     other = INDEX.replace("the new memory", "the newer memory")
     result = both_ways(INDEX, DROPPED, other)

@@ -95,7 +95,12 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
         ],
     ),
     "indexkeep": (
-        ["memsync/sync/indexkeep.py", "memsync/merge/index.py"],
+        [
+            "memsync/sync/indexkeep.py",
+            "memsync/merge/index.py",
+            "memsync/merge/indexout.py",
+            "memsync/model/index.py",
+        ],
         ["tests/test_merge_index.py", "tests/test_index_keep_fast.py"],
     ),
     "hooklines": (

@@ -44,7 +44,7 @@ DECISION_KINDS = {
     "index-entry-commented": "an index entry commented out on one side and changed on the"
     " other; kept commented out, with the change",
     "index-entry-deleted": "an index entry deleted on one side and changed on the other; the"
-    " changed line stayed, or went with its deleted memory, its words quoted in full",
+    " changed line stayed, or (its memory deleted, or linked from another line) was quoted whole",
 }
 
 

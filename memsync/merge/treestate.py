@@ -11,9 +11,9 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from memsync.merge.index import IndexEnsure, merge_index, relative_target, resolve_target
+from memsync.merge.index import IndexEnsure, merge_index, relative_target
 from memsync.merge.memory import MergeDecision
-from memsync.model.index import format_entry, parse_index
+from memsync.model.index import format_entry, parse_index, resolve_target
 from memsync.model.limits import INDEX_NAME
 from memsync.model.memory import parse_memory
 

@@ -143,6 +143,13 @@ def link_paths(target: str, base: str = "") -> tuple[str, ...]:
     return tuple(paths)
 
 
+def resolve_target(folder: str, target: str) -> str:
+    """The store path an entry target points to, from an index in FOLDER."""
+    if not target or "://" in target or target.startswith(("/", "mailto:")):
+        return target
+    return posixpath.normpath(posixpath.join(folder, target))
+
+
 def commented_lines(texts: Sequence[str]) -> frozenset[int]:
     """Indices of the lines TEXTS whose text starts inside a closed HTML comment
     (`<!-- - [Old](old.md) -->`, or a line between `<!--` and `-->`); a `<!--` in a code span

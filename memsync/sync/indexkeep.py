@@ -203,8 +203,7 @@ def _only_lines(base: bytes, texts: list[str]) -> bytes:
 
 
 def _targets(raw: bytes, folder: str) -> list[str | None]:
-    from memsync.merge.index import resolve_target
-    from memsync.model.index import parse_index
+    from memsync.model.index import parse_index, resolve_target
 
     return [
         None if line.entry is None else resolve_target(folder, line.entry.target)
