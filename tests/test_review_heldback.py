@@ -16,7 +16,7 @@ import pytest
 
 from testing.gitrepo import git
 from testing.hookprobe import bindings_of
-from testing.machines import Machine
+from testing.machines import Machine, setup_machine
 from testing.memories import write_memory
 from testing.reviewteam import (
     DEPLOY,
@@ -190,3 +190,28 @@ def test_status_names_the_memories_held_back_until_push_review(team: Team, tmp_p
     (team_status,) = json.loads(alice.memsync("status", "--scope", "team", "--json", cwd=pa).stdout)
     assert team_status["held_for_review"] == []
     assert "reverted" not in alice.memsync("status", "--scope", "team", cwd=pa).stdout
+
+
+def test_another_projects_review_push_in_the_same_clone_keeps_her_hold(
+    team: Team, tmp_path: Path
+) -> None:
+    """Two of alice's projects share the team store's clone (a folder each): her web project's
+    `push --review` ended api's hold too, so api's next plain push sent deploy.md to main,
+    undoing the team's revert, and api's status no longer named it."""
+    alice, pa, _, _, remote = team
+    live = kept_after_revert(team, tmp_path, "ff")
+    private = tmp_path / "remotes" / "private.git"
+    pw = setup_machine(alice, private, remote, "src/web", origin="git@github.com:Acme/Web.git")
+    web = team_dir(alice, pw)
+    write_memory(web, "web.md", "web", "Web note.\n", description="web")
+    (web / "MEMORY.md").write_text("- [Web](web.md) — web\n")
+    alice.memsync("push", "--review", "--scope", "team", cwd=pw)
+
+    shown = alice.memsync("status", "--scope", "team", cwd=pa).stdout
+    assert "  reverted   deploy.md: the default branch undid" in shown, shown
+    add_oncall(live)
+    pushed = alice.memsync("push", "--scope", "team", cwd=pa).stdout
+    assert "held back from the push: deploy.md (" in pushed, pushed
+    assert "deploy.md" not in on_main(remote), pushed  # the team's revert stands
+    assert "oncall.md" in on_main(remote), pushed
+    assert (live / "deploy.md").read_text().endswith(DEPLOY), pushed

@@ -258,7 +258,7 @@ def _push_body(run: StoreRun) -> None:
                 if local != tip:  # files held back: the branch keeps them, on what went out
                     head = heldreview.merge_back(run, heads.branch, tip, local)
             else:
-                heldreview.release_all(binding)  # proposed again: nothing held back now
+                heldreview.release_here(binding)  # proposed again: this folder holds none back now
             sent = sent_files(binding, heads.remote, landed)
             run.note(pushed=True, review_branch=run.review_branch, sent=sent)
             break

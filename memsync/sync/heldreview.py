@@ -9,7 +9,8 @@ every other change of the local branch: each held memory as the remote has it, e
 without the lines of held memories the remote lacks. That commit is merged back into the
 local branch with the local tree, so nothing changes on this machine. A held file is
 released once the local branch holds it as the remote does (deleted, or the team took it
-back), and every one once a `push --review` sent them: nothing stays held for ever.
+back), and every one of a project's folder once its `push --review` sent them: nothing stays
+held for ever.
 """
 
 from __future__ import annotations
@@ -41,9 +42,15 @@ def held_paths(binding: Binding) -> tuple[str, ...]:
 def held_here(binding: Binding) -> tuple[str, ...]:
     """The held memories of BINDING's folder, as reports name them (a store clone may hold
     other projects' folders too)."""
+    return tuple(
+        sorted(_shown(binding, path) for path in held_paths(binding) if _mine(binding, path))
+    )
+
+
+def _mine(binding: Binding, path: str) -> bool:
+    """Whether the repository path PATH is in BINDING's folder."""
     prefix = binding.prefix.rstrip("/")
-    mine = [p for p in held_paths(binding) if not prefix or p.startswith(prefix + "/")]
-    return tuple(sorted(_shown(binding, path) for path in mine))
+    return not prefix or path.startswith(prefix + "/")
 
 
 def hold(binding: Binding, paths: Iterable[str]) -> None:
@@ -55,8 +62,14 @@ def hold(binding: Binding, paths: Iterable[str]) -> None:
         _save(binding, set(held_paths(binding)) | memories)
 
 
-def release_all(binding: Binding) -> None:
-    """Hold nothing back any more: a `push --review` proposed the held files again."""
+def release_here(binding: Binding) -> None:
+    """Hold nothing of BINDING's folder back any more: its `push --review` proposed them
+    again. Another project's folder in the same clone keeps its hold: that review was not
+    its author's proposal, and its plain push must still leave them out."""
+    _save(binding, [path for path in held_paths(binding) if not _mine(binding, path)])
+
+
+def _release_all(binding: Binding) -> None:
     with contextlib.suppress(FileNotFoundError):
         (binding.clone_dir / HELD).unlink()
 
@@ -66,7 +79,7 @@ def _save(binding: Binding, paths: Iterable[str]) -> None:
     if kept:
         atomic_write_text(binding.clone_dir / HELD, json.dumps(kept) + "\n")
     else:
-        release_all(binding)
+        _release_all(binding)
 
 
 def hold_out(run: StoreRun, remote: str | None, local: str) -> str:
