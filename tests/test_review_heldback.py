@@ -215,3 +215,25 @@ def test_another_projects_review_push_in_the_same_clone_keeps_her_hold(
     assert "deploy.md" not in on_main(remote), pushed  # the team's revert stands
     assert "oncall.md" in on_main(remote), pushed
     assert (live / "deploy.md").read_text().endswith(DEPLOY), pushed
+
+
+def test_project_move_refuses_while_memories_are_held_back(team: Team, tmp_path: Path) -> None:
+    """`project move` pushes the whole branch: it sent the held memory to the default branch
+    in the new folder, undoing the team's revert, unsaid (and left the hold on the old path)."""
+    alice, pa, _, _, remote = team
+    live = kept_after_revert(team, tmp_path, "squash")
+    add_oncall(live)
+
+    moved = alice.memsync("project", "move", "api2", "--scope", "team", cwd=pa, check=False)
+    said = " ".join((moved.stdout + moved.stderr).split())
+    assert moved.returncode == 1, said
+    assert "holds deploy.md back for review" in said, said
+    assert "nothing was moved" in said and "memsync push --review" in said, said
+    files = git("ls-tree", "-r", "--name-only", "main", cwd=remote).split()
+    assert not [p for p in files if p.startswith("api2/")], files
+    assert "deploy.md" not in on_main(remote) and "oncall.md" in on_main(remote), files
+    assert (live / "deploy.md").read_text().endswith(DEPLOY), said
+
+    alice.memsync("push", "--review", "--scope", "team", cwd=pa)
+    alice.memsync("project", "move", "api2", "--scope", "team", cwd=pa)
+    assert "api2/oncall.md" in git("ls-tree", "-r", "--name-only", "main", cwd=remote)

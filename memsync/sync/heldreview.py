@@ -47,6 +47,12 @@ def held_here(binding: Binding) -> tuple[str, ...]:
     )
 
 
+def held_in_clone(binding: Binding) -> tuple[str, ...]:
+    """Every memory BINDING's clone holds back, this folder's named below it and another
+    project's by its repository path: what a push of the whole branch would send."""
+    return tuple(sorted(_shown(binding, path) for path in held_paths(binding)))
+
+
 def _mine(binding: Binding, path: str) -> bool:
     """Whether the repository path PATH is in BINDING's folder."""
     prefix = binding.prefix.rstrip("/")

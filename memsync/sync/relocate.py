@@ -19,6 +19,7 @@ from memsync.errors import MemsyncError, UsageError, UserMessageError
 from memsync.model.safety import Scope
 from memsync.sync import store
 from memsync.sync.binding import Binding, check_subdir, hostname, resolve_bindings
+from memsync.sync.heldreview import held_in_clone
 from memsync.sync.identity import IDENTITY_FILE, FolderRecord, format_record, parse_record
 from memsync.sync.manifest import binding_manifest, save_manifest
 
@@ -64,6 +65,16 @@ def move_project(project_dir: Path, new: str, scopes: tuple[Scope, ...]) -> list
                 f"the {report.scope} store could not be synced first, so nothing was moved: "
                 f"{report.error or report.offline or 'a memory was held back'}",
                 hint="Fix that (see `memsync status`), then run the move again.",
+            )
+    for binding in bindings:
+        # The move pushes the whole branch: it would send what the team reverted.
+        held = held_in_clone(binding)
+        if held:
+            raise UserMessageError(
+                f"the {binding.label} store holds {', '.join(held)} back for review (the default "
+                "branch undid your reviewed change), and a move would push them: nothing was moved",
+                hint="Propose them again with `memsync push --review` (or delete them), then "
+                "run the move again.",
             )
     moved: list[Moved] = []
     for binding in bindings:
