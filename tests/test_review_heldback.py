@@ -22,6 +22,7 @@ from testing.reviewteam import (
     DEPLOY,
     Team,
     bind_team,
+    github,
     land_and_revert,
     review_branch,
     send_deploy,
@@ -237,3 +238,21 @@ def test_project_move_refuses_while_memories_are_held_back(team: Team, tmp_path:
     alice.memsync("push", "--review", "--scope", "team", cwd=pa)
     alice.memsync("project", "move", "api2", "--scope", "team", cwd=pa)
     assert "api2/oncall.md" in git("ls-tree", "-r", "--name-only", "main", cwd=remote)
+
+
+def test_status_drops_a_held_memory_the_team_put_back_as_she_has_it(
+    team: Team, tmp_path: Path
+) -> None:
+    """The team reverts its revert and she pulls: status kept saying `reverted deploy.md …
+    left out of plain pushes` until her next push pruned the record."""
+    alice, pa, _, _, remote = team
+    kept_after_revert(team, tmp_path, "squash")
+    work = github(remote, tmp_path, "github-again")
+    git("revert", "--no-edit", "HEAD", cwd=work)
+    git("push", "-q", "origin", "main", cwd=work)
+    alice.memsync("pull", "--scope", "team", cwd=pa)
+
+    shown = alice.memsync("status", "--scope", "team", cwd=pa).stdout
+    assert "reverted" not in shown, shown
+    (team_status,) = json.loads(alice.memsync("status", "--scope", "team", "--json", cwd=pa).stdout)
+    assert team_status["held_for_review"] == [], team_status

@@ -39,12 +39,15 @@ def held_paths(binding: Binding) -> tuple[str, ...]:
     return tuple(p for p in paths if isinstance(p, str)) if isinstance(paths, list) else ()
 
 
-def held_here(binding: Binding) -> tuple[str, ...]:
+def held_here(binding: Binding, local: str | None, remote: str | None) -> tuple[str, ...]:
     """The held memories of BINDING's folder, as reports name them (a store clone may hold
-    other projects' folders too)."""
-    return tuple(
-        sorted(_shown(binding, path) for path in held_paths(binding) if _mine(binding, path))
-    )
+    other projects' folders too), that LOCAL still holds otherwise than REMOTE: one the team
+    put back as it is here is held no more, though only the next push prunes the record."""
+    mine = [path for path in held_paths(binding) if _mine(binding, path)]
+    if mine and local is not None and remote is not None:
+        changes = git.tree_changes(binding.clone_dir, remote, local).changes
+        mine = [path for path in mine if path in changes]
+    return tuple(sorted(_shown(binding, path) for path in mine))
 
 
 def held_in_clone(binding: Binding) -> tuple[str, ...]:

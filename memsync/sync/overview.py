@@ -145,10 +145,10 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
         ahead = behind = 0
         in_review: tuple[int, tuple[str, ...]] = (0, ())
         branch = "main"
-        local_head = None
+        local_head = remote_head = None
         if cloned:
             heads = store.heads(binding)
-            branch, local_head = heads.branch, heads.local
+            branch, local_head, remote_head = heads.branch, heads.local, heads.remote
             if heads.local and heads.remote:
                 ahead, behind = git.ahead_behind(binding.clone_dir, heads.local, heads.remote)
                 if ahead and binding.scope == "team":
@@ -218,7 +218,7 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 in_review=in_review[0],
                 review_branches=in_review[1],
                 folder_refused=refused is not None,
-                held_for_review=held_here(binding) if cloned else (),
+                held_for_review=held_here(binding, local_head, remote_head) if cloned else (),
             )
         )
     return statuses
