@@ -270,3 +270,14 @@ def test_each_copied_commit_dates_only_its_own_message() -> None:
     assert newer is not None and newer[0] == date(2026, 2, 5), newer
     found = stated(6)
     assert found is not None and found[0] == date(2026, 2, 3), found
+
+
+def test_a_last_updated_stamp_does_not_date_lines_edited_after_it() -> None:
+    """The stamp's line committed six days ago, the lines below it rewritten today without
+    bumping it: they were dated six days back (`today` read as the stamp's day)."""
+    lines = ["*Last updated: 2026-02-23*", "", "## Completed Today", "", "- Deployed the fix today"]
+    days = {0: date(2026, 2, 23)}
+    stated = stated_dates(lines, lambda n: days.get(n, date(2026, 3, 1)))
+    assert stated(4) is None
+    days[0] = date(2026, 3, 1)  # committed with the lines, six days after it: their day
+    assert stated(4) == (date(2026, 2, 23), "line `*Last updated: 2026-02-23*`")

@@ -378,8 +378,11 @@ def stated_dates(
             found = _slipped(_heading_day(text, latest), latest)
             if found is not None and _UPDATED_FIELD.match(lines[number]):
                 # `**Last Updated:**` goes stale when an edit forgets it: it dates only lines
-                # recorded within a day or two of it (a status file committed the next day).
-                found = found if (latest - found).days <= _UPDATED_SLACK else None
+                # recorded within a week of it (a status file committed days later), and only
+                # lines committed with it or before it: a line recorded after the stamp's own
+                # line was edited without bumping it.
+                fresh = (latest - found).days <= _UPDATED_SLACK and fallback(number) >= latest
+                found = found if fresh else None
             if found is not None and found <= latest and (best is None or found >= best[0]):
                 field = _DATE_FIELD.match(lines[number]) or _STATUS_STAMP.match(lines[number])
                 where = "line" if title or field else "heading"
