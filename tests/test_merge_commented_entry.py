@@ -57,6 +57,19 @@ def test_the_other_side_s_change_goes_into_the_comment(commented: str) -> None:
     )
 
 
+def test_an_index_in_a_folder_names_itself_and_the_memory_by_store_path() -> None:
+    result = merge_index(
+        INDEX.encode(), ONE_LINE.encode(), EDITED.encode(), path="team/acme/MEMORY.md"
+    )
+    assert result.content == ONE_LINE.replace("old hook", "bob's new hook").encode()
+    (decision,) = result.decisions
+    assert (decision.path, decision.kind, decision.field) == (
+        "team/acme/MEMORY.md",
+        "index-entry-commented",
+        "team/acme/old.md",
+    )
+
+
 def test_a_title_change_goes_into_the_comment_too() -> None:
     edited = INDEX.replace("[Old]", "[Older]")
     result = both_ways(INDEX, WRAPPED, edited)

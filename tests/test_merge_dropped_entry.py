@@ -208,3 +208,50 @@ def test_a_memory_deleted_on_one_machine_and_changed_on_the_other_keeps_its_new_
     for live in lives:
         assert (live / "MEMORY.md").read_text(encoding="utf-8") == EDITED
         assert "Body of old, bob." in (live / "old.md").read_text(encoding="utf-8")
+
+
+def _entries(*names: str) -> str:
+    return "# Memory\n\n" + "".join(f"- [{n}]({n.lower()}.md) — {n} hook\n" for n in names)
+
+
+@pytest.mark.parametrize(
+    ("base", "dropped", "expected"),
+    [
+        # after its nearest neighbour above that is still there (C went: B's, not A's)
+        (
+            _entries("A", "B", "C", "Old", "D"),
+            _entries("A", "B", "D"),
+            _entries("A", "B", "Old", "D"),
+        ),
+        # the first entry: before the one that followed it
+        (_entries("Old", "A", "B"), _entries("A", "B"), _entries("Old", "A", "B")),
+        # two reworded entries in a row keep their order
+        (_entries("A", "Old", "Two", "B"), _entries("A", "B"), _entries("A", "Old", "Two", "B")),
+    ],
+)
+def test_a_kept_line_goes_back_beside_its_neighbours(
+    base: str, dropped: str, expected: str
+) -> None:
+    edited = base.replace("Old hook", "bob's new hook").replace("Two hook", "bob's two")
+    result = both_ways(base, dropped, edited)
+    assert result.content is not None
+    assert result.content.decode() == expected.replace("Old hook", "bob's new hook").replace(
+        "Two hook", "bob's two"
+    )
+    assert {d.detail for d in result.decisions} == {KEPT}
+
+
+def test_an_index_in_a_folder_reads_the_deleting_side_s_links_from_that_folder() -> None:
+    # `1. [Old](old.md)` in team/acme/MEMORY.md links team/acme/old.md: it indexes the memory.
+    reshaped = INDEX.replace("- [Old]", "1. [Old]")
+    result = both_ways(INDEX, reshaped, EDITED, path="team/acme/MEMORY.md")
+    assert result.content is not None
+    assert result.content.decode() == reshaped
+    (decision,) = result.decisions
+    assert (decision.path, decision.field, decision.kept) == (
+        "team/acme/MEMORY.md",
+        "team/acme/old.md",
+        "1. [Old](old.md) — old hook",
+    )
+    kept = both_ways(INDEX, DROPPED, EDITED, path="team/acme/MEMORY.md").decisions
+    assert [(d.path, d.detail) for d in kept] == [("team/acme/MEMORY.md", KEPT)]

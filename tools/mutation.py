@@ -136,6 +136,36 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
             "test_a_commented_line_survives_a_deletion_synced_from_another_machine",
         ],
     ),
+    # The 2026-11-27 session's later code (M3): heldreview whole; indexout through merge_index
+    # and indexkeep (the two-machine scenarios run memsync in a child process: deselected);
+    # anchors with --mutants on grafted_cuts, _told_inside and stated_dates (docs/MUTATION.md).
+    "heldreview": (
+        ["memsync/sync/heldreview.py"],
+        ["tests/test_heldreview_fast.py"],
+    ),
+    "indexout": (
+        ["memsync/merge/indexout.py"],
+        [
+            "tests/test_merge_dropped_entry.py",
+            "tests/test_merge_commented_entry.py",
+            "tests/test_merge_index.py",
+            "tests/test_index_keep_fast.py",
+            "--deselect",
+            "tests/test_merge_dropped_entry.py::test_two_machines",
+            "--deselect",
+            "tests/test_merge_dropped_entry.py::test_a_memory_deleted_on_one_machine",
+            "--deselect",
+            "tests/test_merge_commented_entry.py::test_two_machines",
+        ],
+    ),
+    "anchors": (
+        ["memsync/git/refs.py", "memsync/consolidate/evidence.py"],
+        [
+            "tests/test_dates_anchor_forms.py",
+            "tests/test_consolidate_shallow.py",
+            "tests/test_dates_sweep_rules.py",
+        ],
+    ),
     "dedupe": (
         ["memsync/consolidate/dedupe.py", "memsync/consolidate/likeness.py"],
         ["tests/test_dedupe.py", "tests/test_paraphrase.py", "tests/test_mutation_dedupe.py"],
