@@ -40,6 +40,26 @@ AS_OF = [
         date(2026, 4, 21),
         "the line's `as of 2026-04-21`",
     ),
+    # the part of a day may name the day with `the ... of`; a capital `As of` mid-line too
+    (
+        ["- Queue drained (as of the end of Feb 14), **finishing tonight**"],
+        date(2026, 2, 18),
+        date(2026, 2, 14),
+        "the line's `as of the end of Feb 14`",
+    ),
+    (
+        ["- Build green. As of Feb 14 the queue is empty, **finishing tonight**"],
+        date(2026, 2, 18),
+        date(2026, 2, 14),
+        "the line's `As of Feb 14`",
+    ),
+    # as of the day it was recorded: still the line's own word
+    (
+        ["- Queue drained (as of 2026-02-18 09:00), **finishing tonight**"],
+        date(2026, 2, 18),
+        date(2026, 2, 18),
+        "the line's `as of 2026-02-18`",
+    ),
 ]
 
 
@@ -59,6 +79,8 @@ def test_as_of_a_date_inside_a_line_dates_the_line(
         ["- Plan holds as of Feb 20, **finishing tonight**"],
         # a date that is no `as of`'s: what the line is about
         ["- Tasks queued Feb 14 are finishing tonight"],
+        # `as of` inside a word is none
+        ["- The alias of 2026-02-14 points at the old build, **finishing tonight**"],
     ],
 )
 def test_an_as_of_elsewhere_or_ahead_dates_nothing(lines: list[str]) -> None:
@@ -108,13 +130,22 @@ LEAD_NOTES = [
         date(2026, 4, 28),
         date(2026, 4, 27),
     ),
+    # a note after a semicolon
+    (
+        ["- **Ingester catch-up (2026-04-27; after the outage)** — fixed today"],
+        date(2026, 4, 28),
+        date(2026, 4, 27),
+    ),
+    # a note of the day it was recorded
+    (["- **Catch-up (2026-04-28, commit `9a1896a`)** — fixed today"], date(2026, 4, 28), None),
 ]
 
 
 @pytest.mark.parametrize(("lines", "recorded", "day"), LEAD_NOTES)
 def test_a_dated_note_in_a_bold_lead_dates_the_line(
-    lines: list[str], recorded: date, day: date
+    lines: list[str], recorded: date, day: date | None
 ) -> None:
+    day = day or recorded
     assert _stated(lines, recorded) == (day, f"the line's lead `({day.isoformat()} …)`")
 
 
@@ -126,6 +157,8 @@ def test_a_dated_note_in_a_bold_lead_dates_the_line(
         "- **Arriving tomorrow (2026-04-08)**: Vgate iCar Pro Bluetooth adapter",
         # a dated note outside the bold lead: what the line points at
         "- **Hard scope: planes only.** Roof first tomorrow (see 2026-04-01 brain dump)",
+        # a note of a day after the line was recorded: a plan
+        "- **Launch (2026-04-20 go-live day)**: ship the adapter tomorrow",
     ],
 )
 def test_a_bare_or_trailing_date_is_no_leads_note(line: str) -> None:
@@ -134,15 +167,29 @@ def test_a_bare_or_trailing_date_is_no_leads_note(line: str) -> None:
         date(2026, 4, 7),
         "heading `Session Log — 2026-04-07`",
     )
+    assert _stated([line], date(2026, 4, 8)) is None  # nor without a heading to date it
 
 
 STATUS = "**Status**: ✅ FULLY OPERATIONAL (2026-03-07 13:39 MST)"
 
 
-def test_a_status_stamped_to_the_minute_dates_its_sections() -> None:
-    """heldout20 p007: a status file committed a week after its stamp."""
-    lines = [STATUS, "", "## 🚀 What Happens Next", "", "### Phase 2: Enhancement (Next Week)"]
-    assert _stated(lines, date(2026, 3, 15)) == (date(2026, 3, 7), f"line `{STATUS}`")
+@pytest.mark.parametrize(
+    "status",
+    # heldout20 p007 (a status file committed a week after its stamp); a listed status with
+    # an ISO stamp
+    [STATUS, "- **Status**: ✅ DONE (2026-03-07T13:39 UTC)"],
+)
+def test_a_status_stamped_to_the_minute_dates_its_sections(status: str) -> None:
+    lines = [status, "", "## 🚀 What Happens Next", "", "### Phase 2: Enhancement (Next Week)"]
+    assert _stated(lines, date(2026, 3, 15)) == (date(2026, 3, 7), f"line `{status}`")
+
+
+def test_a_status_stamped_in_utc_with_a_z_dates_its_sections() -> None:
+    # `13:39Z` (ISO 8601's UTC mark right after the minutes) is a stamp to the minute too:
+    # the stamp's `\b` after the minutes missed it, so the section counted from the commit.
+    status = "**Status**: ✅ DONE (2026-03-07T13:39Z)"
+    lines = [status, "", "## Next", "", "- ship it next week"]
+    assert _stated(lines, date(2026, 3, 15)) == (date(2026, 3, 7), f"line `{status}`")
 
 
 @pytest.mark.parametrize(
@@ -154,6 +201,8 @@ def test_a_status_stamped_to_the_minute_dates_its_sections() -> None:
         "- **Quant state:** ⚠️ STALE — last check was 2026-03-07T01:21 UTC",
         # pimpy67's WAITING_TOMORROW file: a stamp outside a parenthesis is the status's plan
         "**Status**: ⏳ WAITING FOR 2026-03-07 18:30 CEST",
+        # a parenthesis with a day but no time is no stamp
+        "**Status**: ✅ DONE (2026-03-07)",
     ],
 )
 def test_a_status_without_a_stamp_or_a_stamp_without_a_status_dates_nothing(first: str) -> None:
@@ -168,12 +217,14 @@ COMMIT = "### fb091f4 - docs: Document EXTREME testing mode + BTC 24/7 validatio
     "section",
     ["## Forward Testing Plan Updates", "## Current Status (22:35 UTC)"],
 )
-def test_a_copied_commit_dates_its_messages_own_headings(section: str) -> None:
+@pytest.mark.parametrize("dash", ["-", "—"])
+def test_a_copied_commit_dates_its_messages_own_headings(section: str, dash: str) -> None:
     """heldout9 p065/p066: a commit message copied into a memory with its `##` headings."""
-    lines = [COMMIT, "", section, "", "- Stock bots paused until tomorrow's market open"]
+    commit = COMMIT.replace(" - ", f" {dash} ")
+    lines = [commit, "", section, "", "- Stock bots paused until tomorrow's market open"]
     found = _stated(lines, date(2026, 2, 5))
     assert found is not None and found[0] == date(2026, 2, 4)
-    assert found[1].startswith("heading `fb091f4 - docs:")
+    assert found[1].startswith(f"heading `fb091f4 {dash} docs:")
 
 
 @pytest.mark.parametrize(
@@ -198,6 +249,8 @@ def test_a_dated_heading_ends_at_a_shallower_heading(lines: list[str]) -> None:
         ("*Last updated: 2026-02-23*", date(2026, 3, 1)),
         # heldout24 p000: a bold stamp four days before its commit
         ("**Last Updated:** 2026-02-23 (evening session)", date(2026, 2, 27)),
+        # a week to the day
+        ("*Last updated: 2026-02-23*", date(2026, 3, 2)),
     ],
 )
 def test_a_last_updated_stamp_up_to_a_week_old_dates_its_section(

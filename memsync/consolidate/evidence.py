@@ -139,7 +139,7 @@ _LEAD_NOTE = re.compile(
 # status's plan: `**Status**: ⏳ WAITING FOR 2026-07-22 18:30 CEST`).
 _STATUS_STAMP = re.compile(
     r"^\s*(?:[-*]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:.*?"
-    r"\(\s*20\d\d-[01]\d-[0-3]\d[ T][0-2]?\d:[0-5]\d\b",
+    r"\(\s*20\d\d-[01]\d-[0-3]\d[ T][0-2]?\d:[0-5]\d(?!\d)",  # `13:39Z` too
     re.IGNORECASE,
 )
 _DAY_WORD = re.compile(r"\b(?:(today|tonight)|(tomorrow)|(yesterday))\b", re.IGNORECASE)
