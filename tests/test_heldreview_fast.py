@@ -100,11 +100,11 @@ def test_nothing_recorded_or_an_unreadable_record_holds_nothing(clone: Path) -> 
 
 def test_held_here_names_only_this_folder_s_memories_below_it(clone: Path) -> None:
     record(clone, ["acme/z.md", "other/x.md", "acmesite/y.md", "acme/sub/a.md", "top.md"])
-    assert held_here(Binding(clone, prefix="acme/")) == ("sub/a.md", "z.md")  # type: ignore[arg-type]
+    assert held_here(Binding(clone, prefix="acme/"), None, None) == ("sub/a.md", "z.md")  # type: ignore[arg-type]
     everything = ("acme/sub/a.md", "acme/z.md", "acmesite/y.md", "other/x.md", "top.md")
-    assert held_here(Binding(clone, prefix="")) == everything  # type: ignore[arg-type]
+    assert held_here(Binding(clone, prefix=""), None, None) == everything  # type: ignore[arg-type]
     record(clone, ["projX/a.md", "proj/b.md"])  # a folder name ending in X is no other folder's
-    assert held_here(Binding(clone, prefix="projX")) == ("a.md",)  # type: ignore[arg-type]
+    assert held_here(Binding(clone, prefix="projX"), None, None) == ("a.md",)  # type: ignore[arg-type]
 
 
 def test_hold_adds_memories_beside_those_held_and_never_an_index(clone: Path) -> None:
@@ -115,9 +115,9 @@ def test_hold_adds_memories_beside_those_held_and_never_an_index(clone: Path) ->
     hold(binding, ["acme/a.md", "acme/b.md"])  # type: ignore[arg-type]
     assert recorded(clone) == ["acme/a.md", "acme/b.md"]
     assert (clone / heldreview.HELD).read_text(encoding="utf-8").endswith("]\n")
-    heldreview.release_all(binding)  # type: ignore[arg-type]
+    heldreview.release_here(binding)  # type: ignore[arg-type]
     assert recorded(clone) is None
-    heldreview.release_all(binding)  # type: ignore[arg-type]  # nothing left: no error
+    heldreview.release_here(binding)  # type: ignore[arg-type]  # nothing left: no error
 
 
 def test_nothing_held_or_no_remote_sends_the_local_branch(clone: Path) -> None:
