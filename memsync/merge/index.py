@@ -156,10 +156,7 @@ def _merge_lines(
             emitted.add(token)
             text = _entry_text(path, token, texts, times, decisions)
             lines.append(IndexLine(text, parse_entry(text)))
-    base_plain, a_plain, b_plain = (
-        Counter(t[1] for t in tokens if t[0] == "L") for tokens in (base_tokens, a_tokens, b_tokens)
-    )
-    plain = (base_plain, a_plain, b_plain)
+    plain = (_plain(base_tokens), _plain(a_tokens), _plain(b_tokens))
     linking = (linked(sides[1], folder), linked(sides[2], folder))
     taken = TakenOut(path, folder, texts, plain, times, gone, linking)
     for token in base_texts:
@@ -170,6 +167,11 @@ def _merge_lines(
             at = next(i for i, ln in enumerate(lines) if ln.text == moved and ln.entry)
             taken.deleted(token, lines, decisions, at)
     return lines
+
+
+def _plain(tokens: Sequence[Token]) -> Counter[str]:
+    """How often each line that is no entry occurs among TOKENS."""
+    return Counter(text for kind, text, _ in tokens if kind == "L")
 
 
 def _fix_up(
