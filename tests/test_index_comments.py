@@ -8,11 +8,13 @@ from pathlib import Path
 from memsync.check.rules import check_files
 from memsync.consolidate.engine import apply_plan, make_plan
 from memsync.merge.index import merge_index
-from memsync.model.index import IndexLine, parse_entry, parse_index_text
+from memsync.model.index import IndexLine, commented_lines, parse_entry, parse_index_text
+from memsync.model.loaded import hidden_lines
 from memsync.sync.hookcontext import _changed_lines
 from memsync.sync.indexkeep import dropped_entries
 from memsync.sync.report import StoreReport
 from testing.gitrepo import git
+from testing.loaded_probes import PROBED
 from testing.machines import Machine, shared_index
 from testing.memories import write_memory
 
@@ -220,3 +222,32 @@ def test_an_indented_comment_mark_that_is_no_code_still_opens_a_comment() -> Non
     assert ended.targets == ["a.md", "b.md"]
     # A comment open around indented lines keeps them in it.
     assert parse_index_text("<!--\n\n    - [B](b.md) — b\n-->\n").targets == []
+
+
+def test_every_comment_line_the_client_strips_is_commented() -> None:
+    # One reading of the client's blocks has the last word (model.loaded, probed): a comment
+    # line it loads none of is never an entry, even where this scanner reads a fence still open.
+    for name, (index, _) in PROBED.items():
+        if "<!--" not in index:
+            continue  # a frontmatter alone: no index line is an entry there either way
+        lines = index.replace("\r\n", "\n").split("\n")
+        assert hidden_lines(index) <= commented_lines(lines), name
+    in_item = "- [A](a.md) — a\n  ```\n<!--\n- [B](b.md) — b\n-->\n  ```\n"
+    assert parse_index_text(in_item).targets == ["a.md"]
+    assert commented_lines(in_item.split("\n")) == {2, 3, 4}
+
+
+def test_a_fence_never_closed_at_the_top_runs_to_the_end() -> None:
+    # In an item it ends with the item; at the top of the index, with the index (CommonMark,
+    # and the client shows the rest as code): a `<!--` in it opens nothing.
+    assert parse_index_text("```\n<!--\n- [B](b.md) — b\n-->\n").targets == ["b.md"]
+    ended = "- [A](a.md)\n  ```\n  x\n- [B](b.md)\n<!--\n- [Old](old.md)\n-->\n"
+    assert parse_index_text(ended).targets == ["a.md", "b.md"]
+
+
+def test_indented_code_follows_a_fence_or_a_comment_block() -> None:
+    hidden = "    <!--\n- [B](b.md) — b\n-->\n"
+    for head in ("```\nx\n```\n", "<!-- a note -->\n", "<!--\nnote\n-->\n"):
+        assert parse_index_text(head + hidden).targets == ["b.md"], head
+    # Right under a paragraph line it goes on with the paragraph: the comment holds.
+    assert parse_index_text("Text\n" + hidden).targets == []

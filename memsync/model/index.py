@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from memsync.model.limits import MAX_INDEX_CHARS, MAX_INDEX_LINE_CHARS, MAX_INDEX_LINES
-from memsync.model.loaded import JS_WHITESPACE, loaded_text
+from memsync.model.loaded import JS_WHITESPACE, hidden_lines, loaded_text
 from memsync.model.textcodec import decode, encode, js_length, js_prefix
 
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -152,16 +152,34 @@ def resolve_target(folder: str, target: str) -> str:
 
 def commented_lines(texts: Sequence[str]) -> frozenset[int]:
     """Indices of the lines TEXTS whose text starts inside a closed HTML comment
-    (`<!-- - [Old](old.md) -->`, or a line between `<!--` and `-->`); a `<!--` in a code span
-    or a fenced code block opens none (it is code to the client too)."""
+    (`<!-- - [Old](old.md) -->`, or a line between `<!--` and `-->`), whether the client strips
+    that comment or loads it as written; a `<!--` in a code span or a code block opens none (it
+    is code to the client too)."""
     if not any("<!--" in text for text in texts):
         return frozenset()
+    # What the client strips is commented whatever this reading of the Markdown says: one
+    # reading of its blocks (model.loaded, probed with the client) has the last word there. A
+    # lone CR, a line break to the client, is read as a space so the line numbers stay.
+    hidden = hidden_lines("\n".join(texts).replace("\r", " "))
     inside: set[int] = set()
     pending: list[int] = []  # lines starting in the open comment: inside once it closes
     fence: str | None = None
+    fence_item: int | None = None  # text column of the list item the open fence is in
     opened = False
     code = _IndentedCode()
     for number, text in enumerate(texts):
+        if number in hidden:
+            inside.update([*pending, number] if opened else [number])
+            fence, opened, pending = None, False, []
+            code.after, code.item = "blank", None  # a comment block ends every block before it
+            continue
+        if (
+            fence is not None
+            and fence_item is not None
+            and text.strip()
+            and _width(text) < fence_item
+        ):
+            fence = code.item = None  # a line not indented into the item ends it, fence and all
         if fence is not None:
             fence = None if _closes(fence, text) else fence
             code.after = "fence"
@@ -169,9 +187,10 @@ def commented_lines(texts: Sequence[str]) -> frozenset[int]:
         if code.is_code(text, opened):
             continue
         fenced = None if opened else _FENCE.match(text)
-        # A fence never closed is left as text: in a list item it ends with the item.
-        if fenced and any(_closes(fenced.group(1), later) for later in texts[number + 1 :]):
-            fence = fenced.group(1)
+        if fenced:
+            # A fence never closed runs to the end of the list item it is in, or of the index.
+            fence, fence_item = fenced.group(1), code.item
+            code.after = "fence"
             continue
         first = len(text) - len(text.lstrip())
         if opened and text.strip():
@@ -206,7 +225,7 @@ class _IndentedCode:
     def is_code(self, text: str, opened: bool) -> bool:
         """Whether TEXT, the next line, is indented code; OPENED: it starts inside a comment."""
         before, blank = self.after, not text.strip()
-        width = len(text[: len(text) - len(text.lstrip())].expandtabs(4))
+        width = _width(text)
         if opened:
             self.after = "blank" if blank else "text"
             return False
@@ -220,13 +239,18 @@ class _IndentedCode:
             self.item is None
             and width >= 4
             and not blank
-            and before in ("blank", "heading", "code")
+            and before in ("blank", "heading", "code", "fence")
         )
         if blank:
             self.after = "blank"  # code goes on after blank lines: it starts again
         else:
             self.after = "code" if code else "heading" if _HEADING.match(text) else "text"
         return code
+
+
+def _width(text: str) -> int:
+    """The columns TEXT is indented by, a tab to the next multiple of four."""
+    return len(text[: len(text) - len(text.lstrip())].expandtabs(4))
 
 
 def _closes(fence: str, text: str) -> bool:

@@ -23,6 +23,7 @@ JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + 
 _JS_SPACE = f"[{re.escape(JS_WHITESPACE)}]"
 _FRONTMATTER = re.compile(f"---{_JS_SPACE}*\n[\\s\\S]*?---{_JS_SPACE}*\n?")
 _COMMENT = re.compile(r"<!--[\s\S]*?-->")
+_VISIBLE = re.compile(f"[^{re.escape(JS_WHITESPACE)}]+")
 # The block patterns below are read only for an index with a comment in it: kept as text and
 # compiled by `re`'s own cache on first use, so the session start's import stays cheap.
 _FENCE = r" {0,3}(`{3,}|~{3,})"
@@ -86,6 +87,23 @@ def loaded_view(text: str) -> LoadedView:
             parts.append(source[begin:end])
             length += end - begin
     return LoadedView("".join(parts), source, tuple(starts) or (0,), tuple(origins) or (body_at,))
+
+
+def hidden_lines(text: str) -> frozenset[int]:
+    """The 0-based numbers of TEXT's non-blank lines the client loads none of: the frontmatter's
+    and the comment blocks' it strips."""
+    view = loaded_view(text)
+    source = view.source
+    line_starts = [0] + [m.end() for m in re.finditer("\n", source)]
+    shown: set[int] = set()
+    ends = (*view.starts[1:], len(view.text))
+    for start, end, origin in zip(view.starts, ends, view.origins, strict=True):
+        for run in _VISIBLE.finditer(source, origin, origin + end - start):
+            shown.add(bisect.bisect_right(line_starts, run.start()) - 1)
+    lines = source.split("\n")
+    return frozenset(
+        n for n, line in enumerate(lines) if n not in shown and line.strip(JS_WHITESPACE)
+    )
 
 
 def _kept_pieces(source: str, at: int) -> list[tuple[int, int]]:
