@@ -235,6 +235,13 @@ def test_every_comment_line_the_client_strips_is_commented() -> None:
     in_item = "- [A](a.md) — a\n  ```\n<!--\n- [B](b.md) — b\n-->\n  ```\n"
     assert parse_index_text(in_item).targets == ["a.md"]
     assert commented_lines(in_item.split("\n")) == {2, 3, 4}
+    # A comment the client loads as written (in an item), closed by a block it strips.
+    closed = "- [A](a.md)\n  <!--\n  - [Old](old.md)\n<!-- x -->\n"
+    assert parse_index_text(closed).targets == ["a.md"]
+    # A fence indented under a paragraph line is its text to the client, which strips the
+    # comment block after it: no fence of memsync's reading goes on past that block.
+    after = "Text\n    ```\n<!-- x -->\nProse\n   <!--\n- [C](c.md) — c\n-->\n"
+    assert parse_index_text(after).targets == []
 
 
 def test_a_fence_never_closed_at_the_top_runs_to_the_end() -> None:
@@ -243,6 +250,12 @@ def test_a_fence_never_closed_at_the_top_runs_to_the_end() -> None:
     assert parse_index_text("```\n<!--\n- [B](b.md) — b\n-->\n").targets == ["b.md"]
     ended = "- [A](a.md)\n  ```\n  x\n- [B](b.md)\n<!--\n- [Old](old.md)\n-->\n"
     assert parse_index_text(ended).targets == ["a.md", "b.md"]
+    # The same in the next item, where the client loads the comment as written: still one.
+    in_next = "- [A](a.md)\n  ```\n- [B](b.md)\n  <!--\n  - [Old](old.md)\n  -->\n"
+    assert parse_index_text(in_next).targets == ["a.md", "b.md"]
+    # A blank line inside the item's fence does not end it.
+    blank = "- [A](a.md)\n  ```\n\n  <!--\n  ```\n- [B](b.md) — b\n<!-- -->\n"
+    assert parse_index_text(blank).targets == ["a.md", "b.md"]
 
 
 def test_indented_code_follows_a_fence_or_a_comment_block() -> None:
