@@ -262,5 +262,12 @@ def test_indented_code_follows_a_fence_or_a_comment_block() -> None:
     hidden = "    <!--\n- [B](b.md) — b\n-->\n"
     for head in ("```\nx\n```\n", "<!-- a note -->\n", "<!--\nnote\n-->\n"):
         assert parse_index_text(head + hidden).targets == ["b.md"], head
-    # Right under a paragraph line it goes on with the paragraph: the comment holds.
+    # Right under a paragraph line it goes on with the paragraph: the comment holds. So does a
+    # fence indented four columns there (the paragraph's text to the client, no fence).
     assert parse_index_text("Text\n" + hidden).targets == []
+    fence = "Text\n    ```\n   <!--\n- [B](b.md) — b\n-->\n"
+    assert parse_index_text(fence).targets == []
+    item = "- [A](a.md)\n      ```\n   <!--\n- [B](b.md)\n-->\n"  # four past the item's text
+    assert parse_index_text(item).targets == ["a.md"]
+    # Three past it, the fence is the item's: the `<!--` in it opens nothing.
+    assert parse_index_text(item.replace("      ```", "     ```")).targets == ["a.md", "b.md"]

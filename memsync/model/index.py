@@ -187,7 +187,8 @@ def commented_lines(texts: Sequence[str]) -> frozenset[int]:
         if code.is_code(text, opened):
             continue
         fenced = None if opened else _FENCE.match(text)
-        if fenced:
+        # Indented four columns past its container, a fence is the paragraph's text (or code).
+        if fenced and _width(text) - (code.item or 0) <= 3:
             # A fence never closed runs to the end of the list item it is in, or of the index.
             fence, fence_item = fenced.group(1), code.item
             code.after = "fence"
