@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from memsync.merge.index import merge_index
 from memsync.merge.memory import FileMerge
 from memsync.sync.storemerge import describe
 from testing.gitrepo import git
+from testing.indexmerge import index_both_ways
 from testing.machines import Machine, shared_index
 
 INDEX = "# Memory\n\n- [New](new.md) — the new memory\n- [Old](old.md) — old hook\n"
@@ -23,17 +23,6 @@ KEPT = "deleted on one side and changed on the other; kept the changed index ent
 GONE = (
     "deleted on one side with its memory and changed on the other; the entry went with its memory"
 )
-
-
-def both_ways(base: str, ours: str, theirs: str, **kwargs: object) -> FileMerge:
-    one = merge_index(
-        base.encode(), ours.encode(), theirs.encode(), ours_time=1, theirs_time=2, **kwargs
-    )  # type: ignore[arg-type]
-    two = merge_index(
-        base.encode(), theirs.encode(), ours.encode(), ours_time=2, theirs_time=1, **kwargs
-    )  # type: ignore[arg-type]
-    assert one.content == two.content and set(one.decisions) == set(two.decisions)
-    return one
 
 
 @pytest.mark.parametrize(
@@ -46,7 +35,7 @@ def both_ways(base: str, ours: str, theirs: str, **kwargs: object) -> FileMerge:
     ],
 )
 def test_a_changed_entry_deleted_on_the_other_side_stays_and_is_reported(edited: str) -> None:
-    result = both_ways(INDEX, DROPPED, edited)
+    result = index_both_ways(INDEX, DROPPED, edited)
     assert result.content is not None
     assert result.content.decode() == edited
     (decision,) = result.decisions
@@ -63,7 +52,7 @@ def test_the_kept_line_takes_its_place_among_other_changes() -> None:
     base = INDEX + "- [Third](third.md) — third\n"
     dropped = base.replace("- [Old](old.md) — old hook\n", "").replace("third\n", "3rd\n")
     edited = base.replace("old hook", "bob's new hook").replace("# Memory", "# Notes")
-    result = both_ways(base, dropped, edited)
+    result = index_both_ways(base, dropped, edited)
     assert result.content is not None
     assert result.content.decode() == (
         "# Notes\n\n- [New](new.md) — the new memory\n- [Old](old.md) — bob's new hook\n"
@@ -74,7 +63,7 @@ def test_the_kept_line_takes_its_place_among_other_changes() -> None:
 def test_a_changed_entry_whose_memory_is_gone_goes_and_its_words_are_reported() -> None:
     long_hook = "bob's new hook, " + "with many more words than a report line shows " * 3
     edited = INDEX.replace("old hook", long_hook.strip())
-    result = both_ways(INDEX, DROPPED, edited, gone={"old.md"})
+    result = index_both_ways(INDEX, DROPPED, edited, gone={"old.md"})
     assert result.content is not None
     assert result.content.decode() == DROPPED
     (decision,) = result.decisions
@@ -110,13 +99,13 @@ def test_an_entry_reshaped_on_one_side_is_not_put_back_beside_itself(
     if moved:  # the rewording side moved it too: the merge takes it as an insertion
         edited = edited.replace("- [Old](old.md) — bob's new hook\n", "")
         edited = edited.replace("- [New]", "- [Old](old.md) — bob's new hook\n- [New]")
-    _assert_linked(both_ways(INDEX, reshaped, edited), reshaped, linking)
+    _assert_linked(index_both_ways(INDEX, reshaped, edited), reshaped, linking)
 
 
 def test_one_of_two_duplicate_entries_dropped_and_the_other_reworded_stays_one() -> None:
     twice = INDEX + "- [Old](old.md) — old hook\n"
     edited = INDEX + "- [Old](old.md) — bob's new hook\n"
-    _assert_linked(both_ways(twice, INDEX, edited), INDEX, "- [Old](old.md) — old hook")
+    _assert_linked(index_both_ways(twice, INDEX, edited), INDEX, "- [Old](old.md) — old hook")
 
 
 def _assert_linked(result: FileMerge, expected: str, linking: str) -> None:
@@ -132,11 +121,11 @@ def _assert_linked(result: FileMerge, expected: str, linking: str) -> None:
 
 def test_an_untouched_entry_deleted_on_one_side_still_goes_unsaid() -> None:
     other = INDEX.replace("the new memory", "the newer memory")
-    result = both_ways(INDEX, DROPPED, other)
+    result = index_both_ways(INDEX, DROPPED, other)
     assert result.content is not None
     assert result.content.decode() == DROPPED.replace("the new memory", "the newer memory")
     assert result.decisions == ()
-    assert both_ways(INDEX, DROPPED, other, gone={"old.md"}).decisions == ()
+    assert index_both_ways(INDEX, DROPPED, other, gone={"old.md"}).decisions == ()
 
 
 def _race(
@@ -233,7 +222,7 @@ def test_a_kept_line_goes_back_beside_its_neighbours(
     base: str, dropped: str, expected: str
 ) -> None:
     edited = base.replace("Old hook", "bob's new hook").replace("Two hook", "bob's two")
-    result = both_ways(base, dropped, edited)
+    result = index_both_ways(base, dropped, edited)
     assert result.content is not None
     assert result.content.decode() == expected.replace("Old hook", "bob's new hook").replace(
         "Two hook", "bob's two"
@@ -244,7 +233,7 @@ def test_a_kept_line_goes_back_beside_its_neighbours(
 def test_an_index_in_a_folder_reads_the_deleting_side_s_links_from_that_folder() -> None:
     # `1. [Old](old.md)` in team/acme/MEMORY.md links team/acme/old.md: it indexes the memory.
     reshaped = INDEX.replace("- [Old]", "1. [Old]")
-    result = both_ways(INDEX, reshaped, EDITED, path="team/acme/MEMORY.md")
+    result = index_both_ways(INDEX, reshaped, EDITED, path="team/acme/MEMORY.md")
     assert result.content is not None
     assert result.content.decode() == reshaped
     (decision,) = result.decisions
@@ -253,5 +242,5 @@ def test_an_index_in_a_folder_reads_the_deleting_side_s_links_from_that_folder()
         "team/acme/old.md",
         "1. [Old](old.md) — old hook",
     )
-    kept = both_ways(INDEX, DROPPED, EDITED, path="team/acme/MEMORY.md").decisions
+    kept = index_both_ways(INDEX, DROPPED, EDITED, path="team/acme/MEMORY.md").decisions
     assert [(d.path, d.detail) for d in kept] == [("team/acme/MEMORY.md", KEPT)]

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
-from memsync.merge.diff3 import merge3, merge3_flag
+from memsync.merge.diff3 import Conflict, merge3, merge3_flag
 from memsync.merge.fields import NO_TIME
 from memsync.merge.indexout import LINK, TakenOut, Token, line_key, linked, links, position
 from memsync.merge.memory import FileMerge, MergeDecision, ours_first
@@ -133,20 +133,7 @@ def _merge_lines(
     )
     merged = merge3(base_tokens, a_tokens, b_tokens, a_first=a_first)
     texts = (base_texts, a_texts, b_texts)
-    for conflict in merged.conflicts:
-        kept = [
-            _entry_text(path, t, texts, times, []) if t[0] == "E" else t[1] for t in conflict.merged
-        ]
-        decisions.append(
-            MergeDecision(
-                path,
-                "index-lines-combined",
-                None,
-                "\n".join(kept),
-                None,
-                "both sides changed the index at the same place; kept both sides' lines",
-            )
-        )
+    said: list[MergeDecision] = []  # what was decided of single entries
     lines: list[IndexLine] = []
     emitted: set[Hashable] = set()
     for token in merged.items:
@@ -154,19 +141,54 @@ def _merge_lines(
             lines.append(IndexLine(token[1]))
         elif token not in emitted:
             emitted.add(token)
-            text = _entry_text(path, token, texts, times, decisions)
+            text = _entry_text(path, token, texts, times, said)
             lines.append(IndexLine(text, parse_entry(text)))
     plain = (_plain(base_tokens), _plain(a_tokens), _plain(b_tokens))
     linking = (linked(sides[1], folder), linked(sides[2], folder))
-    taken = TakenOut(path, folder, texts, plain, times, gone, linking)
+    orders = (base_tokens, a_tokens, b_tokens)
+    taken = TakenOut(path, folder, texts, plain, times, gone, linking, orders)
     for token in base_texts:
         if token not in emitted:
-            taken.carry(token, lines, decisions)
+            taken.carry(token, lines, said)
         elif token not in a_texts or token not in b_texts:  # dropped by one, moved by the other
             moved = texts[1][token] if token in texts[1] else texts[2][token]
             at = next(i for i, ln in enumerate(lines) if ln.text == moved and ln.entry)
-            taken.deleted(token, lines, decisions, at)
+            taken.deleted(token, lines, said, at)
+    combined = _combined(
+        path, conflicts=merged.conflicts, texts=texts, times=times, lines=lines, said=said
+    )
+    decisions.extend(combined)
+    decisions.extend(said)
     return lines
+
+
+def _combined(
+    path: str,
+    *,
+    conflicts: Sequence[Conflict[Token]],
+    texts: tuple[dict[Token, str], dict[Token, str], dict[Token, str]],
+    times: tuple[int, int],
+    lines: Sequence[IndexLine],
+    said: Sequence[MergeDecision],
+) -> list[MergeDecision]:
+    """A report of each place both sides changed, naming the lines of it the merge kept, but
+    those an entry's own report names: one report per line, none for a place left without."""
+    final = {line.text for line in lines}
+    named = {value for d in said for value in (d.kept, d.lost) if value is not None}
+    found: list[MergeDecision] = []
+    for conflict in conflicts:
+        kept = [
+            _entry_text(path, t, texts, times, []) if t[0] == "E" else t[1] for t in conflict.merged
+        ]
+        shown = [text for text in kept if text in final and text not in named]
+        if shown:
+            found.append(
+                MergeDecision(
+                    path, "index-lines-combined", None, "\n".join(shown), None,
+                    "both sides changed the index at the same place; kept both sides' lines",
+                )
+            )  # fmt: skip
+    return found
 
 
 def _plain(tokens: Sequence[Token]) -> Counter[str]:

@@ -34,6 +34,14 @@ _DELETED_LINKED = (
     "deleted on one side, where another line links to its memory, and changed on the other;"
     " kept that line"
 )
+# ... and only moved on the other (the same words elsewhere): a move is no edit of the words,
+# so the deletion wins, as against a line left alone; said, as the mover may look for it.
+_MOVED_WENT = "deleted on one side and only moved on the other; the deletion won"
+_MOVED_LINKED = (
+    "deleted on one side, where another line links to its memory, and only moved on the other;"
+    " kept that line"
+)
+_MOVED_COMMENTED = "commented out on one side and only moved on the other; kept it commented out"
 
 Token = tuple[str, str, int]  # ("E", store path, occurrence) or ("L", text, 0)
 
@@ -70,6 +78,7 @@ class TakenOut:
     times: tuple[int, int]
     gone: Collection[str]  # memories the merged tree no longer has
     linking: tuple[Mapping[str, str], Mapping[str, str]]  # each side's `linked` lines
+    orders: tuple[Sequence[Token], Sequence[Token], Sequence[Token]]  # each version's tokens
 
     def carry(self, token: Token, lines: list[IndexLine], decisions: list[MergeDecision]) -> None:
         """Put the other side's change of TOKEN's entry into the comment one side put it in
@@ -78,17 +87,13 @@ class TakenOut:
         for side, other in ((1, 2), (2, 1)):
             edited = self.texts[other].get(token)
             # TOKEN was not merged in, so at most one side has it: OTHER, when it edited it.
-            if edited is None or edited == base:
+            if edited is None:
                 continue
-            new = self.plain[side] - self.plain[0]  # lines this side wrote, a comment among them
-            place = next(
-                (
-                    i
-                    for i, ln in enumerate(lines)
-                    if new[ln.text] and self._key(ln.text) == token[1]
-                ),
-                None,
-            )
+            if edited == base:
+                if self._moved(token, other):
+                    self._moved_only(token, side, lines, decisions, None)
+                return
+            place = self._comment(side, token, lines)
             if place is None:  # deleted outright, not commented
                 self.deleted(token, lines, decisions, None)
                 return
@@ -122,8 +127,10 @@ class TakenOut:
         against a deletion, unless the deleting side still links to the memory elsewhere."""
         side = 1 if token not in self.texts[1] else 2
         edited = self.texts[3 - side][token]
-        if edited == self.texts[0][token]:
-            return  # untouched on the other side: the deletion wins, unsaid
+        if edited == self.texts[0][token]:  # untouched or only moved: the deletion wins
+            if at is not None or self._moved(token, 3 - side):
+                self._moved_only(token, side, lines, decisions, at)
+            return  # untouched on the other side: unsaid
         kept, why = self.linking[side - 1].get(token[1]), _DELETED_LINKED  # reshaped, bold...
         if kept is None and token[1] in self.gone:  # a line of a memory that is gone dangles
             why = _DELETED_WENT
@@ -140,10 +147,69 @@ class TakenOut:
             at = position(keys, order[:n][::-1], order[n + 1 :])
             lines.insert(at, IndexLine(edited, parse_entry(edited)))
 
+    def _moved_only(
+        self,
+        token: Token,
+        side: int,
+        lines: list[IndexLine],
+        decisions: list[MergeDecision],
+        at: int | None,
+    ) -> None:
+        """TOKEN's entry SIDE took out and the other side only moved (its line at AT in LINES,
+        or not there): SIDE's choice stands, and the report says so."""
+        if at is not None:
+            del lines[at]
+        base = self.texts[0][token]
+        place = self._comment(side, token, lines)
+        if place is not None:
+            decision = MergeDecision(
+                self.path, "index-entry-commented", token[1], lines[place].text, None,
+                _MOVED_COMMENTED,
+            )  # fmt: skip
+        else:
+            kept = self.linking[side - 1].get(token[1])
+            why = _MOVED_WENT if kept is None else _MOVED_LINKED
+            decision = MergeDecision(self.path, "index-entry-deleted", token[1], kept, base, why)
+        decisions.append(decision)
+
+    def _moved(self, token: Token, side: int) -> bool:
+        """Whether SIDE put TOKEN's line elsewhere: a line both it and the common version have
+        (an entry, or a line not blank) went from before the line to after it, or back."""
+        (base_before, base_all), (side_before, side_all) = (
+            _around(self.orders[n], token) for n in (0, side)
+        )
+        common = base_all & side_all
+        return base_before & common != side_before & common
+
+    def _comment(self, side: int, token: Token, lines: Sequence[IndexLine]) -> int | None:
+        """Where in LINES the comment SIDE put TOKEN's entry in is (None: no such line)."""
+        new = self.plain[side] - self.plain[0]  # lines this side wrote, a comment among them
+        found = (i for i, ln in enumerate(lines) if new[ln.text] and self._key(ln.text) == token[1])
+        return next(found, None)
+
     def _key(self, text: str) -> str | None:
         match = _COMMENTED.match(text)
         entry = None if match is None else parse_entry(match.group("body"))
         return None if entry is None else resolve_target(self.folder, entry.target)
+
+
+def _around(order: Sequence[Token], token: Token) -> tuple[set[Token], set[Token]]:
+    """The lines of ORDER before TOKEN and all of them, blank lines left out, a repeated line
+    numbered by its occurrence (the same line in two versions is the same item)."""
+    seen: Counter[Token] = Counter()
+    before: set[Token] = set()
+    every: set[Token] = set()
+    ahead = True
+    for item in order:
+        if item == token:
+            ahead = False
+        elif item[0] == "E" or item[1].strip():
+            numbered = item if item[0] == "E" else (item[0], item[1], seen[item])
+            seen[item] += 1
+            every.add(numbered)
+            if ahead:
+                before.add(numbered)
+    return before, every
 
 
 def line_key(line: IndexLine, folder: str) -> str | None:
