@@ -142,6 +142,16 @@ def merge_base(repo: Path, one: str, two: str) -> str | None:
     return result.text.split()[0]
 
 
+def merge_bases(repo: Path, one: str, two: str) -> list[str]:
+    """Every best common ancestor of two commits (`merge-base --all`): none when unrelated."""
+    result = run_git(["merge-base", "--all", one, two], cwd=repo, check=False)
+    if result.returncode == 1:
+        return []
+    if not result.ok:
+        raise error_for(result, repo)
+    return result.text.split()
+
+
 def is_ancestor(repo: Path, one: str, two: str) -> bool:
     """Whether commit ONE is in TWO's history (TWO itself included)."""
     result = run_git(["merge-base", "--is-ancestor", one, two], cwd=repo, check=False)

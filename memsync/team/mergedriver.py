@@ -15,7 +15,7 @@ from pathlib import Path
 from memsync.errors import UsageError
 from memsync.fsutil.atomic import atomic_write
 from memsync.merge.driver import copy_entry, merge_for_driver
-from memsync.merge.memory import MergeDecision
+from memsync.merge.memory import MergeDecision, is_index_path
 from memsync.model.limits import INDEX_NAME
 
 
@@ -52,7 +52,10 @@ class DriverResult:
 
     def messages(self) -> list[str]:
         """One short line per decision, then what to do when the merge is not finished."""
-        lines = [f"memsync: {self.path}: {d.detail}" for d in self.decisions]
+        from memsync.sync.storemerge import describe
+
+        # The values too (kept, lost), as sync says them: a line the merge took out is quoted.
+        lines = [f"memsync: {describe(d)}" for d in self.decisions]
         if self.copies:
             names = " ".join(c.path for c in self.copies)
             lines.append(
@@ -112,13 +115,13 @@ def run_merge_driver(
 
         conflicts = git.merge_text(ours, base, theirs, marker_size=marker_size, cwd=root)
         return DriverResult(name, (), (), conflicts)
-    merged = merge_for_driver(
-        name,
-        base.read_bytes(),
-        ours.read_bytes(),
-        theirs.read_bytes(),
-        taken=lambda p: (root / p).exists(),
-    )
+    versions = base.read_bytes(), ours.read_bytes(), theirs.read_bytes()
+    gone: frozenset[str] = frozenset()
+    if is_index_path(name):  # its entries of memories the merge deletes go, as in sync's merge
+        from memsync.team.mergegone import merge_deletes
+
+        gone = merge_deletes(root, name, versions[1], versions[2])
+    merged = merge_for_driver(name, *versions, taken=lambda p: (root / p).exists(), gone=gone)
     # Git reads %A once the driver exits: replacing it whole is what it sees.
     atomic_write(ours, merged.content if merged.content is not None else b"", keep_mode=True)
     copies = []
