@@ -148,8 +148,11 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
         [
             "tests/test_merge_dropped_entry.py",
             "tests/test_merge_commented_entry.py",
+            "tests/test_merge_moved_entry.py",
             "tests/test_merge_index.py",
             "tests/test_index_keep_fast.py",
+            "--deselect",
+            "tests/test_merge_moved_entry.py::test_two_machines",
             "--deselect",
             "tests/test_merge_dropped_entry.py::test_two_machines",
             "--deselect",
