@@ -118,7 +118,7 @@ def _integrate_remote(run: StoreRun) -> str | None:
     if landed.kept:  # the team undid them: a plain push must not send them back
         from memsync.sync.heldreview import hold
 
-        hold(binding, landed.kept)
+        hold(binding, landed.kept, dict(landed.sent))
     return new
 
 

@@ -48,10 +48,11 @@ KEEP_DAYS = 90
 @dataclass(frozen=True)
 class Landed:
     """The commit to merge over, and the store paths of a landed review the default branch
-    undid again (kept as this machine has them)."""
+    undid again (kept as this machine has them), with the blob each had as sent (SENT)."""
 
     base: str | None
     kept: tuple[str, ...] = ()
+    sent: tuple[tuple[str, str], ...] = ()
 
 
 def record_sent(repo: Path, branch: str, commit: str, fork: str | None) -> None:
@@ -117,7 +118,8 @@ def landed_base(binding: Binding, local: str, remote: str) -> Landed:
     back = undone(repo, chosen, remote)
     if not back:
         return Landed(base)
-    return Landed(_common_before(repo, base, back), tuple(sorted(back)))
+    as_sent = tuple((p, new[1]) for p in sorted(back) if (new := chosen.changes[p][1]))
+    return Landed(_common_before(repo, base, back), tuple(sorted(back)), as_sent)
 
 
 def _common_before(repo: Path, base: str, back: dict[str, git.ModeOid | None]) -> str:
