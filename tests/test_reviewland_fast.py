@@ -81,7 +81,13 @@ def test_a_merge_commit_this_machine_has_or_a_fast_forward_is_merged(repo: Path)
 
 
 def test_the_oldest_merge_on_the_way_is_the_landing(repo: Path) -> None:
-    """The review merged into `dev`, dev merged into main: the first merge took it in."""
+    """The review merged into `dev`, dev merged into main: the first merge took it in.
+
+    Not the merge onto main's first-parent line (h2 tried it): a teammate's memsync merge puts
+    his local branch first (see the next test), so main's first-parent line runs through his
+    commits and that rule took his merge for the landing. A merge into dev then dev into main
+    has the same shape as a merge into main then a teammate's merge, so git cannot tell them
+    apart; the oldest merge is right for the common one (docs/TEAM.md says the limit)."""
     sent = git("rev-parse", "review", cwd=repo).strip()
     git("checkout", "-q", "-b", "dev", _base(repo), cwd=repo)
     _commit(repo, "dev work", dev=b"Dev.\n")
@@ -92,6 +98,22 @@ def test_the_oldest_merge_on_the_way_is_the_landing(repo: Path) -> None:
     assert found is not None and found.commit == into_dev, (into_dev, into_main)
     # This machine has the first merge: merged, whatever came after.
     assert landing(repo, sent, into_main, into_dev, squash=False) is MERGED
+
+
+def test_a_teammates_merge_after_the_review_merge_is_not_the_landing(repo: Path) -> None:
+    """The review merged into main; a teammate's machine, which had not pulled it, merges
+    main into its own commit (memsync puts the local side first) and pushes: the review's
+    merge is still the landing, and the author who pulled it has it (a later revert is a
+    teammate's deletion)."""
+    sent = git("rev-parse", "review", cwd=repo).strip()
+    before = _head(repo)
+    merge = _merge(repo)
+    git("checkout", "-q", "-b", "bob", before, cwd=repo)
+    _commit(repo, "bob's note", bob=b"Bob.\n")
+    bobs = _merge(repo, "main")  # first parent: bob's commit, not main's line
+    found = landing(repo, sent, bobs, _base(repo), squash=False)
+    assert found is not None and found.commit == merge, (merge, bobs)
+    assert landing(repo, sent, bobs, merge, squash=False) is MERGED
 
 
 def test_a_review_that_changed_nothing_is_merged(repo: Path) -> None:
