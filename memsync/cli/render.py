@@ -146,6 +146,14 @@ def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
             line(f"  {sign} {path}", target=out)
         if report.pushed and report.sent:
             line(f"  pushed: {', '.join(report.sent[:MAX_LISTED])}", target=out)
+        if report.pushed and report.sent_elsewhere:
+            more = len(report.sent_elsewhere) - MAX_LISTED
+            line(
+                "  pushed from other folders of this store (committed there, not yet pushed): "
+                + ", ".join(report.sent_elsewhere[:MAX_LISTED])
+                + (f" and {more} more" if more > 0 else ""),
+                target=out,
+            )
         for blocked in blocked_files(report):
             line(
                 "  ",

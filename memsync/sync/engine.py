@@ -226,7 +226,7 @@ def _push_body(run: StoreRun) -> None:
             heads = store.heads(binding)
             if heads.local is None or heads.local == heads.remote:
                 break
-            from memsync.sync.outgoing import sent_files
+            from memsync.sync.outgoing import sent_elsewhere, sent_files
             from memsync.sync.pushscan import vet_push
 
             head, local = vet_push(run, heads)  # no commit to push when a secret blocks it
@@ -260,7 +260,9 @@ def _push_body(run: StoreRun) -> None:
             else:
                 heldreview.release_here(binding)  # proposed again: this folder holds none back now
             sent = sent_files(binding, heads.remote, landed)
+            elsewhere = sent_elsewhere(binding, heads.remote, landed)
             run.note(pushed=True, review_branch=run.review_branch, sent=sent)
+            run.note(sent_elsewhere=elsewhere)
             break
     except RemoteUnavailableError as exc:
         run.went_offline(exc)

@@ -44,6 +44,25 @@ def sent_files(binding: Binding, old: str | None, new: str | None) -> tuple[str,
     return tuple(sorted(p for p in changed if store.is_memory_file(binding, p)))
 
 
+def sent_elsewhere(binding: Binding, old: str | None, new: str | None) -> tuple[str, ...]:
+    """Memory files of the store's other folders (repository paths) that differ between the
+    remote's old head and what was pushed: a store clone's branch is every project's, so a
+    push sends what another project committed there and has not pushed yet."""
+    prefix = binding.prefix.rstrip("/")
+    if not prefix or new is None:
+        return ()
+    changed = git.tree_changes(binding.clone_dir, old, new).changes
+    return tuple(
+        sorted(
+            path
+            for path in changed
+            if "/" in path
+            and not path.startswith(prefix + "/")
+            and store.is_memory_file(binding, path.split("/", 1)[1])
+        )
+    )
+
+
 def unsent_commits(binding: Binding) -> int:
     """Commits of the local branch the remote lacks (no git process when there are none)."""
     heads = store.heads(binding)

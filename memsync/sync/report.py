@@ -39,6 +39,9 @@ class StoreReport:
     pushed: bool = False
     # Memory files (relative to the binding's folder) the push changed on the remote.
     sent: tuple[str, ...] = ()
+    # Memory files of the store's other folders (repository paths) the push sent with them:
+    # committed there by another project sharing the store's clone, not pushed yet.
+    sent_elsewhere: tuple[str, ...] = ()
     # Commits of the local branch the remote does not have after this run.
     ahead: int = 0
     push_attempts: int = 0
