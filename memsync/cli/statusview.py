@@ -56,7 +56,8 @@ def render_status(st: Any) -> None:
         branches = ", ".join(st.review_branches)
         render.line(
             f"  review     {st.in_review} commit(s) in review on {branches}; shared when the"
-            " pull request is merged",
+            " pull request is merged (git cannot tell a closed one: if it was closed unmerged,"
+            " delete its branch and they count as not pushed)",
             target=out,
         )
     if st.held_for_review:
