@@ -106,3 +106,29 @@ def test_push_review_proposes_her_index_line_again_and_ends_the_hold(
     pushed = alice.memsync("push", "--scope", "team", cwd=pa).stdout
     assert "held back" not in pushed, pushed
     assert main_index(remote) == HER_LINE + ONCALL_LINE, pushed
+
+
+def test_a_review_of_a_memory_and_a_retitled_line_holds_both_and_a_later_retitle_waits(
+    team: Team, tmp_path: Path
+) -> None:
+    """The review added deploy.md and retitled x.md's line; squash-merged, reverted. Both are
+    held, and retitling x.md's line again before the plain push waits with the held line, as
+    an edit of a held memory does."""
+    alice, pa, _, _, remote = team
+    live = team_dir(alice, pa)
+    write_memory(live, "x.md", "x", "X.\n", description="x")
+    (live / "MEMORY.md").write_text("- [X](x.md) — x\n")
+    alice.memsync("push", "--scope", "team", cwd=pa)
+    write_memory(live, "deploy.md", "deploy", "Never.\n", description="d")
+    (live / "MEMORY.md").write_text("- [X better](x.md) — x\n- [Deploy](deploy.md) — d\n")
+    alice.memsync("push", "--review", "--scope", "team", cwd=pa)
+    land_and_revert(remote, review_branch(remote), tmp_path, "squash")
+    alice.memsync("pull", "--scope", "team", cwd=pa)
+    shown = alice.memsync("status", "--scope", "team", cwd=pa).stdout
+    assert "  reverted   MEMORY.md, deploy.md: the default branch undid" in shown, shown
+    (live / "MEMORY.md").write_text("- [X best](x.md) — x\n- [Deploy](deploy.md) — d\n")
+
+    pushed = alice.memsync("push", "--scope", "team", cwd=pa).stdout
+    assert "held back from the push: MEMORY.md, deploy.md (" in pushed, pushed
+    assert main_index(remote) == "- [X](x.md) — x\n", pushed
+    assert (live / "MEMORY.md").read_text().startswith("- [X best](x.md)"), pushed
