@@ -126,9 +126,9 @@ def test_a_review_of_a_memory_and_a_retitled_line_holds_both_and_a_later_retitle
     alice.memsync("pull", "--scope", "team", cwd=pa)
     shown = alice.memsync("status", "--scope", "team", cwd=pa).stdout
     assert "  reverted   MEMORY.md, deploy.md: the default branch undid" in shown, shown
-    (live / "MEMORY.md").write_text("- [X best](x.md) — x\n- [Deploy](deploy.md) — d\n")
+    (live / "MEMORY.md").write_text("- [Xylophone](x.md) — x\n- [Deploy](deploy.md) — d\n")
 
     pushed = alice.memsync("push", "--scope", "team", cwd=pa).stdout
     assert "held back from the push: MEMORY.md, deploy.md (" in pushed, pushed
     assert main_index(remote) == "- [X](x.md) — x\n", pushed
-    assert (live / "MEMORY.md").read_text().startswith("- [X best](x.md)"), pushed
+    assert (live / "MEMORY.md").read_text().startswith("- [Xylophone](x.md)"), pushed

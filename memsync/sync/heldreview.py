@@ -14,9 +14,10 @@ held for ever.
 
 An index the review changed is held by its lines, not as a whole (other lines of it are the
 author's later edits): the record keeps the index as sent, and a plain push sends the index
-merged over that version with the remote's (the team's revert of the review's lines wins,
-her edits since go out). Such a hold is named only while it keeps a line of its own back (a
-retitled line; not just the lines of held memories) and ends when it keeps none.
+merged over that version with the remote's (the team's version of the review's lines wins,
+an edit of one of them since waits too, her other lines go out). Such a hold is named only
+while it keeps a line of its own back (a retitled line; not just the lines of held memories)
+and ends when it keeps none.
 """
 
 from __future__ import annotations
@@ -185,7 +186,11 @@ def _indexes(
         text = hold_back({path: local}, missing, ())[0][path]
         if sent := held.get(path):
             theirs = blobs[old[1]] if old else None
-            merged = merge_index(blobs[sent], local, theirs, path=path).content
+            # The remote's side wins an entry both changed: an edit of a held line waits with
+            # it, as an edit of a held memory does.
+            merged = merge_index(
+                blobs[sent], local, theirs, path=path, ours_time=0, theirs_time=1
+            ).content
             held_out = None if merged is None else hold_back({path: merged}, missing, ())[0][path]
             if (held_out or b"") != (text or b""):  # absent or empty: no line kept back
                 own.add(path)
