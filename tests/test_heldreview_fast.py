@@ -276,3 +276,34 @@ def test_without_a_git_identity_the_commits_are_memsync_s_on_this_host(
     for made in (sent, merged):
         author = git("log", "-1", "--format=%an <%ae>", made, cwd=clone).strip()
         assert author == "memsync <memsync@alices-laptop>"
+
+
+def test_a_held_index_keeps_back_the_lines_the_review_changed_and_sends_the_rest(
+    clone: Path,
+) -> None:
+    """h2: the record keeps the index as sent; a plain push sends the local index merged over
+    it with the remote's, and a record whose sent version git lacks holds nothing (no crash)."""
+    team = "- [Notes](notes.md) — notes\n"
+    sent_index = "- [Notes, retitled](notes.md) — notes\n"
+    remote = commit(clone, {"acme/MEMORY.md": team, "acme/notes.md": "n\n"})
+    local = commit(clone, {"acme/MEMORY.md": sent_index + "- [New](new.md) — n\n"}, remote)
+    local = commit(clone, {"acme/new.md": "new\n"}, local)
+    binding = Binding(clone)
+    sent = git(
+        "rev-parse",
+        f"{commit(clone, {'acme/MEMORY.md': sent_index}, remote)}:acme/MEMORY.md",
+        cwd=clone,
+    ).strip()
+    hold(binding, ["acme/MEMORY.md"], {"acme/MEMORY.md": sent})  # type: ignore[arg-type]
+    assert recorded(clone) == [{"index": "acme/MEMORY.md", "sent": sent}]
+    assert held_here(binding, local, remote) == ("MEMORY.md",)  # type: ignore[arg-type]
+
+    run = Run(Binding(clone))
+    out = hold_out(run, remote, local)  # type: ignore[arg-type]
+    assert files_of(clone, out)["acme/MEMORY.md"] == team + "- [New](new.md) — n\n"
+    assert run.report.held_review == ("acme/MEMORY.md",)
+
+    record(clone, [{"index": "acme/MEMORY.md", "sent": "0" * 40}])
+    assert held_here(binding, local, remote) == ()  # type: ignore[arg-type]
+    assert hold_out(Run(Binding(clone)), remote, local) == local  # type: ignore[arg-type]
+    assert recorded(clone) is None

@@ -184,7 +184,8 @@ def _indexes(
         assert new is not None
         local = blobs[new[1]]
         text = hold_back({path: local}, missing, ())[0][path]
-        if sent := held.get(path):
+        # A sent version git no longer has (history rewritten, then pruned): nothing held.
+        if (sent := held.get(path)) and sent in blobs:
             theirs = blobs[old[1]] if old else None
             # The remote's side wins an entry both changed: an edit of a held line waits with
             # it, as an edit of a held memory does.
