@@ -136,3 +136,39 @@ def test_a_file_and_a_folder_of_one_name_on_two_machines_keep_both(
         assert "alice's inner" in (folder / "foo.md" / "inner.md").read_text()
         assert "bob's foo" in (folder / "foo-2.md").read_text()
         assert "- [foo](foo-2.md) — bob's foo" in (folder / "MEMORY.md").read_text()
+
+
+def test_names_differing_only_by_case_from_two_machines_keep_both_everywhere(
+    pair: tuple[Machine, Path, Machine, Path],
+    tmp_path: Path,
+) -> None:
+    # `Deploy.md` pushed by alice, `deploy.md` written by bob before he pulled it, in both
+    # scopes: bob's sync pushed both names (a case clash on the remote, one file on macOS and
+    # Windows) and every other machine skipped bob's memory with a fix it could not apply.
+    alice, pa, bob, pb = pair
+    live_a, live_b = memory_dir(alice, pa), memory_dir(bob, pb)
+    for folder in (live_a, live_a / "team"):
+        write_memory(folder, "Deploy.md", "Deploy", "alice: deploys on Fridays\n")
+    time.sleep(1.1)  # bob's memory is the newer one: it moves
+    for folder in (live_b, live_b / "team"):
+        write_memory(folder, "deploy.md", "deploy", "bob: deploys need a review\n")
+        (folder / "MEMORY.md").write_text("- [deploy](deploy.md) — bob's deploy\n")
+    alice.memsync("push", cwd=pa)
+    synced = bob.memsync("sync", cwd=pb)
+    assert (
+        "merge: deploy.md: Deploy.md and deploy.md differ only by case (one file on macOS and"
+        " Windows); kept both, the newer as deploy-2.md" in synced.stdout
+    ), synced.stdout
+    assert "differs only by case" not in synced.stderr, synced.stderr
+    alice.memsync("pull", cwd=pa)
+    for name in ("private.git", "team.git"):
+        files = [f.rsplit("/", 1)[-1] for f in remote_files(tmp_path / "remotes" / name)]
+        assert "Deploy.md" in files and "deploy-2.md" in files and "deploy.md" not in files
+    for machine, project in ((alice, pa), (bob, pb)):
+        for folder in (memory_dir(machine, project), memory_dir(machine, project) / "team"):
+            assert "alice: deploys on Fridays" in (folder / "Deploy.md").read_text()
+            assert "bob: deploys need a review" in (folder / "deploy-2.md").read_text()
+            assert not (folder / "deploy.md").exists()
+            assert "- [deploy](deploy-2.md) — bob's deploy" in (folder / "MEMORY.md").read_text()
+        status = machine.memsync("status", cwd=project)
+        assert "held back" not in status.stdout, status.stdout

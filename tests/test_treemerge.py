@@ -249,3 +249,28 @@ def test_a_file_and_a_folder_of_one_name_keep_both() -> None:
     assert decision.kind == "file-folder-both-kept"
     assert decision.kept == "p/c-2.md"
     assert decision.detail.endswith("share the name c.md; kept both, the file as c-2.md")
+
+
+def test_names_differing_only_by_case_added_on_two_sides_keep_both() -> None:
+    # `Deploy.md` added on one machine, `deploy.md` on the other: one file on macOS and
+    # Windows. The older keeps its name, the newer moves to the next free name, index line too.
+    ours = {**BASE, "p/deploy.md": mem("deploy", "Ours\n")}
+    ours["p/MEMORY.md"] = index("a", "b", "deploy")
+    theirs = {**BASE, "p/Deploy.md": mem("Deploy", "Theirs\n")}
+    result = both_ways(BASE, ours, theirs)  # ours at 10, older: it keeps its name
+    assert result.files["p/deploy.md"] == ours["p/deploy.md"]
+    assert result.files["p/Deploy-2.md"] == theirs["p/Deploy.md"]
+    assert "p/Deploy.md" not in result.files
+    assert result.renamed == (("p/Deploy.md", "p/Deploy-2.md"),)
+    [decision] = result.decisions
+    assert decision.kind == "case-twins-both-kept"
+    assert decision.detail == (
+        "deploy.md and Deploy.md differ only by case (one file on macOS and Windows);"
+        " kept both, the newer as Deploy-2.md"
+    )
+    newer_ours = both_ways(BASE, ours, theirs, 30, 20)
+    assert newer_ours.files["p/deploy-2.md"] == ours["p/deploy.md"]
+    assert targets(newer_ours.files["p/MEMORY.md"]) == ["a.md", "b.md", "deploy-2.md"]
+    # A free name that is itself a case twin of a taken one is not free.
+    taken = {**theirs, "p/DEPLOY-2.md": mem("x", "X\n")}
+    assert "p/Deploy-3.md" in both_ways(BASE, ours, taken).files

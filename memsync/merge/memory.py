@@ -38,6 +38,8 @@ DECISION_KINDS = {
     "add-add-renamed": "two different files added under one name; the newer one was renamed",
     "binary-both-kept": "a binary file changed on both sides; both kept",
     "file-folder-both-kept": "a file on one side, a folder of that name on the other; both kept",
+    "case-twins-both-kept": "two names differing only by case, one added on each side; the"
+    " newer was renamed",
     "rename-rename": "both sides renamed a file differently; the newer name won",
     "index-entry-conflict": "both sides changed one index entry; the newer line won",
     "index-lines-combined": "both sides changed the same index lines; both kept",

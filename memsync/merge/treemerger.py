@@ -120,6 +120,7 @@ class TreeMerger(TreeState[V]):
                 to_merge.append(path)
         self._merge_contents(to_merge)
         self._separate_files_from_folders()
+        self._separate_case_twins()
         self.fix_indexes()
         return self.plan
 
@@ -144,16 +145,7 @@ class TreeMerger(TreeState[V]):
         merged = {p for p in paths if self.result(p) is not None}
         folders = {p[:i] for p in merged for i, c in enumerate(p) if c == "/"}
         for path in sorted(merged & folders):
-            value = self.result(path)
-            copy = free_name(path, lambda c: self.taken(c) or c in folders)
-            side = OURS if value == ours.get(path) else THEIRS
-            plan.write.pop(path, None)
-            self.set_value(path, None)
-            if isinstance(value, bytes):
-                plan.write[copy] = value
-            elif value is not None:
-                plan.take[copy] = value
-            plan.renamed.append((path, copy, side))
+            copy = self._move(path, lambda c: self.taken(c) or c in folders)
             plan.decisions.append(
                 MergeDecision(
                     path, "file-folder-both-kept", None, copy, None,
@@ -162,6 +154,49 @@ class TreeMerger(TreeState[V]):
                     f" {posixpath.basename(copy)}",
                 )
             )  # fmt: skip
+
+    def _move(self, path: str, taken: Callable[[str], bool]) -> str:
+        """Move PATH's merged value to the first free name; that name."""
+        plan, (ours, _theirs) = self.plan, self.sides
+        value = self.result(path)
+        copy = free_name(path, taken)
+        side = OURS if value == ours.get(path) else THEIRS
+        plan.write.pop(path, None)
+        self.set_value(path, None)
+        if isinstance(value, bytes):
+            plan.write[copy] = value
+        elif value is not None:
+            plan.take[copy] = value
+        plan.renamed.append((path, copy, side))
+        return copy
+
+    def _separate_case_twins(self) -> None:
+        """Two names differing only by case, one added on each side, are one file on macOS and
+        Windows (and a name sync skips on every machine): the newer moves to a free name."""
+        base, (ours, theirs) = self.base, self.sides
+        added: dict[str, list[tuple[int, str]]] = {}
+        for side, tree, other in ((OURS, ours, theirs), (THEIRS, theirs, ours)):
+            for path in tree:
+                if path not in base and path not in other and self.result(path) is not None:
+                    added.setdefault(path.casefold(), []).append((side, path))
+        folded = {p.casefold() for p in (*base, *ours, *theirs, *self.plan.take, *self.plan.write)}
+        for twins in added.values():
+            if len({side for side, _ in twins}) < 2:
+                continue  # one side's own twins: its scan already holds the second back
+            # The older keeps its name; on a tie the name the other machines already have.
+            twins.sort(key=lambda t: (is_index_path(t[1]) is False, self._time(t[0], t[1]), -t[0]))
+            keeper = twins[0][1]
+            for _side, path in twins[1:]:
+                copy = self._move(path, lambda c: self.taken(c) or c.casefold() in folded)
+                folded.add(copy.casefold())
+                self.plan.decisions.append(
+                    MergeDecision(
+                        path, "case-twins-both-kept", None, copy, None,
+                        f"{posixpath.basename(keeper)} and {posixpath.basename(path)} differ"
+                        " only by case (one file on macOS and Windows); kept both, the newer"
+                        f" as {posixpath.basename(copy)}",
+                    )
+                )  # fmt: skip
 
     def _merge_contents(self, paths: list[str]) -> None:
         base, (ours, theirs) = self.base, self.sides
