@@ -103,3 +103,42 @@ def test_a_lock_held_on_another_host_is_respected_until_old(tmp_path: Path) -> N
     path.write_text(json.dumps({"pid": 1, "host": "elsewhere", "command": "push", "since": 0}))
     with store_lock(path, timeout=0.2, command="pull", store="x"):
         pass
+
+
+def test_a_fifo_or_a_folder_where_the_lock_goes_hangs_nothing(tmp_path: Path) -> None:
+    """A FIFO at the lock's path hung every command for good (its holder was read with a
+    blocking open) and each hook until its watchdog; a folder left a `.stale-PID` folder."""
+    script = (
+        "import sys; from pathlib import Path; from memsync.sync.lock import store_lock\n"
+        "with store_lock(Path(sys.argv[1]), timeout=2, command='pull', store='team'):\n"
+        "    print('taken')\n"
+    )
+    for kind in ("fifo", "folder"):
+        path = tmp_path / kind / "store.lock"
+        path.parent.mkdir()
+        os.mkfifo(path) if kind == "fifo" else path.mkdir()
+        old = time.time() - 60
+        os.utime(path, (old, old))
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+            check=False,
+        )
+        assert (done.returncode, done.stdout) == (0, "taken\n"), done.stderr
+        assert sorted(os.listdir(path.parent)) == [], kind  # no lock and no stale leftover
+
+
+@pytest.mark.parametrize("since", ["NaN", "Infinity", "1e300", "-1e300"])
+def test_a_lock_with_an_impossible_time_is_a_damaged_one(tmp_path: Path, since: str) -> None:
+    """A lock file whose `since` no clock can show made every command crash (exit 70:
+    ValueError or OverflowError naming the holder) once the wait ran out, the hooks with it."""
+    path = tmp_path / "store.lock"
+    path.write_text(f'{{"pid": 1, "host": "elsewhere", "command": "push", "since": {since}}}')
+    assert read_holder(path) is None  # as a half-written lock: stale after a moment
+    old = time.time() - 60
+    os.utime(path, (old, old))
+    with store_lock(path, timeout=0.2, command="pull", store="x"):
+        assert read_holder(path).pid == os.getpid()  # type: ignore[union-attr]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsync.errors import LockHeldError
+from memsync.fsutil.reads import read_regular
 
 # A holder on another host cannot be probed; after this long its lock is presumed dead.
 FOREIGN_STALE_SECONDS = 6 * 3600
@@ -18,6 +19,9 @@ FOREIGN_STALE_SECONDS = 6 * 3600
 _START_SLACK = 60.0
 # No run holds a lock this long: only a lock older than this may name a reused pid.
 _REUSE_AGE = 15 * 60.0
+# A lock file is one short JSON object; anything longer is not one.
+_MAX_LOCK_BYTES = 4096
+_LATEST_SINCE = 2.0**33
 
 
 def this_host() -> str:
@@ -68,14 +72,17 @@ def pid_alive(pid: int) -> bool:
 
 
 def read_holder(path: Path) -> LockHolder | None:
-    """The holder recorded in lock file PATH, or None when absent or unreadable."""
+    """The holder recorded in lock file PATH, or None when absent, unreadable or damaged."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return LockHolder(
+        # Never a blocking open: a FIFO at the lock's path would hang every command.
+        data = json.loads(read_regular(path, limit=_MAX_LOCK_BYTES).decode("utf-8"))
+        holder = LockHolder(
             int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"])
         )
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+    # A time no clock shows (NaN, infinite, past year 2242) is no lock memsync wrote.
+    return holder if 0 <= holder.since < _LATEST_SINCE else None
 
 
 def _is_stale(path: Path, holder: LockHolder | None) -> bool:
@@ -162,4 +169,7 @@ def _break_stale(path: Path, holder: LockHolder | None) -> None:
             grave.rename(path)
         return
     with contextlib.suppress(OSError):
-        grave.unlink()
+        if grave.is_dir() and not grave.is_symlink():
+            grave.rmdir()  # an empty folder where the lock goes; a full one stays, renamed
+        else:
+            grave.unlink()
