@@ -4,7 +4,11 @@ named with what to do, a hook exits 0 and says what happened, nothing lost."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
+
+import pytest
 
 from testing.gitrepo import make_bare_remote
 from testing.machines import Machine, memory_dir, setup_machine
@@ -298,3 +302,32 @@ def test_a_deeply_nested_scaffold_record_is_no_record(
     )
     assert done.returncode == 0, done.stderr
     assert "unexpected error" not in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["a folder", "a FIFO"])
+def test_consolidate_names_a_folder_or_fifo_where_the_index_goes(
+    machines: list[Machine], tmp_path: Path, kind: str
+) -> None:
+    """h3: `MEMORY.md` a folder made `consolidate --yes` crash (exit 70, IsADirectoryError on
+    the rename of its new index) after planning an index entry for `MEMORY.md/inner.md`; a
+    FIFO there was replaced by a file. Now the folder is left as it is, named with the fix."""
+    live = tmp_path / "memory"
+    write_memory(live, "deploy.md", "deploy", "Deploys go out on Fridays.")
+    write_memory(live, "dupa.md", "dupa", "identical body\n")
+    write_memory(live, "dupb.md", "dupb", "identical body\n")
+    index = live / "MEMORY.md"
+    if kind == "a folder":
+        write_memory(index, "inner.md", "inner", "A memory inside the folder.")
+    else:
+        os.mkfifo(index)
+    before = sorted((p.relative_to(live).as_posix(), p.is_file()) for p in live.rglob("*"))
+    done = machines[0].memsync("consolidate", str(live), "--yes", check=False)
+    said = done.stdout + done.stderr
+    assert done.returncode in (0, 1) and "Traceback" not in said, said
+    assert "unexpected error" not in said
+    assert f"{index} is {kind} where consolidation keeps a file: rename or move it" in said, said
+    assert sorted((p.relative_to(live).as_posix(), p.is_file()) for p in live.rglob("*")) == before
+    if kind == "a folder":
+        assert "A memory inside the folder." in (index / "inner.md").read_text()
+    else:
+        assert stat.S_ISFIFO(index.lstat().st_mode)

@@ -7,6 +7,7 @@ date fields, else the file's modification time.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
@@ -206,17 +207,31 @@ def scan_folder(
 
 def links_in_the_way(root: Path, relpaths: tuple[str, ...]) -> list[str]:
     """What to tell the person of each of RELPATHS (files consolidation reads or writes in
-    ROOT) that is or lies below a symlink: memsync never reads or writes through one."""
+    ROOT) that is or lies below a symlink (memsync never reads or writes through one), or is
+    not the kind of thing it writes there (a folder or FIFO named `MEMORY.md`)."""
     found = {
         part: "folder" if part != rel or part == ARCHIVE_DIR else "file"
         for rel in relpaths
         if (part := linked_part(root, rel)) is not None
     }
-    return [
+    told = [
         f"{root / part} is a symlink; {NEVER_THROUGH_LINKS}: replace it by a regular {kind} "
         "(or remove it), then consolidate again"
         for part, kind in found.items()
     ]
+    for rel in () if found else relpaths:
+        try:
+            mode = stat.S_IFMT((root / rel).lstat().st_mode)
+        except OSError:  # absent (or unreadable, which the write will name)
+            continue
+        kind = {stat.S_IFDIR: "a folder", stat.S_IFREG: "a file"}.get(mode, "a FIFO")
+        wanted = "a folder" if rel == ARCHIVE_DIR else "a file"
+        if kind != wanted:
+            told.append(
+                f"{root / rel} is {kind} where consolidation keeps {wanted}:"
+                " rename or move it, then consolidate again"
+            )
+    return told
 
 
 def index_memory(memory: Memory, updated: tuple[float, ...]) -> IndexMemory:
