@@ -10,11 +10,13 @@ history. That commit is then scanned like any push (sync/pushscan).
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from memsync import git
+from memsync.errors import UnsafeStateError
 from memsync.git.refs import FETCHED_PREFIX
 from memsync.sync import store
 from memsync.sync.binding import Binding, hostname
@@ -57,6 +59,8 @@ def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...
     after = store.heads(binding).remote
     said: tuple[str, ...] = ()
     if before is not None and after is not None and after != before:
+        if is_rewritten(repo, before, after):
+            _refuse_a_history_without_the_project(binding, before, after, heads.branch)
         # A purge on the remote must stay purged: never merge the old history back.
         rebuilt = rebuild(binding, before)
         said = () if rebuilt is None else (rebuilt.describe(binding.label),)
@@ -69,6 +73,42 @@ def fetch_following_rewrites(binding: Binding, timeout: float) -> tuple[str, ...
     from memsync.sync.renamed import follow_default_branch
 
     return said + follow_default_branch(binding, timeout)
+
+
+def _refuse_a_history_without_the_project(
+    binding: Binding, before: str, after: str, branch: str
+) -> None:
+    """A rewrite that leaves none of this project's memories is no purge (another repository's
+    history or the wrong branch force-pushed): followed, it would delete every memory of the
+    folder on every machine. Nothing moves until the person decides."""
+
+    def has_memories(commit: str) -> bool:
+        files = store.store_files(binding, commit)
+        return any(store.is_memory_file(binding, path) for path in files)
+
+    if has_memories(after) or not has_memories(before) or not _live_memories(binding):
+        return
+    raise UnsafeStateError(
+        f"the {binding.label} store's history was rewritten on the remote and holds none of "
+        f"this project's memories (folder {binding.prefix or '.'}): memsync did not follow it "
+        "and changed nothing here",
+        hint=(
+            "If that was a mistake, put the history back from this machine's copy: "
+            f"`git -C {binding.clone_dir} push --force origin {branch}`. If the memories were "
+            f"removed on purpose, move {binding.live_dir} away (your copy), then run "
+            "`memsync pull`."
+        ),
+    )
+
+
+def _live_memories(binding: Binding) -> bool:
+    """Whether the live folder holds any memory this binding syncs."""
+    live = binding.live_dir
+    for top, _dirs, files in os.walk(live):
+        folder = Path(top).relative_to(live)
+        if any(store.is_memory_file(binding, (folder / name).as_posix()) for name in files):
+            return True
+    return False
 
 
 def record_pushed(binding: Binding, branch: str, pushed: str) -> None:
