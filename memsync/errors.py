@@ -110,6 +110,11 @@ _OS_ADVICE = {
     errno.EACCES: ("permission denied", "Check the owner and permissions of that path."),
     errno.EPERM: ("operation not permitted", "Check the owner and permissions of that path."),
     errno.EDQUOT: ("the disk quota is exceeded", "Free some space, then run the command again."),
+    errno.EFBIG: (
+        "a file would pass the file size limit",
+        "Raise the limit (`ulimit -f unlimited` in the shell that runs memsync), then run the "
+        "command again.",
+    ),
 }
 
 

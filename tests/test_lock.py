@@ -142,3 +142,32 @@ def test_a_lock_with_an_impossible_time_is_a_damaged_one(tmp_path: Path, since: 
     os.utime(path, (old, old))
     with store_lock(path, timeout=0.2, command="pull", store="x"):
         assert read_holder(path).pid == os.getpid()  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE")
+def test_a_lock_the_disk_refuses_is_not_left_behind_and_names_its_path(tmp_path: Path) -> None:
+    """h3: a full disk (here a file size limit) failed the lock's write after its create: an
+    empty lock file stayed, making the next runs wait, and the error named no path."""
+    import resource
+
+    path = tmp_path / "store.lock"
+    script = (
+        "import sys; from pathlib import Path; from memsync.sync.lock import store_lock\n"
+        "try:\n"
+        "    with store_lock(Path(sys.argv[1]), timeout=1, command='pull', store='team'):\n"
+        "        pass\n"
+        "except OSError as exc:\n"
+        "    print(exc.errno, exc.filename)\n"
+    )
+    hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, hard)),
+        check=False,
+    )
+    assert done.stdout == f"27 {path}\n", done.stderr  # EFBIG, with the lock's path
+    assert not path.exists()

@@ -422,3 +422,51 @@ def test_git_failures_quote_git_and_pass_on_its_hints() -> None:
     failed = error_for(GitResult(("git", "push"), 1, b"", rejected), Path("/r"))
     assert failed.message == "git push failed in /r: failed to push some refs"
     assert failed.hint == "hint: Updates were rejected.\nhint: Pull first."
+
+
+@POSIX_ONLY
+def test_a_file_size_limit_is_a_clear_error(machines: list[Machine], tmp_path: Path) -> None:
+    """h3: under `ulimit -f 0` (RLIMIT_FSIZE) `consolidate --yes` ended in two tracebacks:
+    EFBIG was an unexpected error (exit 70), and writing its crash log raised again
+    (`No usable temporary directory found`); the hooks said `OSError(27, 'File too large')`."""
+    import resource
+
+    alice = machines[0]
+    folder = tmp_path / "memory"
+    write_memory(folder, "a.md", "alpha", "A\n")
+    before = sorted(p.name for p in folder.iterdir())
+    hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "memsync"), "consolidate", str(folder), "--yes"],
+        cwd=tmp_path,
+        env={**os.environ, **alice.env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, hard)),
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr and "unexpected error" not in done.stderr
+    assert f"a file would pass the file size limit at {folder}" in done.stderr, done.stderr
+    assert "ulimit -f unlimited" in done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == before  # nothing half-written left
+
+
+def test_a_crash_log_that_can_be_written_nowhere_is_no_second_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    import memsync.config
+    from memsync.cli.crashlog import write_crash_log
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setattr(memsync.config, "data_dir", lambda: blocker / "memsync")
+
+    def nowhere() -> str:
+        raise FileNotFoundError(2, "No usable temporary directory found")
+
+    monkeypatch.setattr(tempfile, "gettempdir", nowhere)
+    assert write_crash_log(RuntimeError("boom"), ["memsync", "status"]) is None

@@ -19,7 +19,10 @@ def _log_dirs() -> list[Path]:
     with contextlib.suppress(Exception):
         dirs.append(data_dir() / "logs")
     # A full disk or a read-only data dir must not hide the traceback: try the temp dir too.
-    dirs.append(Path(gettempdir()))
+    # gettempdir raises when it can write nowhere (a file size limit): the crash report
+    # must not end in a second traceback.
+    with contextlib.suppress(Exception):
+        dirs.append(Path(gettempdir()))
     return dirs
 
 

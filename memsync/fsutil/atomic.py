@@ -38,9 +38,12 @@ def stage(path: Path, data: bytes, *, durable: bool = True, mode: int | None = N
                 os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError) and exc.filename is None:
+            # A write or flush names no file: the message must say which one (disk full).
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
     return tmp
 

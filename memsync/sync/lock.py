@@ -145,8 +145,12 @@ def store_lock(path: Path, *, timeout: float, command: str, store: str) -> Itera
             continue
         try:
             os.write(fd, payload)
-        finally:
+        except OSError as exc:  # a full disk: no empty lock left behind, and the path named
             os.close(fd)
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        os.close(fd)
         break
     try:
         yield
