@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,21 @@ def test_a_lock_held_on_another_host_is_respected_until_old(tmp_path: Path) -> N
         pass
 
 
+def _in_a_child(
+    script: str, path: Path, preexec: Callable[[], None] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run SCRIPT with PATH in a child Python (a hang or a file size limit stays there)."""
+    return subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+        preexec_fn=preexec,
+        check=False,
+    )
+
+
 def test_a_fifo_or_a_folder_where_the_lock_goes_hangs_nothing(tmp_path: Path) -> None:
     """A FIFO at the lock's path hung every command for good (its holder was read with a
     blocking open) and each hook until its watchdog; a folder left a `.stale-PID` folder."""
@@ -119,14 +135,7 @@ def test_a_fifo_or_a_folder_where_the_lock_goes_hangs_nothing(tmp_path: Path) ->
         os.mkfifo(path) if kind == "fifo" else path.mkdir()
         old = time.time() - 60
         os.utime(path, (old, old))
-        done = subprocess.run(
-            [sys.executable, "-c", script, str(path)],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
-            check=False,
-        )
+        done = _in_a_child(script, path)
         assert (done.returncode, done.stdout) == (0, "taken\n"), done.stderr
         assert sorted(os.listdir(path.parent)) == [], kind  # no lock and no stale leftover
 
@@ -160,14 +169,6 @@ def test_a_lock_the_disk_refuses_is_not_left_behind_and_names_its_path(tmp_path:
         "    print(exc.errno, exc.filename)\n"
     )
     hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(path)],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
-        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, hard)),
-        check=False,
-    )
+    done = _in_a_child(script, path, lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, hard)))
     assert done.stdout == f"27 {path}\n", done.stderr  # EFBIG, with the lock's path
     assert not path.exists()
