@@ -200,3 +200,18 @@ def test_short_names_show_the_first_few_then_how_many_more() -> None:
     assert short_names(["a.md", "b.md"], most=2) == '"a.md", "b.md"'
     assert short_names(["a.md", "b.md", "c.md"], most=2) == '"a.md", "b.md", +1 more'
     assert short_names(["d/a.md", "b.md"], quote=False) == "a.md, b.md"
+
+
+def test_a_folder_in_the_way_of_a_file_is_told_to_move_not_to_free_space() -> None:
+    """h3: a folder where a pulled file goes was told `free space or make the folder
+    writable`, which fixes nothing."""
+    full = Skipped("a.md", "cannot write it here: disk full")
+    folder = Skipped("b.md", "cannot write it here: a folder of that name is in the way")
+    assert person_lines([_report(skipped=(full, folder))], now=NOW) == [
+        'memsync: private: could not write 1 file(s) into the memory folder: "a.md" (cannot '
+        "write it here: disk full); free space or make the folder writable, then run "
+        "`memsync pull`",
+        'memsync: private: could not write 1 file(s) into the memory folder: "b.md" (cannot '
+        "write it here: a folder of that name is in the way); rename or move that folder: a "
+        "synced memory goes there, then run `memsync pull`",
+    ]

@@ -22,6 +22,7 @@ from memsync.sync.hookoutput import (
     quote_name,
 )
 from memsync.sync.report import StoreReport
+from testing.memories import write_memory
 
 
 def test_names_are_quoted_as_data_never_raw_lines() -> None:
@@ -254,3 +255,25 @@ def test_a_symlinked_team_index_or_team_folder_is_never_read(tmp_path: Path) -> 
         f"(team index not shown: {team} is a symlink; memsync never reads "
         "through a symlink: replace it by a regular folder)",
     )
+
+
+def test_a_team_folder_whose_index_shows_nothing_names_its_memories(tmp_path: Path) -> None:
+    """h3: `(no team memories yet)` was said of a team folder holding memories whose index
+    memsync skipped (over 250,000 bytes, a FIFO) or that had none yet: the model took the
+    team's memory for empty."""
+    team = tmp_path / "team"
+    write_memory(team, "testing.md", "testing", "Integration tests use a real database.\n")
+    write_memory(team / "ops", "deploy.md", "deploy", "Deploys on Fridays.\n")
+    (team / ".consolidate-lock").write_text("123")  # the client's file: no memory
+    said = 'the folder holds 2: "ops/deploy.md", "testing.md")'
+    [shared] = pull_sections([_report("team", team)])
+    assert shared.lines == (f"(no team index yet; {said}",)
+    (team / "MEMORY.md").write_text("- [Gone](gone.md) — " + "x" * 250_001 + "\n")
+    [shared] = pull_sections([_report("team", team)])
+    assert shared.lines == (
+        f"(team index not shown: {team / 'MEMORY.md'} is not a regular file of at most"
+        f" 250,000 bytes; {said}",
+    )
+    (team / "MEMORY.md").write_text("\n\n")
+    [shared] = pull_sections([_report("team", team)])
+    assert shared.lines == (f"(the team index lists none of them; {said}",)

@@ -98,9 +98,36 @@ def team_section(live: Path, updated: Sequence[str] = (), deleted: Sequence[str]
     if deleted:
         heading.append(f"Removed by this pull: {short_names(deleted, most=20)}")
     heading.append(f"Team index ({index_file}):")
-    empty = f"(team index not shown: {link})" if link else "(no team memories yet)"
+    empty = f"(team index not shown: {link})" if link else _no_index(live)
     lines = tuple(index or [empty])
     return Section("\n".join(heading), lines, str(index_file))
+
+
+def _no_index(live: Path) -> str:
+    """What stands for a team index that shows no line: the memories the folder holds, else
+    the model takes the folder for empty (an index memsync skips, or none written yet)."""
+    import os
+
+    from memsync.fsutil.reads import read_regular_or_none
+    from memsync.model.safety import is_memory_file
+
+    held = sorted(
+        (Path(top) / name).relative_to(live).as_posix()
+        for top, _dirs, files in os.walk(live)
+        for name in files
+        if name != "MEMORY.md"
+        and is_memory_file((Path(top) / name).relative_to(live).as_posix(), "team")
+    )
+    if not held:
+        return "(no team memories yet)"
+    index = live / "MEMORY.md"
+    if not os.path.lexists(index):
+        why = "no team index yet"
+    elif read_regular_or_none(index) is None:  # memsync skips it: it says why elsewhere
+        why = f"team index not shown: {index} is not a regular file of at most 250,000 bytes"
+    else:
+        why = "the team index lists none of them"
+    return f"({why}; the folder holds {len(held)}: {short_names(held, most=20)})"
 
 
 def pull_sections(reports: Sequence[StoreReport], *, resumed: bool = False) -> list[Section]:

@@ -59,13 +59,19 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
         # A file the live folder would not take (disk full, read-only) is not unsafe.
         unwritable = [s for s in report.skipped if s.reason.startswith("cannot write it here")]
         unsafe = [s for s in report.skipped if s not in unwritable]
-        if unwritable:
-            listed = names([skipped.path for skipped in unwritable])
-            lines.append(
-                f"memsync: {scope}: could not write {len(unwritable)} file(s) into the memory "
-                f"folder: {listed} ({unwritable[0].reason}); free space or make the folder "
-                "writable, then run `memsync pull`"
-            )
+        # A folder where a file goes needs moving, not space (sync/livefiles: "in the way").
+        in_the_way = [s for s in unwritable if s.reason.endswith("is in the way")]
+        refused = [s for s in unwritable if s not in in_the_way]
+        for group, fix in (
+            (refused, "free space or make the folder writable"),
+            (in_the_way, "rename or move that folder: a synced memory goes there"),
+        ):
+            if group:
+                lines.append(
+                    f"memsync: {scope}: could not write {len(group)} file(s) into the memory "
+                    f"folder: {names([s.path for s in group])} ({group[0].reason}); {fix}, "
+                    "then run `memsync pull`"
+                )
         lines.extend(_skipped_lines(scope, unsafe))
         lines.extend(
             f"memsync: {scope}: merge: {decision} (`memsync log` has both versions)"
