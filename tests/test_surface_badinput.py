@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from testing.gitrepo import make_bare_remote
+from testing.gitrepo import git, make_bare_remote
 from testing.machines import Machine, memory_dir, setup_machine
 from testing.memories import write_memory
 
@@ -331,3 +331,26 @@ def test_consolidate_names_a_folder_or_fifo_where_the_index_goes(
         assert "A memory inside the folder." in (index / "inner.md").read_text()
     else:
         assert stat.S_ISFIFO(index.lstat().st_mode)
+
+
+def test_a_case_twin_skipped_here_and_in_the_store_is_named_once(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """h3: a teammate's `Testing.md` pushed with plain git beside the team's `testing.md`:
+    from the second session start on, the hook listed the skipped twin twice (`skipped 2
+    unsafe file(s): "testing.md", "testing.md"`), once as a live file, once as a store file."""
+    alice = machines[0]
+    team = make_bare_remote(tmp_path / "team.git")
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), team, "src/api")
+    write_memory(memory_dir(alice, project) / "team", "testing.md", "testing", "Real db.\n")
+    alice.memsync("push", cwd=project)
+    work = tmp_path / "plain"
+    git("clone", "-q", str(team), str(work), cwd=tmp_path)
+    twin = next(p for p in work.rglob("testing.md") if ".git" not in p.parts)
+    twin.with_name("Testing.md").write_text(twin.read_text().replace("Real db.", "Upper twin."))
+    git("add", ".", cwd=work)
+    git("commit", "-q", "-m", "twin", cwd=work)
+    git("push", "-q", "origin", "HEAD:main", cwd=work)
+    for _ in range(2):
+        message = _hook(alice, "pull", project)
+        assert 'skipped 1 unsafe file(s): "testing.md" (differs only by case' in message, message

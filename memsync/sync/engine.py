@@ -172,7 +172,10 @@ def _materialize(run: StoreRun, head: str | None) -> None:
         deleted=outcome.deleted,
         arrived=arrived_problems(binding.scope, scan.files, outcome.written),
         kept_local=outcome.kept,
-        skipped=run.report.skipped + tuple(skipped) + tuple(Skipped(*f) for f in outcome.failed),
+        # One file skipped as a live file and as a store file (a case twin) is said once.
+        skipped=tuple(
+            dict.fromkeys((*run.report.skipped, *skipped, *(Skipped(*f) for f in outcome.failed)))
+        ),
     )
 
 
