@@ -685,7 +685,8 @@ def test_check_calls_duplicates_exactly_what_consolidate_merges(tmp_path: Path) 
 
 def test_check_flags_exactly_the_relative_dates_consolidate_converts(tmp_path: Path) -> None:
     """A review over 43 real folders: check flagged 272 phrases consolidate never converts, in
-    `archive/` (never consolidated) and in index entry lines (rebuilt from descriptions)."""
+    `archive/` (never consolidated) and in index entry lines (then rebuilt from descriptions;
+    now kept as written, and converted)."""
     from memsync.consolidate.engine import make_plan
 
     folder = tmp_path / "memory"
@@ -709,6 +710,7 @@ def test_check_flags_exactly_the_relative_dates_consolidate_converts(tmp_path: P
         == {
             ("memory/x.md", 3),  # a quoted description is no quotation: the memory's words
             ("memory/x.md", 8),
+            ("memory/MEMORY.md", 1),  # an entry's hook stays as written: converted there
             ("memory/MEMORY.md", 3),
         }
     )

@@ -371,11 +371,12 @@ def test_a_daily_logs_line_gives_its_room_up_to_a_new_memory_and_is_kept(tmp_pat
     assert not make_plan(folder).changed  # and a second run changes nothing
 
 
-def test_an_index_line_keeps_its_title_and_follows_the_description(tmp_path: Path) -> None:
+def test_an_index_line_keeps_its_title_and_its_hook(tmp_path: Path) -> None:
     """Claude Code slugifies `name`: a review over 43 real folders saw 521 index lines
     rewritten, `[꼬마 사용자](user_kkoma.md)` into `[user-kkoma](…)`, the title kept only in the
-    report. A title a person wrote stays when `name` is the client's slug; the hook follows
-    the description (a `name` a person wrote still titles the line: test_surface_walkthrough)."""
+    report. A review over 55 real folders then saw 995 of their lines rewritten from the
+    descriptions, 196 of them cut to `…`: a line within 150 characters stays as written; a
+    line with no hook gets the description (and, with no title of its own, the name)."""
     folder = tmp_path / "memory"
     write_memory(folder, "user_kkoma.md", "user-kkoma", "Likes tea.\n", description="tea")
     write_memory(folder, "b.md", "b-name", "B.\n", description="about b")
@@ -384,7 +385,6 @@ def test_an_index_line_keeps_its_title_and_follows_the_description(tmp_path: Pat
     (fp,) = make_plan(folder).folders
     assert fp.index is not None
     assert fp.index.rewrites == (
-        ("- [꼬마 사용자](user_kkoma.md) — coffee", "- [꼬마 사용자](user_kkoma.md) — tea"),
         ("- [](b.md)", "- [b-name](b.md) — about b"),  # no title of its own: the name's
     )
 
@@ -585,7 +585,12 @@ def test_index_prose_dates_rewritten_entries_from_frontmatter(tmp_path: Path) ->
         _set_mtime(path, "2026-03-05T12:00:00")
     plan = make_plan(folder)
     found = sorted((d.path, d.line, d.old) for d in plan.folders[0].dates)
-    assert found == [("MEMORY.md", 1, "yesterday"), ("a.md", 3, "next week")]
+    # The entry's hook is kept as written, so its date is converted in the index itself.
+    assert found == [
+        ("MEMORY.md", 1, "yesterday"),
+        ("MEMORY.md", 3, "next week"),
+        ("a.md", 3, "next week"),
+    ]
     apply_plan(plan)
     assert index.read_text(encoding="utf-8") == (
         "# Memory (pruned on 2026-03-04)\n\n- [a](a.md) — freeze starts the week of 2026-03-09\n"

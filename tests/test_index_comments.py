@@ -84,7 +84,8 @@ def test_consolidate_keeps_a_commented_line_verbatim_and_indexes_the_memory(
     text = (folder / "MEMORY.md").read_text(encoding="utf-8")
     # The comment is untouched (not rewritten from old.md's description, the missing gone.md's
     # line not taken out, new.md's second line not moved to archive/): old.md gets a live line.
-    assert text == index.replace("— the new memory", "— new now") + "- [old](old.md) — old now\n"
+    # new.md's live line keeps its hook as written (test_consolidate_hooks).
+    assert text == index + "- [old](old.md) — old now\n"
     assert not (folder / "archive").exists()
 
 
@@ -148,11 +149,12 @@ def test_a_comment_mark_in_code_hides_no_entry(tmp_path: Path) -> None:
     # A fence never closed is no fence (in a list item it ends with the item): the comment holds.
     unclosed = "- [A](a.md) — see\n  ```\n- [B](b.md)\n<!--\n- [Old](old.md)\n-->\n"
     assert parse_index_text(unclosed).targets == ["a.md", "b.md"]
+    # Each stays one line, as written (a live line keeps its hook: test_consolidate_hooks).
     assert _clean_then_consolidated(tmp_path, CODE, "html", "deploy", "keep", "mermaid") == [
-        "- [HTML](html.md) — html now",
+        "- [HTML](html.md) — a comment opens with `<!--`",
         "- [Deploy](deploy.md) — deploy now",
         "- [Keep](keep.md) — keep now",
-        "- [Mermaid](mermaid.md) — mermaid now",
+        "- [Mermaid](mermaid.md) — arrows are written `-->`",
     ]
 
 
@@ -197,7 +199,7 @@ def test_a_comment_mark_in_indented_code_hides_no_entry(tmp_path: Path) -> None:
     ):
         assert "b.md" in parse_index_text(head + hidden).targets, head
     assert _clean_then_consolidated(tmp_path, INDENTED, "html", "deploy", "keep") == [
-        "- [HTML](html.md) — html now",
+        "- [HTML](html.md) — comments in the docs",
         "- [Deploy](deploy.md) — deploy now",
         "- [Keep](keep.md) — keep now",
     ]

@@ -130,8 +130,8 @@ def test_a_percent_encoded_link_is_one_file_to_check_and_consolidate(
     assert alice.memsync("check", str(folder)).returncode == 0
     done = alice.memsync("consolidate", str(folder), "--yes")
     assert "dangling" not in done.stdout, done.stdout
-    # The person's title and link stay; only the hook follows the description.
-    assert (folder / "MEMORY.md").read_text() == "- [With space](with%20space.md) — a note\n"
+    # The line stays as written: its title, link and hook (test_consolidate_hooks).
+    assert (folder / "MEMORY.md").read_text() == "- [With space](with%20space.md) — old hook\n"
     assert not (folder / "archive").exists()
     again = alice.memsync("consolidate", str(folder), "--yes")
     assert "Nothing to consolidate in 1 memory folder." in again.stdout

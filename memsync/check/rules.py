@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from memsync.check.findings import IN_FILE_NAME, Finding, finding, skip_finding
 from memsync.check.frontmatter import frontmatter_findings, recall_size
 from memsync.check.indexsize import index_size
-from memsync.model.index import link_paths, parse_index_text
+from memsync.model.index import link_paths, linked_from_text, parse_index_text
 from memsync.model.limits import (
     ARCHIVE_DIR,
     INDEX_NAME,
@@ -215,9 +215,8 @@ def check_index(path: str, data: bytes) -> list[Finding]:
     found = conflict_markers(path, text)
     found.extend(secret_findings(path, text))
     lines = parse_index_text(text).lines
-    # Entry lines are rebuilt from their memories' descriptions, whose dates are asked there:
-    # consolidate converts only the headings and prose, and so only they are flagged here.
-    found.extend(relative_dates(path, "\n".join("" if ln.entry else ln.text for ln in lines)))
+    # Entry lines too: consolidate keeps an entry's hook as written and converts its dates.
+    found.extend(relative_dates(path, "\n".join(ln.text for ln in lines)))
     found.extend(index_size(path, text))
     first_line: dict[str, int] = {}
     for number, line in enumerate(lines, 1):
@@ -291,9 +290,11 @@ def _index_links(
     if error:
         return set(), []
     base = posixpath.dirname(index_path)
-    targets: set[str] = set()
+    index = parse_index_text(text)
+    # A table row or a bold link (`**[T](t.md)**`) indexes its memory too, as for consolidate.
+    targets: set[str] = linked_from_text(index, base)
     found: list[Finding] = []
-    for number, line in enumerate(parse_index_text(text).lines, 1):
+    for number, line in enumerate(index.lines, 1):
         entry = line.entry
         if entry is None or _EXTERNAL_LINK.match(entry.target):
             continue

@@ -57,7 +57,7 @@ from memsync.consolidate.problems import (
 )
 from memsync.consolidate.versions import plan_merges, survivors
 from memsync.errors import UsageError
-from memsync.model.index import Index, IndexLine, link_paths, parse_index
+from memsync.model.index import Index, IndexLine, link_paths, parse_entry, parse_index
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.model.memory import Memory, compose, parse_memory, parse_yaml_mapping
 from memsync.model.safety import personal_in_team
@@ -271,21 +271,20 @@ def _rewrite_dates(
 def _index_prose_dates(
     raw: bytes, mtime: float, history: _History, unknown: list[str]
 ) -> tuple[Index, list[DateChange]]:
-    """The index with relative dates in its headings and prose made absolute (entry lines are
-    rebuilt from the memories' frontmatter, so their dates come from there)."""
+    """The index with relative dates in its text made absolute: headings, prose and entry
+    lines, whose hook stays as written (`indexfit`), so its dates are resolved here."""
     index = parse_index(raw)
-    # Entry lines are left out of the scan (blank, so line numbers stay), which also keeps a
-    # large index from being scanned line by line for nothing.
-    prose = "\n".join("" if line.entry else line.text for line in index.lines)
-    found = convertible_dates(prose)
+    found = convertible_dates(index.text())
     if not found:
         return index, []
-    new_prose, replacements, source = _resolve(
-        INDEX_NAME, prose, found, (mtime, None), history=history, unknown=unknown
+    new_text, replacements, source = _resolve(
+        INDEX_NAME, index.text(), found, (mtime, None), history=history, unknown=unknown
     )
-    rewritten = new_prose.split("\n")
+    rewritten = new_text.split("\n")
     lines = [
-        line if line.entry else IndexLine(rewritten[number], None)
+        line
+        if rewritten[number] == line.text
+        else IndexLine(rewritten[number], line.entry and parse_entry(rewritten[number]))
         for number, line in enumerate(index.lines)
     ]
     changes = [_date_change(INDEX_NAME, r, source) for r in replacements]

@@ -143,6 +143,26 @@ def link_paths(target: str, base: str = "") -> tuple[str, ...]:
     return tuple(paths)
 
 
+# A Markdown link's target anywhere in a line: `**[T](t.md)**`, a table row, `1. [T](t.md)`.
+_INLINE_LINK = re.compile(r"\]\((<[^>]*>|[^)\s]*)(?:[ \t]+\"[^\"]*\")?\)")
+
+
+def linked_from_text(index: Index, base: str = "") -> set[str]:
+    """Files linked from INDEX's lines that are not entries (a table row, a bold or numbered
+    link, prose), read as `link_paths` reads a link; commented-out lines and code link none."""
+    texts = [line.text for line in index.lines]
+    inside = commented_lines(texts)
+    found: set[str] = set()
+    for number, line in enumerate(index.lines):
+        if line.entry is not None or number in inside or "](" not in line.text:
+            continue
+        for match in _INLINE_LINK.finditer(_code_masked(line.text)):
+            target = normalize_target(match.group(1))
+            if target and "://" not in target and not target.startswith("mailto:"):
+                found.update(link_paths(target, base))
+    return found
+
+
 def resolve_target(folder: str, target: str) -> str:
     """The store path an entry target points to, from an index in FOLDER."""
     if not target or "://" in target or target.startswith(("/", "mailto:")):
