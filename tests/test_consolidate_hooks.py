@@ -138,3 +138,38 @@ def test_a_table_row_or_a_bold_link_indexes_its_memory(tmp_path: Path) -> None:
     index_plan = make_plan(folder).folders[0].index
     assert index_plan is not None
     assert index_plan.added == ("feedback_data_provider_cache.md", "netrc_off_limits.md")
+
+
+# github.com/8w6hmdgchz-cmd/apex-spiral, memory/dreaming/deep/, commit
+# 05f25d9c63e87e52580b828baed74aed9cd643fd: both files hold exactly this text.
+DEEP_SLEEP = (
+    "# Deep Sleep\n\n- Repaired recall artifacts: rewrote recall store.\n"
+    "- Ranked 0 candidate(s) for durable promotion.\n"
+    "- Promoted 0 candidate(s) into MEMORY.md.\n"
+)
+
+
+def test_two_days_logs_with_one_text_stay_two_records(tmp_path: Path) -> None:
+    # The 2026-05-23 log was merged into the 2026-05-22 one as an exact duplicate and moved
+    # to archive/: the folder no longer said the agent ran that day. Nor are they near
+    # duplicates (one word changed), and `check` does not call them duplicates.
+    from memsync.check.run import run_check
+
+    folder = tmp_path / "memory"
+    (folder / "dreaming" / "deep").mkdir(parents=True)
+    for day in ("2026-05-22", "2026-05-23"):
+        (folder / "dreaming" / "deep" / f"{day}.md").write_text(DEEP_SLEEP, encoding="utf-8")
+    (folder / "dreaming" / "deep" / "2026-05-24.md").write_text(
+        DEEP_SLEEP.replace("rewrote", "rebuilt"), encoding="utf-8"
+    )
+    (folder / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
+    (fp,) = make_plan(folder).folders
+    assert fp.merges == ()
+    report = run_check(folder, cwd=tmp_path)
+    assert [f for f in report.findings if f.rule == "duplicate-memory"] == []
+    # A copy of one day's log is still one record.
+    (folder / "dreaming" / "deep" / "2026-05-22 copy.md").write_text(DEEP_SLEEP, encoding="utf-8")
+    (fp,) = make_plan(folder).folders
+    (merge,) = fp.merges
+    copies = {"dreaming/deep/2026-05-22.md", "dreaming/deep/2026-05-22 copy.md"}
+    assert {merge.survivor, *merge.merged} == copies

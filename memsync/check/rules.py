@@ -337,9 +337,9 @@ def _unindexed(
 
 def _duplicates(memories: Mapping[str, Memory]) -> list[Finding]:
     # The one definition of an exact duplicate: what `consolidate` merges as one.
-    from memsync.consolidate.wording import normalize_body
+    from memsync.consolidate.wording import day_in_name, normalize_body
 
-    first_with: dict[str, Memory] = {}
+    first_with: dict[tuple[str, str | None], Memory] = {}
     found: list[Finding] = []
     for memory in memories.values():
         if memory.decode_error:
@@ -347,7 +347,7 @@ def _duplicates(memories: Mapping[str, Memory]) -> list[Finding]:
         normalized = normalize_body(memory.body)
         if not normalized:
             continue
-        original = first_with.setdefault(normalized, memory)
+        original = first_with.setdefault((normalized, day_in_name(memory.path)), memory)
         if original is not memory:
             message = f"same body as {original.path}"
             found.append(finding("duplicate-memory", memory.path, memory.body_start_line, message))

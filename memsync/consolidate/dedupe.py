@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import chain
 
 from memsync.consolidate.likeness import Similarity, Text, compare
-from memsync.consolidate.wording import normalize_body, terms, tokens, word_ids
+from memsync.consolidate.wording import day_in_name, normalize_body, terms, tokens, word_ids
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -152,11 +152,14 @@ def group_duplicates(
     changed since a search that found every group among the others."""
     names = sorted(prints)
     focused = None if focus is None else {i for i, k in enumerate(names) if k in focus}
-    exact: dict[bytes, list[int]] = {}
+    exact: dict[tuple[bytes, str | None], list[int]] = {}
+    # A daily log's file name says the day it records: 2026-05-22.md and 2026-05-23.md with
+    # one text (an agent's "Ranked 0 candidates") are two days, never one memory.
+    days = [day_in_name(name) for name in names]
     for index, name in enumerate(names):
         digest = prints[name].digest
         if digest is not None:
-            exact.setdefault(digest, []).append(index)
+            exact.setdefault((digest, days[index]), []).append(index)
     if focused is not None:
         # Unchanged memories were compared before: only pairs with a changed one are new.
         focused |= {m[0] for m in exact.values() if focused.intersection(m)}
@@ -183,6 +186,9 @@ def group_duplicates(
     def check(a: int, b: int) -> Similarity | None:
         """The exact check of one pair, or None when their terms are too far apart."""
         terms_a, terms_b, text_a, text_b = folded[a], folded[b], texts[a], texts[b]
+        day_a, day_b = days[representatives[a]], days[representatives[b]]
+        if day_a and day_b and day_a != day_b:
+            return None
         if terms_a is None or terms_b is None or text_a is None or text_b is None:
             return None
         shared = set(terms_a).intersection(terms_b)
