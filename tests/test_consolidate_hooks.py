@@ -82,6 +82,8 @@ def test_a_long_line_is_cut_from_its_own_hook_and_kept_whole_in_archive(tmp_path
     kept = (folder / "archive" / "index-lines.md").read_text(encoding="utf-8")
     assert kept.endswith(f"{CHARGEN_LINE}\n")
     assert CHARGEN_LINE in report
+    # Rewritten from its own hook, not from the frontmatter, as the report said before.
+    assert "- lines rewritten (1): `project_chargen_nachverfolgung.md`" in report
     index = (folder / "MEMORY.md").read_bytes()
     assert not [f for f in check_index("MEMORY.md", index) if f.rule != "index-near-limit"]
     assert not make_plan(folder).changed

@@ -155,7 +155,7 @@ def _index_markdown(folder: FolderPlan) -> list[str]:
         ("entries added", rebuild.added),
         ("dangling lines removed", rebuild.dangling),
         ("duplicate lines removed", rebuild.duplicates),
-        ("lines rewritten from frontmatter", rebuild.rewritten),
+        ("lines rewritten", rebuild.rewritten),
         ("long lines shortened", rebuild.shortened),
         ("no room for a line (left in the folder)", rebuild.left_out),
     ]
