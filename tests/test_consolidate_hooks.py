@@ -175,3 +175,22 @@ def test_two_days_logs_with_one_text_stay_two_records(tmp_path: Path) -> None:
     (merge,) = fp.merges
     copies = {"dreaming/deep/2026-05-22.md", "dreaming/deep/2026-05-22 copy.md"}
     assert {merge.survivor, *merge.merged} == copies
+
+
+def test_a_line_linking_out_of_the_folder_is_not_said_missing(tmp_path: Path) -> None:
+    # github.com/4444J99/portfolio, .claude/memory/MEMORY.md, commit
+    # c92cebe6caf085297358c451a29042ff6310b265: Claude Code's plan files, ~/.claude/plans/, seen
+    # from the memory folder. The line is taken out (check: `unsafe-path`, memsync never reads
+    # there) and kept, but the report said its "memory is missing".
+    line = (
+        "- [All plans (299 on disk)](../../../plans/INDEX.md) — auto-generated; date-sorted; "
+        "full file list outside MEMORY.md cap"
+    )
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "MEMORY.md").write_text(f"# Memory\n\n## Plans Index\n{line}\n", encoding="utf-8")
+    plan = make_plan(folder)
+    report = render_markdown(plan)
+    heading = "Lines whose file is missing or outside the memory folder"
+    assert f"{heading} (kept in `archive/index-lines.md`):\n\n    {line}\n" in report
+    assert "memory is missing" not in report

@@ -303,7 +303,7 @@ def test_a_merged_away_memory_gives_its_line_to_the_survivor(tmp_path: Path) -> 
         "Lines of merged-away memories, now their survivor's (kept as written in "
         f"`archive/index-lines.md`):\n\n    {line}\n"
     ) in report
-    assert "Lines whose memory is missing" not in report
+    assert "Lines whose file is missing" not in report
     apply_plan(plan)
     # The survivor takes the line's place, its hand-written title and its section.
     assert (folder / "MEMORY.md").read_text(encoding="utf-8") == index.replace(line, new_line)
