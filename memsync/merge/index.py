@@ -9,11 +9,13 @@ from dataclasses import dataclass
 
 from memsync.merge.diff3 import Conflict, merge3, merge3_flag
 from memsync.merge.fields import NO_TIME
-from memsync.merge.indexout import LINK, TakenOut, Token, line_key, linked, links, position
+from memsync.merge.indexout import TakenOut, Token, line_key, linked, position
 from memsync.merge.memory import FileMerge, MergeDecision, ours_first
 from memsync.model.index import (
+    LINK,
     Index,
     IndexLine,
+    line_links,
     parse_entry,
     parse_index,
     render_index,
@@ -36,7 +38,7 @@ def linked_targets(raw: bytes, folder: str) -> set[str]:
     reads it), entry or not: `1. [T](t.md)`, `- **[T](t.md)**` and a link in prose count."""
     found: set[str] = set()
     for line in parse_index(raw).lines:
-        found.update(links(line.text, folder))
+        found.update(line_links(line.text, folder))
     return found
 
 

@@ -13,14 +13,11 @@ from memsync.model.index import (
     Index,
     IndexLine,
     commented_lines,
-    link_paths,
-    normalize_target,
+    line_links,
     parse_entry,
     resolve_target,
 )
 
-# The link part of an entry: the first `](target)` whose `]` is not escaped.
-LINK = re.compile(r"(?<!\\)\]\((?P<target><[^>]*>|[^)\s]*)")
 # An entry inside a comment: `<!-- - [T](t.md) — hook -->`, or the entry line alone (between a
 # `<!--` line and a `-->` line); the entry is the `body` group.
 _COMMENTED = re.compile(r"^[ \t]*(?:<!--[ \t]*)?(?P<body>.*?)(?:[ \t]*-->.*)?$")
@@ -46,23 +43,13 @@ _MOVED_COMMENTED = "commented out on one side and only moved on the other; kept 
 Token = tuple[str, str, int]  # ("E", store path, occurrence) or ("L", text, 0)
 
 
-def links(text: str, folder: str) -> set[str]:
-    """Every file a link in TEXT names, read as `link_paths` reads it, from an index in FOLDER."""
-    found: set[str] = set()
-    for match in LINK.finditer(text):
-        target = normalize_target(match.group("target"))
-        if target and "://" not in target and not target.startswith(("/", "mailto:")):
-            found.update(link_paths(target, folder))
-    return found
-
-
 def linked(index: Index, folder: str) -> dict[str, str]:
     """For each file a line of INDEX outside a comment links to, the first such line."""
     texts = [line.text for line in index.lines]
     hidden = commented_lines(texts)
     found: dict[str, str] = {}
     for n, text in enumerate(texts):
-        for path in () if n in hidden else links(text, folder):
+        for path in () if n in hidden else line_links(text, folder):
             found.setdefault(path, text)
     return found
 

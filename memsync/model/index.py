@@ -144,22 +144,30 @@ def link_paths(target: str, base: str = "") -> tuple[str, ...]:
 
 
 # A Markdown link's target anywhere in a line: `**[T](t.md)**`, a table row, `1. [T](t.md)`.
-_INLINE_LINK = re.compile(r"\]\((<[^>]*>|[^)\s]*)(?:[ \t]+\"[^\"]*\")?\)")
+LINK = re.compile(r"(?<!\\)\]\((?P<target><[^>]*>|[^)\s]*)")
+
+
+def line_links(text: str, base: str = "") -> set[str]:
+    """Every file a link in the line TEXT names (none in a code span), read as `link_paths`
+    reads it, from an index in BASE."""
+    found: set[str] = set()
+    if "](" not in text:
+        return found
+    for match in LINK.finditer(_code_masked(text)):
+        target = normalize_target(match.group("target"))
+        if target and "://" not in target and not target.startswith(("/", "mailto:")):
+            found.update(link_paths(target, base))
+    return found
 
 
 def linked_from_text(index: Index, base: str = "") -> set[str]:
     """Files linked from INDEX's lines that are not entries (a table row, a bold or numbered
-    link, prose), read as `link_paths` reads a link; commented-out lines and code link none."""
-    texts = [line.text for line in index.lines]
-    inside = commented_lines(texts)
+    link, prose), read as `line_links` reads them; commented-out lines and code link none."""
+    inside = commented_lines([line.text for line in index.lines])
     found: set[str] = set()
     for number, line in enumerate(index.lines):
-        if line.entry is not None or number in inside or "](" not in line.text:
-            continue
-        for match in _INLINE_LINK.finditer(_code_masked(line.text)):
-            target = normalize_target(match.group(1))
-            if target and "://" not in target and not target.startswith("mailto:"):
-                found.update(link_paths(target, base))
+        if line.entry is None and number not in inside:
+            found.update(line_links(line.text, base))
     return found
 
 
