@@ -11,6 +11,8 @@ from memsync.model.index import (
     IndexLine,
     format_entry,
     js_trim,
+    line_links,
+    linked_from_text,
     measure_index,
     normalize_target,
     parse_entry,
@@ -219,3 +221,13 @@ def test_visible_part_cuts_lines_first_then_at_a_line_break() -> None:
 def test_js_trim_differs_from_python_strip() -> None:
     assert js_trim("\ufeff a \u3000") == "a"
     assert js_trim("\x1ca\x85") == "\x1ca\x85"
+
+
+def test_line_links_is_the_one_reading_of_a_link_on_a_line() -> None:
+    line = "| [Deploy](deploy.md) | **[Old](old%20notes.md)** `[code](code.md)` [no\\](no.md) |"
+    assert line_links(line) == {"deploy.md", "old%20notes.md", "old notes.md"}
+    assert line_links('see [T](<t t.md> "title") and [U](https://x.dev/u.md)', "team") == {
+        "team/t t.md"
+    }
+    index = parse_index_text("- [A](a.md)\n1. [B](b.md)\n<!-- [C](c.md) -->\n`[D](d.md)`\n")
+    assert linked_from_text(index) == {"b.md"}
