@@ -409,6 +409,21 @@ def test_nothing_changed(store: Store) -> None:
     assert review_data(review)["counts"] == {"added": 0, "removed": 0, "renamed": 0, "changed": 0}
 
 
+def test_an_index_s_lines_are_shown_and_a_secret_in_them_is_not(tmp_path: Path) -> None:
+    repo = tmp_path / "index"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", str(repo), cwd=tmp_path)
+    base = commit(repo, {"p/MEMORY.md": "- [A](a.md) — a\n", "p/a.md": TESTING}, "base")
+    head = commit(repo, {"p/MEMORY.md": "- [A](a.md) — the policy\n"}, "reword")
+    (index,) = review_commits(repo, base, head).indexes
+    assert index.line_diff == ("@@ -1 +1 @@", "-- [A](a.md) — a", "+- [A](a.md) — the policy")
+    leaked = commit(repo, {"p/MEMORY.md": f"- [A](a.md) — log in with {SECRET}\n"}, "leak")
+    review = review_commits(repo, head, leaked)
+    assert review.indexes[0].line_diff == ("(hidden: possible secret)",)
+    for output in (render_markdown(review), json.dumps(review_data(review))):
+        assert SECRET[4:20] not in output
+
+
 def test_secret_values_and_lines_never_reach_the_summary(tmp_path: Path) -> None:
     repo = tmp_path / "leaky"
     repo.mkdir()

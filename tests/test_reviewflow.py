@@ -209,6 +209,26 @@ def test_nothing_to_review_and_scope_errors(
             reviewflow.push_for_review(project, ("private",))
 
 
+def test_a_review_that_only_rewords_index_lines_opens_a_pull_request(
+    alice: tuple[Machine, Path, Path], api: FakeGitHub
+) -> None:
+    # A retitled entry changes no memory, but the team loads the line: reviewers see its diff
+    # (found by h2: `push --review` said "nothing to review" and opened none).
+    machine, project, _ = alice
+    reworded = "- [Testing policy](testing.md) — integration tests hit a real database\n"
+    with machine.active():
+        commit_in_clone(project, {"MEMORY.md": reworded.encode()}, "reword the index")
+        result = reviewflow.push_for_review(project, ("team",), today=DAY, env=api_env(api))
+    (pull,) = result.pulls
+    assert pull.result is not None and pull.note is None, pull.note
+    pr = api.pulls[1]
+    assert pr["title"] == "memsync(acme-api): MEMORY.md lines from alice-laptop-user"
+    body = pr["body"]
+    assert "<details><summary>`acme-api/MEMORY.md` lines</summary>" in body, body
+    assert "-- [Testing policy](testing.md) — real DB" in body
+    assert "+" + reworded.rstrip("\n") in body
+
+
 def test_a_project_without_a_team_store_is_refused(
     machines: list[Machine], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

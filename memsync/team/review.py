@@ -51,6 +51,7 @@ class IndexReview:
     after: IndexSize | None
     entries_added: tuple[str, ...] = ()
     entries_removed: tuple[str, ...] = ()
+    line_diff: tuple[str, ...] = ()  # the index's lines, as a unified diff
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,7 @@ def review_commits(
         head_label=head_label or head,
         scope=scope,
         changes=tuple(_redacted(c, hidden) for c in changes),
-        indexes=tuple(_index_review(p, before, after, blobs) for p in index_paths),
+        indexes=tuple(_index_review(p, before, after, blobs, p in risky) for p in index_paths),
         secrets=secrets,
         findings=check_folders(layout, files, set(new), set(old) - set(new), scope),
         other_files=others,
@@ -253,12 +254,17 @@ def _index_review(
     before: Mapping[str, git.TreeEntry],
     after: Mapping[str, git.TreeEntry],
     blobs: Mapping[str, bytes],
+    risky: bool = False,
 ) -> IndexReview:
     old = blobs.get(before[path].sha) if path in before else None
     new = blobs.get(after[path].sha) if path in after else None
     old_targets = _targets(old)
     new_targets = _targets(new)
     folder = path.rsplit("/", 1)[0] if "/" in path else "."
+    # The lines themselves: a retitled or reworded entry changes no memory, and the team
+    # loads it all the same (an index-only review has nothing else to show).
+    was, now = (parse_index(data).text() if data else "" for data in (old, new))
+    lines = body_diff(was, now) if was != now else ()
     return IndexReview(
         folder=folder,
         path=path,
@@ -266,6 +272,7 @@ def _index_review(
         after=_measure(new),
         entries_added=tuple(t for t in new_targets if t not in set(old_targets)),
         entries_removed=tuple(t for t in old_targets if t not in set(new_targets)),
+        line_diff=(HIDDEN,) if lines and risky else lines,
     )
 
 

@@ -182,7 +182,11 @@ def open_pull_request(
         base_label=f"origin/{heads.branch}",
         head_label=branch,
     )
-    if not review.changes and not review.other_files:
+    if (
+        not review.changes
+        and not review.other_files
+        and not any(i.line_diff for i in review.indexes)
+    ):
         # E.g. only the merge of a squash-merged review: nothing for anyone to approve.
         note = f"nothing to review: {branch} brings no memory changes over origin/{heads.branch}"
         return PullRequestOutcome(binding.store.name, branch, heads.branch, "", 0, None, note)
@@ -194,7 +198,8 @@ def open_pull_request(
     total = len(review.changes)
     noun = "memory" if total == 1 else "memories"
     title = (message or "").strip().splitlines()[0] if (message or "").strip() else ""
-    title = title or f"memsync({binding.project_key}): {total} {noun} from {user}"
+    what = f"{total} {noun}" if total else "MEMORY.md lines"  # an index-only review
+    title = title or f"memsync({binding.project_key}): {what} from {user}"
     _refuse_secrets(title, body)
     result = open_or_update_pull_request(
         binding.store.url,

@@ -144,6 +144,12 @@ def _index_section(doc: _Doc, indexes: tuple[IndexReview, ...]) -> None:
         entries = f"+{len(index.entries_added)} −{len(index.entries_removed)}"
         doc.add(f"| {_code(index.folder)} | {lines} | {chars} | {entries} | {_verdict(after)} |\n")
     doc.add("\n")
+    for index in indexes:
+        if index.line_diff:
+            diff = _diff_block(index.line_diff)
+            doc.add(
+                f"<details><summary>{_code(index.path)} lines</summary>\n\n{diff}\n</details>\n\n"
+            )
 
 
 def _num(size: IndexSize | None, attr: str) -> str:
@@ -189,8 +195,7 @@ def _detail(change: MemoryChange, body_hidden: bool = False) -> str:
     if change.fields:
         parts.append(_fields_table(change.fields))
     if change.body_diff:
-        fence = _fence(change.body_diff)
-        diff = f"{fence}diff\n" + "\n".join(change.body_diff) + f"\n{fence}\n"
+        diff = _diff_block(change.body_diff)
         if len(change.body_diff) > OPEN_DIFF_LINES:
             summary = f"body diff ({len(change.body_diff)} lines)"
             diff = f"<details><summary>{summary}</summary>\n\n{diff}\n</details>\n"
@@ -230,6 +235,12 @@ def _code(text: str) -> str:
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
+def _diff_block(lines: tuple[str, ...]) -> str:
+    """LINES of a unified diff as a fenced `diff` block that no backtick run in them closes."""
+    fence = _fence(lines)
+    return f"{fence}diff\n" + "\n".join(lines) + f"\n{fence}\n"
+
+
 def _fence(lines: tuple[str, ...]) -> str:
     longest = max((len(m) for line in lines for m in _BACKTICKS.findall(line)), default=0)
     return "`" * max(3, longest + 1)
@@ -256,6 +267,7 @@ def review_data(review: Review) -> dict[str, Any]:
                 "after": _size_data(i.after),
                 "entries_added": list(i.entries_added),
                 "entries_removed": list(i.entries_removed),
+                "line_diff": list(i.line_diff),
             }
             for i in review.indexes
         ],
