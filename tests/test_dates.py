@@ -176,6 +176,17 @@ def test_week_rendering_and_new_year() -> None:
     assert reps[0].value == "2026-W02"
 
 
+def test_an_approximate_day_reads_as_a_day_not_an_adverb() -> None:
+    # `~1 week from now` became `~on 2026-04-18` (h4, on a real folder): after `~` or `≈`
+    # the date stands bare, as after `about`.
+    for text, want in (
+        ("Revisit ~1 week from now.", "Revisit ~2026-04-18."),
+        ("ETA ≈2 days from now", "ETA ≈2026-04-13"),
+        ("Revisit about 1 week from now.", "Revisit about 2026-04-18."),
+    ):
+        assert resolve_relative_dates(text, date(2026, 4, 11))[0] == want
+
+
 @pytest.mark.parametrize(
     ("text", "number"),
     [("a", 1), ("3", 3), ("seventeen", 17), ("twenty-one", 21), ("ninety nine", 99)],

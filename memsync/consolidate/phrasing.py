@@ -67,6 +67,8 @@ def mode(kind: str, ctx: Context) -> str:
             return chained.mode
         if connector in ("-", "–"):
             return "noun"  # a range's end reads as after `to`: `on 2026-11-16 - 2026-11-18`
+    if ctx.before.endswith(("~", "≈")):
+        return "noun"  # `~2026-04-18`, as `about 2026-04-18` (h4: `~on 2026-04-18`)
     if ctx.before.endswith("/") or ctx.before.rstrip().endswith(("→", "->")):
         return "noun"  # `on 2026-05-13/2026-05-12`, `(2026-03-29 → 2026-03-30)`
     prev = ctx.prev
