@@ -353,4 +353,10 @@ def test_a_case_twin_skipped_here_and_in_the_store_is_named_once(
     git("push", "-q", "origin", "HEAD:main", cwd=work)
     for _ in range(2):
         message = _hook(alice, "pull", project)
-        assert 'skipped 1 unsafe file(s): "testing.md" (differs only by case' in message, message
+        # The newcomer is the one skipped: the long-synced name keeps its file (h3 found the
+        # long-synced one skipped, because `T` sorts before `t`).
+        said = 'skipped 1 unsafe file(s): "Testing.md" (differs only by case from testing.md'
+        assert said in message, message
+    live = memory_dir(alice, project) / "team"
+    assert "Real db." in next(live.rglob("testing.md")).read_text()
+    assert not list(live.rglob("Testing.md"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from memsync.model.limits import INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
@@ -166,11 +166,15 @@ def content_reason(data: bytes) -> str | None:
     return None
 
 
-def _drop_case_collisions(files: dict[str, bytes], skipped: list[Skipped]) -> dict[str, bytes]:
-    """Keep the lexicographically first of names that one file system would merge."""
+def _drop_case_collisions(
+    files: dict[str, bytes], skipped: list[Skipped], known: Collection[str] = ()
+) -> dict[str, bytes]:
+    """Keep one of names that one file system would merge: a KNOWN one (synced before), else
+    the lexicographically first."""
     kept: dict[str, bytes] = {}
     first_of: dict[str, str] = {}
-    for path in sorted(files):
+    # A twin pushed beside a long-synced name is the newcomer: the known name keeps its file.
+    for path in sorted(files, key=lambda p: (p not in known, p)) if known else sorted(files):
         key = fold_key(path)
         first = first_of.get(key)
         if first is None:
@@ -190,9 +194,12 @@ def printable_path(relpath: str) -> str:
     return relpath.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def finish_scan(files: dict[str, bytes], skipped: list[Skipped]) -> TreeScan:
-    """The scan of FILES and SKIPPED: case collisions dropped, skips printable and sorted."""
-    kept = _drop_case_collisions(files, skipped)
+def finish_scan(
+    files: dict[str, bytes], skipped: list[Skipped], known: Collection[str] = ()
+) -> TreeScan:
+    """The scan of FILES and SKIPPED: case collisions dropped (KNOWN names kept first), skips
+    printable and sorted."""
+    kept = _drop_case_collisions(files, skipped, known)
     shown = [Skipped(printable_path(s.path), s.reason) for s in skipped]
     return TreeScan(files=kept, skipped=tuple(sorted(shown, key=lambda s: s.path)))
 
@@ -207,9 +214,14 @@ def needs_verdict(relpath: str, scope: Scope, repository_root: bool = False) -> 
 
 
 def filter_files(
-    files: Mapping[str, bytes], scope: Scope, *, repository_root: bool = False
+    files: Mapping[str, bytes],
+    scope: Scope,
+    *,
+    repository_root: bool = False,
+    known: Collection[str] = (),
 ) -> TreeScan:
-    """Apply the SPEC 2 rules to content from a git tree (the caller reports symlinks)."""
+    """Apply the SPEC 2 rules to content from a git tree (the caller reports symlinks); of two
+    names that differ only by case, a KNOWN one (synced before) stays."""
     good: dict[str, bytes] = {}
     skipped: list[Skipped] = []
     for path, data in files.items():
@@ -222,4 +234,4 @@ def filter_files(
             good[path] = data
         else:
             skipped.append(Skipped(path, reason))
-    return finish_scan(good, skipped)
+    return finish_scan(good, skipped, known)

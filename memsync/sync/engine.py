@@ -149,7 +149,7 @@ def _materialize(run: StoreRun, head: str | None) -> None:
     missing = {p: e.sha for p, e in wanted.items() if p not in files}
     blobs = git.read_blobs(binding.clone_dir, list(missing.values()))
     files.update({p: blobs[sha] for p, sha in missing.items() if sha in blobs})
-    scan = filter_files(files, binding.scope)
+    scan = filter_files(files, binding.scope, known=run.manifest.files)
     skipped += scan.skipped
     # Pending: edits not merged (blocked); one the store had would freeze its live file.
     pending = set(local_changes(run.live, run.manifest)) - run.merged_local
