@@ -25,6 +25,7 @@ from memsync.model.safety import (
     TreeScan,
     content_reason,
     finish_scan,
+    is_memory_file,
     needs_verdict,
     size_reason,
     unsafe_path_reason,
@@ -99,6 +100,20 @@ def _could_hold_memory(relpath: str, abspath: str, scope: Scope) -> bool:
     if relpath.endswith(MEMORY_SUFFIX):
         return needs_verdict(relpath, scope, repository_root=False)
     return Path(abspath).is_dir()
+
+
+def memory_names(root: Path, scope: Scope, *, repository_root: bool = False) -> list[str]:
+    """The memory files below ROOT a scan would read, by name alone: nothing is read."""
+    try:
+        info = root.stat()
+    except OSError:
+        return []
+    walked = _walk(os.fspath(root), "", scope, False, {(info.st_dev, info.st_ino)})
+    return [
+        relpath
+        for relpath, _, early in walked
+        if early is None and is_memory_file(relpath, scope, repository_root=repository_root)
+    ]
 
 
 def scan_directory(

@@ -109,15 +109,9 @@ def _no_index(live: Path) -> str:
     import os
 
     from memsync.fsutil.reads import read_regular_or_none
-    from memsync.model.safety import is_memory_file
+    from memsync.fsutil.scan import memory_names
 
-    held = sorted(
-        (Path(top) / name).relative_to(live).as_posix()
-        for top, _dirs, files in os.walk(live)
-        for name in files
-        if name != "MEMORY.md"
-        and is_memory_file((Path(top) / name).relative_to(live).as_posix(), "team")
-    )
+    held = sorted(name for name in memory_names(live, "team") if name != "MEMORY.md")
     if not held:
         return "(no team memories yet)"
     index = live / "MEMORY.md"

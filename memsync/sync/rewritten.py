@@ -10,7 +10,6 @@ history. That commit is then scanned like any push (sync/pushscan).
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,7 +85,11 @@ def _refuse_a_history_without_the_project(
         files = store.store_files(binding, commit)
         return any(store.is_memory_file(binding, path) for path in files)
 
-    if has_memories(after) or not has_memories(before) or not _live_memories(binding):
+    if has_memories(after) or not has_memories(before):
+        return
+    from memsync.fsutil.scan import memory_names
+
+    if not memory_names(binding.live_dir, binding.scope, repository_root=not binding.prefix):
         return
     raise UnsafeStateError(
         f"the {binding.label} store's history was rewritten on the remote and holds none of "
@@ -99,16 +102,6 @@ def _refuse_a_history_without_the_project(
             "`memsync pull`."
         ),
     )
-
-
-def _live_memories(binding: Binding) -> bool:
-    """Whether the live folder holds any memory this binding syncs."""
-    live = binding.live_dir
-    for top, _dirs, files in os.walk(live):
-        folder = Path(top).relative_to(live)
-        if any(store.is_memory_file(binding, (folder / name).as_posix()) for name in files):
-            return True
-    return False
 
 
 def record_pushed(binding: Binding, branch: str, pushed: str) -> None:
