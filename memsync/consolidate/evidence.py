@@ -18,6 +18,8 @@ import re
 from collections.abc import Callable
 from datetime import date, timedelta
 
+from memsync.consolidate.wording import DAY_IN_NAME
+
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # A day is ISO's `2026-03-28` (or with `/` or `.` between its parts, `## 2026/03/28`: found by
 # an i16 review, whose lines under such a heading were dated by the file's time), or a month name
@@ -104,8 +106,6 @@ _CLOCK_SLACK = timedelta(days=1)
 # the date that pins it.
 _BESIDE = 16
 _SLIP_DAYS = 14
-# A daily log's name opens with its day: `2026-03-12.md`, `2026-04-20-home-assistant.md`.
-_NAME_DATE = re.compile(r"(?<!\d)(20\d\d)([-_]?)([01]\d)\2([0-3]\d)(?!\d)")
 # The kinds of document written on the day a file name gives: `morning-brief-2026-06-06.md`.
 _DAYS_DOCUMENT = re.compile(
     r"(?:^|[-_ ])(?:brief|briefing|report|summary|log|notes?|digest|standup|recap|journal"
@@ -217,7 +217,8 @@ def named_date(path: str, recorded: date) -> date | None:
 
 @functools.lru_cache(maxsize=256)  # asked once per dated line, of the same few names
 def _name_day(name: str) -> date | None:
-    found = list(_NAME_DATE.finditer(name))
+    # A daily log's name opens with its day: `2026-03-12.md`, `2026-04-20-home-assistant.md`.
+    found = list(DAY_IN_NAME.finditer(name))
     if len(found) != 1:
         return None
     prefix = name[: found[0].start()]

@@ -104,16 +104,19 @@ def normalize_body(body: str) -> str:
     return " ".join(unicodedata.normalize("NFC", body).split()).lower()
 
 
-_DAY_IN_NAME = re.compile(
-    r"(?<!\d)((?:19|20)\d\d)[-_]?(0[1-9]|1[0-2])[-_]?(0[1-9]|[12]\d|3[01])(?!\d)"
+# A day in a file name: `2026-05-22`, `2026_05_22` or `20260522` (one separator throughout).
+# Groups: year, separator, month, day. The one reading of it: duplicates keep two days' records
+# apart by it, and the date evidence dates a daily log's lines by it.
+DAY_IN_NAME = re.compile(
+    r"(?<!\d)((?:19|20)\d\d)([-_]?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?!\d)"
 )
 
 
 def day_in_name(path: str) -> str | None:
     """The day a file's name records (`dreaming/2026-05-22.md`: 2026-05-22), or None: two
     files of different days are two records, whatever their text says (never duplicates)."""
-    match = _DAY_IN_NAME.search(path.rsplit("/", 1)[-1])
-    return "-".join(match.groups()) if match else None
+    match = DAY_IN_NAME.search(path.rsplit("/", 1)[-1])
+    return f"{match[1]}-{match[3]}-{match[4]}" if match else None
 
 
 def tokens(body: str) -> list[str]:
