@@ -21,7 +21,7 @@ import pytest
 from memsync.errors import PRECEDENCE, ExitCode, most_urgent
 from memsync.sync.report import StoreReport, exit_code
 from testing.gitrepo import make_bare_remote
-from testing.machines import ORIGIN, Machine, memory_dir, setup_machine
+from testing.machines import ORIGIN, Machine, memory_dir, remote_files, setup_machine
 from testing.memories import write_memory
 
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and /dev/full")
@@ -473,3 +473,81 @@ def test_a_crash_log_that_can_be_written_nowhere_is_no_second_error(
 
     monkeypatch.setattr(tempfile, "gettempdir", nowhere)
     assert write_crash_log(RuntimeError("boom"), ["memsync", "status"]) is None
+
+
+def _read_only(folder: Path) -> str:
+    """Startup code under which FOLDER takes no new, renamed or removed file (as `chmod a-w`
+    does for anyone but root, and tests run as root)."""
+    return (
+        "import builtins, errno, io, os\n"
+        f"FOLDER = {str(folder)!r}\n"
+        "def denied(path):\n"
+        "    if os.path.abspath(os.fspath(path)).startswith(FOLDER):\n"
+        "        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))\n"
+        "real_open, real_os_open = builtins.open, os.open\n"
+        "def open_(file, mode='r', *a, **k):\n"
+        "    if isinstance(file, (str, os.PathLike)) and set(mode) & set('wax+'):\n"
+        "        denied(file)\n"
+        "    return real_open(file, mode, *a, **k)\n"
+        "def os_open(path, flags, *a, **k):\n"
+        "    if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):\n"
+        "        denied(path)\n"
+        "    return real_os_open(path, flags, *a, **k)\n"
+        "builtins.open = io.open = open_\n"
+        "os.open = os_open\n"
+        "def two(real):\n"
+        "    def call(src, dst, *a, **k):\n"
+        "        denied(src), denied(dst)\n"
+        "        return real(src, dst, *a, **k)\n"
+        "    return call\n"
+        "def one(real):\n"
+        "    def call(path, *a, **k):\n"
+        "        if os.path.lexists(path) != (real is os.mkdir):\n"
+        "            denied(path)\n"
+        "        return real(path, *a, **k)\n"
+        "    return call\n"
+        "for name in ('replace', 'rename', 'link'):\n"
+        "    setattr(os, name, two(getattr(os, name)))\n"
+        "for name in ('unlink', 'remove', 'mkdir', 'rmdir'):\n"
+        "    setattr(os, name, one(getattr(os, name)))\n"
+    )
+
+
+def test_a_push_from_a_read_only_memory_folder_says_what_it_pushed(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """i1: with the memory folder read-only, a push that also pulled pushed this machine's
+    memory, then failed writing what it pulled: exit 1, `permission denied at
+    <folder>/.memsync-writing`, and not a word of the push (nor in --json: no report)."""
+    alice, bob = machines[0], machines[2]
+    remote = make_bare_remote(tmp_path / "remotes" / "private.git")
+    pa = setup_machine(alice, remote, None, "src/api")
+    live = memory_dir(alice, pa)
+    write_memory(live, "old.md", "old", "An old note.\n")
+    alice.memsync("push", cwd=pa)
+    pb = setup_machine(bob, remote, None, "work/api")
+    live_b = memory_dir(bob, pb)
+    write_memory(live_b, "bob.md", "bob", "Bob's note.\n")
+    (live_b / "old.md").unlink()
+    bob.memsync("push", cwd=pb)
+    write_memory(live, "second.md", "second", "Staging resets nightly.\n")
+
+    done = run(alice, "push", cwd=pa, extra=inject(tmp_path, _read_only(live)))
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    summary = "private (private): pushed 1; 2 files not written to the memory folder (below)"
+    assert summary in done.stdout, done.stdout
+    assert "  pushed: second.md" in done.stdout, done.stdout
+    said = (
+        f'memsync: private: could not write 2 file(s) into the memory folder {live}: "old.md", '
+        '"bob.md" (cannot write it here: Permission denied); free space or make the folder '
+        "writable, then run `memsync pull`"
+    )
+    assert said in " ".join(done.stderr.split()), done.stderr
+    assert any(f.endswith("/second.md") for f in remote_files(remote))
+    assert (live / "old.md").exists() and not (live / "bob.md").exists()
+
+    # The folder writable again, the pull the message names brings both.
+    alice.memsync("pull", cwd=pa)
+    assert (live / "bob.md").read_text().endswith("Bob's note.\n")
+    assert not (live / "old.md").exists()

@@ -134,6 +134,7 @@ def _listed(items: Sequence[tuple[str, str]]) -> Iterator[tuple[str, str]]:
 def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
     """Per store: the one-line outcome, then the files (+ added, ~ changed, - removed)."""
     from memsync.sync.arrived import remote_fix
+    from memsync.sync.hooklines import unwritten_lines
     from memsync.sync.outcome import blocked_files, outcome
 
     out = console()
@@ -179,5 +180,12 @@ def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
         elif report.offline:
             offline = report.offline.rstrip(".")
             line(f"memsync: {report.scope}: {offline}; local work kept", target=err)
+        # Synced but refused by the folder (read-only, disk full): which folder, and the fix.
+        folder = f"the memory folder {report.live_dir}".rstrip()
+        for said in unwritten_lines(report.scope, report.unwritten, folder):
+            line(said, target=err)
         for skipped in report.skipped:
-            line(f"memsync: {report.scope}: skipped {skipped.path}: {skipped.reason}", target=err)
+            if skipped not in report.unwritten:
+                line(
+                    f"memsync: {report.scope}: skipped {skipped.path}: {skipped.reason}", target=err
+                )

@@ -57,27 +57,37 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
         )
         lines.extend(arrived_lines(scope, report.arrived))
         # A file the live folder would not take (disk full, read-only) is not unsafe.
-        unwritable = [s for s in report.skipped if s.reason.startswith("cannot write it here")]
-        unsafe = [s for s in report.skipped if s not in unwritable]
-        # A folder where a file goes needs moving, not space (sync/livefiles: "in the way").
-        in_the_way = [s for s in unwritable if s.reason.endswith("is in the way")]
-        refused = [s for s in unwritable if s not in in_the_way]
-        for group, fix in (
-            (refused, "free space or make the folder writable"),
-            (in_the_way, "rename or move that folder: a synced memory goes there"),
-        ):
-            if group:
-                lines.append(
-                    f"memsync: {scope}: could not write {len(group)} file(s) into the memory "
-                    f"folder: {names([s.path for s in group])} ({group[0].reason}); {fix}, "
-                    "then run `memsync pull`"
-                )
-        lines.extend(_skipped_lines(scope, unsafe))
+        lines.extend(unwritten_lines(scope, report.unwritten))
+        lines.extend(
+            _skipped_lines(scope, [s for s in report.skipped if s not in report.unwritten])
+        )
         lines.extend(
             f"memsync: {scope}: merge: {decision} (`memsync log` has both versions)"
             for decision in report.decisions
         )
         lines.extend(f"memsync: {scope}: {note}" for note in report.notes)
+    return lines
+
+
+def unwritten_lines(
+    scope: str, unwritable: Sequence[Skipped], folder: str = "the memory folder"
+) -> list[str]:
+    """The files FOLDER would not take, by fix: a line each for space/permissions and for a
+    folder in the way."""
+    # A folder where a file goes needs moving, not space (sync/livefiles: "in the way").
+    in_the_way = [s for s in unwritable if s.reason.endswith("is in the way")]
+    refused = [s for s in unwritable if s not in in_the_way]
+    lines = []
+    for group, fix in (
+        (refused, "free space or make the folder writable"),
+        (in_the_way, "rename or move that folder: a synced memory goes there"),
+    ):
+        if group:
+            lines.append(
+                f"memsync: {scope}: could not write {len(group)} file(s) into {folder}: "
+                f"{names([s.path for s in group])} ({group[0].reason}); {fix}, "
+                "then run `memsync pull`"
+            )
     return lines
 
 

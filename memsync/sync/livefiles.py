@@ -12,6 +12,7 @@ from pathlib import Path
 from memsync.fsutil.atomic import TEMPORARY_NAME, remove_if, replace_if, stage
 from memsync.fsutil.reads import contained
 from memsync.git import blob_sha
+from memsync.sync.report import UNWRITTEN
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def _write_all(
         except OSError as exc:
             # One file the file system will not take must not stop the others (or every
             # later run): report it and leave it out of the manifest so it is tried again.
-            failed.append((path, f"cannot write it here: {exc.strerror or exc}"))
+            failed.append((path, f"{UNWRITTEN}: {exc.strerror or exc}"))
     if batch and staged:
         os.sync()
     done: list[str] = []
@@ -103,7 +104,7 @@ def _write_all(
         try:
             (done if replace_if(tmp, location, unchanged) else raced).append(path)
         except OSError as exc:
-            failed.append((path, f"cannot write it here: {exc.strerror or exc}"))
+            failed.append((path, f"{UNWRITTEN}: {exc.strerror or exc}"))
     return done, raced, failed
 
 
@@ -163,8 +164,14 @@ def write_live(
                 manifest[path] = base[path]
             continue
         if want is None:
-            if have is not None and not remove_if(location, _holds(have)):
-                kept.append(path)  # edited between the look and the deletion
+            removed: bool | None = None  # None: the file system refused
+            try:
+                removed = have is None or remove_if(location, _holds(have))
+            except OSError as exc:  # a read-only folder: the file stays, tried again next run
+                failed.append((path, f"{UNWRITTEN}: {exc.strerror or exc}"))
+            if not removed:
+                if removed is False:
+                    kept.append(path)  # edited between the look and the deletion
                 if path in base:
                     manifest[path] = base[path]
                 continue
@@ -176,8 +183,11 @@ def write_live(
     if mark.exists():
         _sweep_temporary_files(live_dir)
     if writes:
-        live_dir.mkdir(parents=True, exist_ok=True)
-        mark.write_text(str(os.getpid()), encoding="ascii")
+        # A folder that takes no file (chmod a-w, read-only) takes no mark either: each file
+        # is then refused and reported on its own, and the push before this still counts.
+        with contextlib.suppress(OSError):
+            live_dir.mkdir(parents=True, exist_ok=True)
+            mark.write_text(str(os.getpid()), encoding="ascii")
     # Deletions first: a folder `x.md/` the store replaced by a file `x.md` must be gone
     # before the file is written.
     done, raced, failures = _write_all(writes, time_of)

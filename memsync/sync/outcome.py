@@ -132,8 +132,12 @@ def outcome(report: StoreReport, command: str) -> str:
     blocked = _blocked_part(report)
     if blocked:
         parts.append(blocked)
-    if report.skipped:
-        parts.append(f"skipped {_count(len(report.skipped), 'file')} (listed below)")
+    unwritten = report.unwritten
+    if unwritten:  # synced, the folder refused them: not "skipped"
+        parts.append(f"{_count(len(unwritten), 'file')} not written to the memory folder (below)")
+    if len(report.skipped) > len(unwritten):
+        skipped = len(report.skipped) - len(unwritten)
+        parts.append(f"skipped {_count(skipped, 'file')} (listed below)")
     kept = kept_edits(report)
     if kept:
         parts.append(f"{_count(len(kept), 'file')} edited during the sync kept as you left it")

@@ -16,6 +16,10 @@ from memsync.model.safety import Skipped
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
 
+# The reason of a file the memory folder would not take (disk full, read-only, a folder in
+# the way): synced, but not written here (sync/livefiles).
+UNWRITTEN = "cannot write it here"
+
 
 @dataclass(frozen=True)
 class StoreReport:
@@ -56,6 +60,11 @@ class StoreReport:
     # Runs in a row, this one included, that ran out of time before the remote answered
     # (0: this one did not); `sync.store.note_timeout` keeps the count.
     timeouts: int = 0
+
+    @property
+    def unwritten(self) -> tuple[Skipped, ...]:
+        """Files the memory folder refused: in the store, not (yet) in the folder."""
+        return tuple(s for s in self.skipped if s.reason.startswith(UNWRITTEN))
 
     @property
     def changed_live(self) -> tuple[str, ...]:
