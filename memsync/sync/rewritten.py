@@ -27,6 +27,11 @@ class Rebuild:
 
     head: str
     reapplied: tuple[str, ...]
+    # The memories the new history no longer has that this machine's folder held (relative
+    # to the binding's folder), and where the old history still is: (clone, old commit,
+    # the folder's prefix in the store).
+    dropped: tuple[str, ...] = ()
+    old: tuple[Path, str, str] | None = None
 
     def describe(self, label: str) -> str:
         """The line the sync report shows."""
@@ -36,9 +41,23 @@ class Rebuild:
             if self.reapplied
             else "no unpushed local edits to re-apply"
         )
-        return (
+        said = (
             f"the {label} store's history was rewritten on the remote: rebuilt on the new "
             f"history ({what}); the old commits are never pushed"
+        )
+        if not self.dropped or self.old is None:
+            return said
+        from memsync.sync.hookcontext import short_names
+
+        clone, commit, prefix = self.old
+        count = len(self.dropped)
+        first = f"{prefix}/{self.dropped[0]}" if prefix else self.dropped[0]
+        # A purge is followed, but the person must see what went and how to get it back.
+        return (
+            f"{said}; the new history drops {count} {'memory' if count == 1 else 'memories'}, "
+            f"removed from this machine: {short_names(self.dropped)} (the old history stays "
+            f"in this machine's clone until git's next cleanup: "
+            f"`git -C {clone} show {commit[:12]}:{first}`)"
         )
 
 
@@ -144,7 +163,25 @@ def rebuild(binding: Binding, before: str) -> Rebuild | None:
     git.update_branch(
         repo, heads.branch, head, heads.local, "memsync: rebuild on rewritten remote history"
     )
-    return Rebuild(head, tuple(own))
+    return Rebuild(
+        head, tuple(own), _dropped(binding, before, head), (repo, before, binding.prefix)
+    )
+
+
+def _dropped(binding: Binding, before: str, head: str) -> tuple[str, ...]:
+    """The memories of the live folder that BEFORE had and HEAD has not: the pull removes them."""
+    from memsync.fsutil.scan import memory_names
+
+    kept = store.store_files(binding, head)
+    gone = [
+        path
+        for path in store.store_files(binding, before)
+        if path not in kept and store.is_memory_file(binding, path)
+    ]
+    if not gone:
+        return ()
+    live = memory_names(binding.live_dir, binding.scope, repository_root=not binding.prefix)
+    return tuple(sorted(set(gone) & set(live)))
 
 
 def _blobs(entries: dict[str, git.TreeEntry]) -> dict[str, str]:
