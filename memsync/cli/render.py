@@ -136,6 +136,7 @@ def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
     from memsync.sync.arrived import remote_fix
     from memsync.sync.hooklines import unwritten_lines
     from memsync.sync.outcome import blocked_files, outcome
+    from memsync.sync.report import SENT_ELSEWHERE
 
     out = console()
     for report in reports:
@@ -150,7 +151,7 @@ def report_lines(command: str, reports: Sequence[StoreReport]) -> None:
         if report.pushed and report.sent_elsewhere:
             more = len(report.sent_elsewhere) - MAX_LISTED
             line(
-                "  pushed from other folders of this store (committed there, not yet pushed): "
+                f"  {SENT_ELSEWHERE}: "
                 + ", ".join(report.sent_elsewhere[:MAX_LISTED])
                 + (f" and {more} more" if more > 0 else ""),
                 target=out,

@@ -66,6 +66,11 @@ def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> li
             for decision in report.decisions
         )
         lines.extend(f"memsync: {scope}: {note}" for note in report.notes)
+        if report.pushed and report.sent_elsewhere:
+            # Another project's memories left with this push: its person should know.
+            from memsync.sync.report import SENT_ELSEWHERE
+
+            lines.append(f"memsync: {scope}: {SENT_ELSEWHERE}: {names(report.sent_elsewhere)}")
     return lines
 
 

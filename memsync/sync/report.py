@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 # The reason of a file the memory folder would not take (disk full, read-only, a folder in
 # the way): synced, but not written here (sync/livefiles).
 UNWRITTEN = "cannot write it here"
+# What a push of a clone two projects share says of the other project's files it sent.
+SENT_ELSEWHERE = "pushed from other folders of this store (committed there, not yet pushed)"
 
 
 @dataclass(frozen=True)
