@@ -270,3 +270,16 @@ def test_nested_merge_identities_and_idempotence(
             assert one is not None and values(one.text) == values(x)
             again = merge_frontmatter(base, one.text, b, a_time=ta, b_time=tb, a_first=True)
             assert again is not None and values(again.text) == values(one.text)
+
+
+def test_a_tie_says_both_changed_at_the_same_time_and_how_one_was_kept() -> None:
+    """i1: a tie read `both sides changed `description`; kept the same time, tie broken by
+    content` in the hook's merge line."""
+    base, a, b = ("name: n\ndescription: " + d + "\n" for d in ("base", "day A", "day B"))
+    merged = merge_frontmatter(base, a, b, a_time=5, b_time=5, a_first=True)
+    assert merged is not None
+    (outcome,) = merged.outcomes
+    assert outcome.detail == (
+        "both sides changed `description` at the same time; kept one by its text (every "
+        "machine keeps the same one)"
+    )

@@ -155,3 +155,16 @@ def test_index_properties(
     # Never more copies of an entry than some side had.
     most = Counter(parse_index(ours).targets) | Counter(parse_index(theirs).targets)
     assert all(targets[t] <= most[t] for t in targets)
+
+
+def test_a_tie_says_both_changed_at_the_same_time_and_how_one_was_kept() -> None:
+    """i1: a tie read `kept the same time, tie broken by content` in the hook's line."""
+    ours = BASE.replace(b"no deploys on Fridays", b"ours hook")
+    theirs = BASE.replace(b"no deploys on Fridays", b"theirs hook")
+    (decision,) = both_ways(BASE, ours, theirs, ours_time=5, theirs_time=5).decisions
+    assert decision.detail == (
+        "both sides changed the index entry for deploy-freeze.md at the same time; kept one by "
+        "its text (every machine keeps the same one)"
+    )
+    (newer,) = both_ways(BASE, ours, theirs, ours_time=9, theirs_time=3).decisions
+    assert newer.detail.endswith("deploy-freeze.md; kept the newer change")

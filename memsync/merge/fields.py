@@ -30,6 +30,8 @@ from memsync.model.memory import (
 
 # When a caller gives no time, a side counts as older than any timed change.
 NO_TIME = -1
+# Two changes of one value at the same second: which one stays is decided by the text alone.
+TIE = "kept one by its text (every machine keeps the same one)"
 
 
 @dataclass(frozen=True)
@@ -253,14 +255,19 @@ def _merge_key(
         kept = show(parse_block(text, key)[1])
         return text, [FieldOutcome(label, "field-list-merged", kept, None, detail)]
     winner, loser = _newer(a, b, key)
-    why = "newer change" if winner.time != loser.time else "same time, tie broken by content"
+    # A tie once read `kept the same time, tie broken by content`: say what happened.
+    what = (
+        f"both sides changed `{label}`; kept the newer change"
+        if winner.time != loser.time
+        else f"both sides changed `{label}` at the same time; {TIE}"
+    )
     return winner.blocks[key], [
         FieldOutcome(
             label,
             "field-conflict",
             _shown(winner, key),
             _shown(loser, key),
-            f"both sides changed `{label}`; kept the {why}",
+            what,
         )
     ]
 

@@ -8,7 +8,7 @@ from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from memsync.merge.diff3 import Conflict, merge3, merge3_flag
-from memsync.merge.fields import NO_TIME
+from memsync.merge.fields import NO_TIME, TIE
 from memsync.merge.indexout import TakenOut, Token, line_key, linked, position
 from memsync.merge.memory import FileMerge, MergeDecision, ours_first
 from memsync.model.index import (
@@ -106,7 +106,8 @@ def _entry_text(
     if a == base:
         return b
     winner, loser = (a, b) if (times[0], a) >= (times[1], b) else (b, a)
-    why = "newer change" if times[0] != times[1] else "same time, tie broken by content"
+    what = f"both sides changed the index entry for {token[1]}"
+    what += "; kept the newer change" if times[0] != times[1] else f" at the same time; {TIE}"
     decisions.append(
         MergeDecision(
             path,
@@ -114,7 +115,7 @@ def _entry_text(
             token[1],
             winner,
             loser,
-            f"both sides changed the index entry for {token[1]}; kept the {why}",
+            what,
         )
     )
     return winner
