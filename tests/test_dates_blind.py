@@ -1,4 +1,4 @@
-"""Twenty-one blind corpora (tests/data/dates/heldout5.json to heldout25.json, each labelled
+"""Twenty-two blind corpora (tests/data/dates/heldout5.json to heldout26.json, each labelled
 from the memory text alone by a helper that read no memsync code): their size, provenance and
 floors, and the rules the first two taught (a capitalised day word that names a bucket, a view
 or a list item, weekdays joined into a schedule, a phrase pinned by a date with its year, a
@@ -43,6 +43,7 @@ BLIND = (
     "heldout23.json",
     "heldout24.json",
     "heldout25.json",
+    "heldout26.json",
 )
 # Each holds at least 60 positives and 40 negatives, but the last: its helper ran out of time
 # (most productive memory folders were in earlier corpora), so it is measured, not ratcheted.
@@ -88,7 +89,10 @@ SMALL = {
         # turns are left alone, which costs heldout10 that case, R 0.980 -> 0.961 (0.960 once
         # a phrase beside its date is left as it is, see heldout7 above).
         # After the d2 pass (heldout21's rules): 0.857 / 0.960; after the d4 pass: 0.873 / 0.960.
-        ("heldout10.json", (0.87, 0.96)),
+        # After the d6 pass: 0.868 / 0.958, no new error: `Today's log (Mar 25)` and
+        # `Yesterday's audit (2026-04-30)` are now left beside their dates, which their labels
+        # accept ("unchanged"); a phrase left so counts neither as found nor as missed.
+        ("heldout10.json", (0.86, 0.95)),
         # First blind run: P 0.824 / R 0.918.
         ("heldout11.json", (0.88, 0.96)),
         # First blind run: P 0.780 / R 0.970 (35 positives, 15 negatives).
@@ -149,6 +153,12 @@ SMALL = {
         # before; heldout25-notes.md). First blind run at b119264: P 0.807 / R 0.914; after
         # d5's anchor forms, which never saw it, the same.
         ("heldout25.json", (0.80, 0.91)),
+        # Two fifteen-minute halves (owners A-L and M-Z, 44 repositories, none fetched before;
+        # heldout26-notes.md). First blind run at cf85dfe: P 0.816 / R 0.950. After the d6 pass
+        # (a template's blanks, drawn screens and trees, a trademark, `can` before a weekday, a
+        # weekly interval, a possessive's noun pinned by a date; from its own failures, so now a
+        # dev figure): 0.879 / 0.967.
+        ("heldout26.json", (0.87, 0.96)),
     ],
 )
 def test_blind_corpus_size_provenance_and_floor(

@@ -351,3 +351,43 @@ def test_a_generators_stamp_dates_the_lines_under_it() -> None:
     stated = stated_dates(lines, lambda _: date(2026, 4, 12))
     day, where = stated(2) or (None, "")
     assert day == date(2026, 4, 11) and where.startswith("line `*Generated 2026-04-11"), where
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # heldout26: a template's blanks, a drawn screen or tree, a trademark, a weekly interval
+        "**Catalysts today:** <earnings, Fed, econ data, M&A>",
+        "**Next week focus:** <1 sentence>",
+        "Net today: ${net} | 🟢/🟡/🔴 status",
+        "│     Last read: Today at 5:32 PM        │",
+        "├── Approved / merging today → WAIT. Rebase after merge.",
+        "  └─ **Net benefit: $920 saved this month**",
+        "- Thaler & Benartzi (2004). Save More Tomorrow™",
+        "- Reset interval: Saturday 8pm EDT",
+        # a possessive's noun pinned by the date after it: the date already says the day
+        "- Shubho asked about tomorrow's weather (Mar 25)",
+    ],
+)
+def test_look_alikes_from_the_fourteenth_blind_corpus_are_left_alone(text: str) -> None:
+    assert resolve_relative_dates(text, WRITTEN) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # heldout26: what one can do on a bare weekday is ahead, even after a past participle
+        ("- launchable (code-signed + notarized can ship Monday)", "can ship on 2026-03-30)"),
+        # counter-examples: comparisons and links are no blanks, a date after a plain phrase
+        # pins nothing
+        ("Deployed today (a < b and c > d)", "Deployed on 2026-03-24 (a < b"),
+        ("Deployed today, see <https://x.io/a b>", "Deployed on 2026-03-24, see"),
+        ("Meeting today with Bob (Feb 11)", "Meeting on 2026-03-24 with Bob (Feb 11)"),
+        ("The legacy browser cannot call Friday's build", "cannot call Friday's build"),
+    ],
+)
+def test_real_dates_next_to_the_fourteenth_corpus_rules_still_convert(
+    text: str, expected: str
+) -> None:
+    new, _ = resolve_relative_dates(text, WRITTEN)
+    assert expected in new, new

@@ -14,7 +14,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from memsync.consolidate import habits, labels, lookalike, phrasing, sections
+from memsync.consolidate import habits, labels, lookalike, phrasing, sayings, sections
 from memsync.consolidate.weekdays import WEEKDAYS, bare_weekday, told_in_past
 from memsync.model.mdspans import protected_spans
 
@@ -226,7 +226,7 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
         return None  # `today = today_date - start`: a formula's variable
     if before[-1:] in "\"'“‘`" and before[-1:] and after[:1] in "\"'”’`" and after[:1]:
         return None  # a quoted mention of the words, not a use
-    if lookalike.inside_quotes(before, after) and not _yaml_quoted(text, line_start, line):
+    if sayings.inside_quotes(before, after) and not _yaml_quoted(text, line_start, line):
         return None  # a quotation (a UI string, what someone said) stays verbatim
     prev_match = _WORD_BEFORE.search(before)
     prev = prev_match.group(1).lower() if prev_match else None
@@ -248,7 +248,8 @@ def _accept(match: re.Match[str], text: str, found: list[DateMatch]) -> DateMatc
     mode = "elided" if possessive and phrasing.elided(after) else phrasing.mode(kind, ctx)
     # `## 🎯 Today's Achievements`: after marks and emoji alone a capital still opens the line
     capital = expression[:1].isupper() and (at_start or _MARKS_ONLY.fullmatch(before) is not None)
-    pin = lookalike.pinned(before, after) or sections.dated_heading(line, before, after)
+    pin = lookalike.pinned(before, after, possessive=possessive)
+    pin = pin or sections.dated_heading(line, before, after)
     return DateMatch(
         start, end, expression, kind, recipe, part, possessive, mode, chained_range, capital, pin
     )

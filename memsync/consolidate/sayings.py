@@ -28,6 +28,9 @@ form for a day ahead imagines it), a standing rule under its bold label (`**Todo
 Show tasks due today`) and a period counted from another date (`update `due` to same date
 next year`).
 
+And quotations on the line (`inside_quotes`): a phrase between quote marks is someone's words,
+or a title, kept verbatim.
+
 Imports the standard library and `memsync.consolidate.weekdays` (its past-tense cues).
 """
 
@@ -280,3 +283,44 @@ def generic_subject(before: str, after: str) -> bool:
     end = _CLAUSE_END.search(rest)
     told = sentence[: subject.start()] + " " + rest[: end.start() if end else len(rest)]
     return _PRESENT.search(told) is not None  # `Do not assume a tool works because …`
+
+
+# A single quote opens a quotation after a space, a colon, a bracket or the line's start and
+# closes one before a space, punctuation or the end; inside a word (`don't`, `team's`) it is
+# an apostrophe, and one ending a word (`users'`) closes nothing that was not opened.
+_QUOTE_OPENS = re.compile(r"(?:^|(?<=[\s:(\[]))['‘](?=\S)")
+_QUOTE_CLOSES = re.compile(r"(?<!\s)['’](?=$|[\s.,;:!?)\]—–-])")
+_QUOTED_FIELD = re.compile(r'\s*(?:name|title|description|summary)\s*:\s*"')
+_QUOTE_OPENS_LINE = re.compile(r'^\s*(?:>\s*)*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?["“]')
+
+
+def inside_quotes(before: str, after: str) -> bool:
+    """Whether the match sits between a pair of double quotes on its line, after a double quote
+    that opens the line and is not closed on it (a quotation going on below), or between
+    single quotes (`He wrote 'we ship tomorrow'`, `'Hurry Up Tomorrow'`; an apostrophe in a
+    word is none)."""
+    field = _QUOTED_FIELD.match(before)
+    if field is not None and after.rstrip().endswith('"'):
+        # `description: "… today's debugging session …"`: YAML's quotes around a value
+        before, after = before[field.end() :], after.rstrip()[:-1]
+    straight = before.count('"') % 2 == 1 and '"' in after
+    curly = before.count("“") > before.count("”") and "”" in after
+    if _QUOTE_OPENS_LINE.match(before) and (
+        (before.count('"') % 2 == 1 and '"' not in after)
+        or (before.count("“") > before.count("”") and "”" not in after)
+    ):
+        return True  # `> "Hey [Name] — … on this week`: a message quoted over several lines
+    return straight or curly or _inside_single_quotes(before, after)
+
+
+def _inside_single_quotes(before: str, after: str) -> bool:
+    """Whether a single quote opened in BEFORE is still open there and closes in AFTER."""
+    opened = False
+    for at, char in enumerate(before):
+        if char not in "'‘’":
+            continue
+        if opened and _QUOTE_CLOSES.match(before, at):
+            opened = False
+        elif not opened and _QUOTE_OPENS.match(before, at):
+            opened = True
+    return opened and _QUOTE_CLOSES.search(after) is not None
