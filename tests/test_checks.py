@@ -79,8 +79,9 @@ def plant(root: Path) -> set[tuple[str, int, str]]:
         "# Index",
         "- [Good](good.md) — fine",
         "- [Gone](gone.md) — this file does not exist",
-        "- [Good again](good.md) — listed twice",
+        "- [Good](good.md) —  fine",  # listed twice: a repeat (another hook would stay)
         "- [Long](long-hook.md) — " + "x" * 150,
+        "- [Plan](../../plans/x.md) — a plan file outside the folder",
         "- [Web](https://example.test/page) — external links are not checked",
         *(f"- [{n}]({n}) — entry" for n in listed),
     ]
@@ -91,6 +92,7 @@ def plant(root: Path) -> set[tuple[str, int, str]]:
         ("MEMORY.md", 3, "index-dangling-link"),
         ("MEMORY.md", 4, "index-duplicate-line"),
         ("MEMORY.md", 5, "index-line-too-long"),
+        ("MEMORY.md", 6, "index-outside-link"),
         ("nofm.md", 1, "frontmatter-missing"),
         ("badyaml.md", 5, "frontmatter-invalid"),
         ("colon.md", 3, "frontmatter-lenient"),
@@ -249,7 +251,7 @@ def test_index_links_resolve_relative_to_the_index_and_decode(tmp_path: Path) ->
     }
     findings = check_files(files, "private")
     assert [(f.line, f.rule) for f in findings] == [
-        (3, "unsafe-path"),  # out of the folder: never read, so not "does not exist"
+        (3, "index-outside-link"),  # out of the folder: never read, so not "does not exist"
         (5, "index-dangling-link"),
     ]
 

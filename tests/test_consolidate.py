@@ -232,7 +232,8 @@ def test_index_of_260_memories_archives_oldest_project_then_reference(tmp_path: 
     types = _many(folder, {"user": 30, "feedback": 50, "project": 120, "reference": 60})
     lines = ["# Project memory", "", "Hand-written note kept at the top.", ""]
     lines += [entry_line(n, n, "old hook") for n in sorted(types)]
-    lines += ["- [Gone](gone.md) — dangling", entry_line("dup", "user-000.md", "again")]
+    # A repeat of a line goes (a second line that says something else would stay).
+    lines += ["- [Gone](gone.md) — dangling", entry_line("user-000.md", "user-000.md", "old hook")]
     (folder / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     plan = make_plan(folder)
     (fp,) = plan.folders

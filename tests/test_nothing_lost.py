@@ -255,7 +255,7 @@ INDEX_LINES_HEAD = (
 )
 
 
-def test_a_second_line_of_one_memory_is_kept_in_archive(tmp_path: Path) -> None:
+def test_a_second_line_of_one_memory_that_says_something_else_stays(tmp_path: Path) -> None:
     folder = tmp_path / "memory"
     write_memory(folder, "x.md", "x", "The x service runs on port 8080.\n", description="the x")
     second = "- [X staging](x.md) — staging creds live in vault path secret/x-staging, ask Priya"
@@ -263,15 +263,16 @@ def test_a_second_line_of_one_memory_is_kept_in_archive(tmp_path: Path) -> None:
     (folder / "MEMORY.md").write_text(index, encoding="utf-8")
     plan = make_plan(folder)
     report = render_markdown(plan)
+    # The line that says something else stays where the model sees it; the repeat goes.
     assert (
         "Duplicate lines removed (kept in `archive/index-lines.md` unless the same as the "
-        f"line kept):\n\n    {second}\n    - [X](x.md) — the x\n"
+        "line kept):\n\n    - [X](x.md) — the x\n"
     ) in report
+    assert second not in report
     apply_plan(plan)
-    assert (folder / "MEMORY.md").read_text(encoding="utf-8") == "- [X](x.md) — the x\n"
-    kept = (folder / "archive" / "index-lines.md").read_text(encoding="utf-8")
-    # The copy that says nothing new is not kept twice; the one that does is kept in full.
-    assert kept.startswith(INDEX_LINES_HEAD) and kept.endswith(f"\n\n{second}\n")
+    assert (folder / "MEMORY.md").read_text(encoding="utf-8") == f"- [X](x.md) — the x\n{second}\n"
+    # The copy that says nothing new is not kept.
+    assert not (folder / "archive").exists()
     assert not make_plan(folder).changed
 
 

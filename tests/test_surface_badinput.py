@@ -262,7 +262,7 @@ def test_an_index_link_out_of_the_folder_is_unsafe_not_missing(
     for number, target in ((2, "../outside.md"), (3, str(folder.parent / "outside.md"))):
         line = next(x for x in out.splitlines() if f"MEMORY.md:{number}:" in x)
         assert f"links to {target}, outside the memory folder" in line, out
-        assert "does not exist" not in line and "[unsafe-path]" in line
+        assert "does not exist" not in line and "[index-outside-link]" in line
     gone = next(x for x in out.splitlines() if "MEMORY.md:4:" in x)
     assert "gone.md, which does not exist" in gone  # a missing file is still that
 

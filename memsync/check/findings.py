@@ -91,6 +91,9 @@ RULES: tuple[Rule, ...] = (
          "consolidate` or shorten the index lines."),
     Rule("index-dangling-link", "error", "Index line links to a missing file",
          "Remove the line from MEMORY.md or restore the memory it points to."),
+    Rule("index-outside-link", "warning", "Index line links out of the memory folder",
+         "memsync never reads or syncs a file outside the memory folder: move the file into "
+         "the folder and link it by its name if other machines need it."),
     Rule("index-missing-entry", "warning", "Memory not in the index",
          "Add a line `- [Title](file.md) — one-line hook` to MEMORY.md, or Claude Code will "
          "rarely recall it (`memsync consolidate` does this)."),

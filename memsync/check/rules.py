@@ -11,7 +11,15 @@ from collections.abc import Iterable, Mapping
 from memsync.check.findings import IN_FILE_NAME, Finding, finding, skip_finding
 from memsync.check.frontmatter import frontmatter_findings, recall_size
 from memsync.check.indexsize import index_size
-from memsync.model.index import link_paths, linked_from_text, parse_index_text
+from memsync.model.index import (
+    Index,
+    IndexEntry,
+    commented_lines,
+    line_links,
+    link_paths,
+    parse_index_text,
+)
+from memsync.model.indexrefs import code_mentions, linked_from_text, outside_folder, repeats
 from memsync.model.limits import (
     ARCHIVE_DIR,
     INDEX_NAME,
@@ -214,24 +222,44 @@ def check_index(path: str, data: bytes) -> list[Finding]:
         return [_not_utf8(path, data, error)]
     found = conflict_markers(path, text)
     found.extend(secret_findings(path, text))
-    lines = parse_index_text(text).lines
+    index = parse_index_text(text)
+    lines = index.lines
     # Entry lines too: consolidate keeps an entry's hook as written and converts its dates.
     found.extend(relative_dates(path, "\n".join(ln.text for ln in lines)))
     found.extend(index_size(path, text))
-    first_line: dict[str, int] = {}
+    found.extend(_long_lines(path, index))
+    first_line: dict[str, tuple[int, IndexEntry]] = {}
     for number, line in enumerate(lines, 1):
-        visible = line.text.rstrip("\r")
-        if len(visible) > MAX_INDEX_LINE_CHARS:
-            message = f"index line has {len(visible)} characters (limit {MAX_INDEX_LINE_CHARS})"
-            found.append(finding("index-line-too-long", path, number, message))
         if line.entry is None or not line.entry.target:
             continue
         target = line.entry.target
-        if target in first_line:
-            message = f"duplicate entry for {target} (first on line {first_line[target]})"
+        if target not in first_line:
+            first_line[target] = (number, line.entry)
+        elif repeats(line.entry, first_line[target][1]):
+            # A second line that says something else is kept by consolidate: no duplicate.
+            message = f"duplicate entry for {target} (first on line {first_line[target][0]})"
             found.append(finding("index-duplicate-line", path, number, message))
+    return found
+
+
+def _long_lines(path: str, index: Index) -> list[Finding]:
+    """`index-line-too-long` for each line over 150 characters that indexes a memory: an
+    entry, or a table row or bold link naming one. Prose, headings and notes have no limit
+    of their own in Claude Code (the index's 200 lines and 25,000 characters count them)."""
+    found: list[Finding] = []
+    inside = commented_lines([line.text for line in index.lines])
+    for number, line in enumerate(index.lines, 1):
+        visible = line.text.rstrip("\r")
+        if len(visible) <= MAX_INDEX_LINE_CHARS or number - 1 in inside:
+            continue
+        if line.entry is not None and line.entry.target.endswith(".md"):
+            fix = "`memsync consolidate` cuts its hook and keeps the line whole in archive/"
+        elif line.entry is not None or line_links(line.text) or code_mentions(line.text):
+            fix = "shorten it by hand (`memsync consolidate` cuts only `- [T](file.md) — hook`)"
         else:
-            first_line[target] = number
+            continue
+        message = f"index line has {len(visible)} characters (limit {MAX_INDEX_LINE_CHARS}): {fix}"
+        found.append(finding("index-line-too-long", path, number, message))
     return found
 
 
@@ -277,8 +305,9 @@ def check_files(
 
 
 _OUTSIDE = (
-    "outside the memory folder: memsync never reads or syncs a file there; move the memory "
-    "into the folder and link it by its name, or remove the line"
+    "outside the memory folder: memsync never reads or syncs a file there, so other machines "
+    "may not have it; Claude Code still shows the line and consolidate keeps it. To share the "
+    "file, move it into the folder and link it by its name"
 )
 
 
@@ -307,8 +336,8 @@ def _index_links(
         if resolved & known or not any(r.endswith(".md") for r in resolved):
             continue  # present, or not a memory (an image, a directory): not ours to judge
         rule, message = "index-dangling-link", "which does not exist: remove the line or restore it"
-        if all(r == ".." or r.startswith(("../", "/")) for r in resolved):  # never read there
-            rule, message = "unsafe-path", _OUTSIDE
+        if outside_folder(resolved):  # never read there: whether it exists is unknown
+            rule, message = "index-outside-link", _OUTSIDE
         found.append(
             finding(rule, prefix + index_path, number, f"links to {entry.target}, {message}")
         )

@@ -1,6 +1,6 @@
 """Rebuilding MEMORY.md: one line per memory, headings and prose kept, within Claude's limits.
 
-`rebuild_index` is pure: dangling and duplicate lines out, missing memories in, long lines
+`rebuild_index` is pure: dangling and repeated lines out, missing memories in, long lines
 shortened, and (when allowed) the least recently updated memories archived until it fits;
 new lines that cannot fit are left out, files without frontmatter before any memory.
 """
@@ -18,12 +18,12 @@ from memsync.model.index import (
     IndexLine,
     IndexSize,
     link_paths,
-    linked_from_text,
     measure_index,
     parse_entry,
     parse_index_text,
     shorten,
 )
+from memsync.model.indexrefs import linked_from_text, outside_folder, repeats
 from memsync.model.limits import ARCHIVE_DIR, MAX_INDEX_LINE_CHARS
 
 # Which memory types may leave the index, in the order they go, per `--allow-archive` value.
@@ -67,9 +67,10 @@ class IndexRebuild:
     after: IndexSize
     # (old line, new line) of every line rewritten in place, so a report shows both.
     rewrites: tuple[tuple[str, str], ...] = ()
-    # Removed lines other than dangling and crowded ones whose text goes to archive/: a second
-    # line of one memory that says something else than the line kept (nothing a person wrote
-    # is lost; an identical copy loses nothing and is not kept twice).
+    # Removed lines other than dangling and crowded ones whose text goes to archive/: a merged
+    # version's second line that says something else than the line kept (nothing a person
+    # wrote is lost; a repeat loses nothing and is not kept twice). A memory's own second line
+    # that says something else stays in the index.
     kept_lines: tuple[str, ...] = ()
     # Lines of merged-away memories now pointing at their survivor, as written (kept in archive/).
     merged_lines: tuple[str, ...] = ()
@@ -132,7 +133,7 @@ def rebuild_index(
     dangling_lines: list[str] = []
     duplicate_lines: list[str] = []
     kept_lines: list[str] = []
-    first_line: dict[str, str] = {}  # each memory's line as written, whitespace collapsed
+    first_line: dict[str, tuple[IndexEntry, bool]] = {}  # each memory's line, and if moved
     merged_lines: list[str] = []
     cut_lines: list[str] = []
     for line in existing.lines if existing else ():
@@ -152,20 +153,27 @@ def rebuild_index(
         if memory is None:
             archived_link = paths[0].startswith(f"{ARCHIVE_DIR}/")
             there = any(p in other_files or p.startswith(folders) for p in paths)
-            if there and not archived_link:
+            # A link out of the folder (`../../../plans/x.md`, Claude Code's plan files) was
+            # written on purpose and the client shows it: kept as written, never followed.
+            if (there and not archived_link) or outside_folder(paths):
                 lines.append(line)
             else:
                 dangling.append(paths[-1])  # the file it names, as `retired` has it
                 dangling_lines.append(line.text)
             continue
         if memory.path in seen:
-            duplicates.append(memory.path)
-            duplicate_lines.append(line.text)
-            if " ".join(line.text.split()) != first_line[memory.path]:
-                kept_lines.append(line.text)
-            continue
-        seen.add(memory.path)
-        first_line[memory.path] = " ".join(line.text.split())
+            kept, was_moved = first_line[memory.path]
+            if not (moved or was_moved) and not repeats(entry, kept):
+                pass  # a second line that says something else stays (only a repeat goes)
+            else:
+                duplicates.append(memory.path)
+                duplicate_lines.append(line.text)
+                if not repeats(entry, kept):  # a version's line: kept in archive/
+                    kept_lines.append(line.text)
+                continue
+        else:
+            seen.add(memory.path)
+            first_line[memory.path] = (entry, moved)
         new, own_words_cut = _kept_line(line.text, entry, memory, moved)
         if moved:
             merged_lines.append(line.text)
@@ -191,39 +199,42 @@ def rebuild_index(
     # line (a daily log indexed while there was room): such lines give their room up, oldest
     # first, before any memory is archived or left out; their text is kept like a dangling
     # line's (archive/index-lines.md).
-    # (when it was updated, its path, its line), oldest first; paths are unique by now
+    # (when it was updated, its path), oldest first; a memory's lines go together.
     squatters = sorted(
-        (known[ln.entry.target].updated, ln.entry.target, ln)
-        for ln in lines
-        if ln.entry and ln.entry.target in known and not known[ln.entry.target].type
+        {
+            (known[ln.entry.target].updated, ln.entry.target)
+            for ln in lines
+            if ln.entry and ln.entry.target in known and not known[ln.entry.target].type
+        }
     )
-    crowded: list[tuple[tuple[float, ...], str, IndexLine]] = []
+    gave_up: list[str] = []
+    crowded: list[IndexLine] = []
     while (len(typed) < len(wanted) or archived) and squatters:
-        # As many lines at once as memories still want one (at least one): few passes.
+        # As many memories at once as memories still want a line (at least one): few passes.
         count = max(1, len(wanted) - len(typed))
-        crowded += squatters[:count]
+        gone = {path for _, path in squatters[:count]}
+        gave_up += [path for _, path in squatters[:count]]
         squatters = squatters[count:]
-        gone = {id(line) for _, _, line in crowded}
-        lines = [ln for ln in lines if id(ln) not in gone]
+        crowded += [ln for ln in lines if ln.entry and ln.entry.target in gone]
+        lines = [ln for ln in lines if not (ln.entry and ln.entry.target in gone)]
         index, archived, typed = _place(base, lines, wanted, known, allow_archive)
     # A file without frontmatter (an agent's daily log) takes only the room that is left:
     # it never costs a memory with a type its line.
     untyped = _most_that_fit(index, [p for p in missing if not known[p].type], known)
     index = _with_entries(index, list(index.lines), untyped, known)
     added = sorted([*typed, *untyped])
-    gave_up = [path for _, path, _ in crowded]
     return IndexRebuild(
         text=index.text(),
         added=tuple(added),
         left_out=tuple(sorted([p for p in missing if p not in set(added)] + gave_up)),
-        crowded_lines=tuple(line.text for _, _, line in crowded),
+        crowded_lines=tuple(line.text for line in crowded),
         dangling=tuple(dangling),
         duplicates=tuple(duplicates),
         dangling_lines=tuple(dangling_lines),
         duplicate_lines=tuple(duplicate_lines),
         # A memory archived leaves the index: its line is removed, not rewritten.
-        rewritten=tuple(path for path in rewritten if path not in archived),
-        shortened=tuple(path for path in shortened if path not in archived),
+        rewritten=tuple(p for p in dict.fromkeys(rewritten) if p not in archived),
+        shortened=tuple(p for p in dict.fromkeys(shortened) if p not in archived),
         archived=tuple(archived),
         before=before,
         after=measure_index(index.text()),
@@ -342,20 +353,23 @@ def _fit(
         key=lambda m: (rank[m.type or ""], m.updated, m.path),
     )
     lines = list(index.lines)
-    position = {line.entry.target: i for i, line in enumerate(lines) if line.entry}
+    position: dict[str, list[int]] = {}  # a memory may keep two lines that say two things
+    for i, line in enumerate(lines):
+        if line.entry:
+            position.setdefault(line.entry.target, []).append(i)
     removed: set[int] = set()
     archived: list[str] = []
     lines_count, chars = size.lines, size.chars
     for memory in victims:
         if lines_count <= size.line_limit and chars <= size.char_limit:
             break
-        at = position.get(memory.path)
-        if at is None:
+        if memory.path not in position:
             continue
-        removed.add(at)
         archived.append(memory.path)
-        lines_count -= 1
-        chars -= len(lines[at].text) + 1
+        for at in position[memory.path]:
+            removed.add(at)
+            lines_count -= 1
+            chars -= len(lines[at].text) + 1
     kept = index.with_lines([line for i, line in enumerate(lines) if i not in removed])
     # The running count is exact for entry lines in the middle; check the real size once.
     while not measure_index(kept.text()).fits and len(archived) < len(victims):

@@ -2,7 +2,7 @@
 `archive/index-lines.md`, the index lines it took out, kept as a valid memory.
 
 A line whose file is missing, a daily log's line that gave its room up, a merged-away
-duplicate's line and a memory's second line are never dropped silently: their text is
+duplicate's line and a second line of merged versions are never dropped silently: their text is
 appended here. The file lives in the memory folder and is synced like
 any other, so it must pass the rules every synced file passes (`memsync check`, and push's
 validation in a team store, where a file without frontmatter is an error and is held back).
@@ -98,7 +98,7 @@ def dangling_text(root: Path, rebuild: IndexRebuild) -> tuple[bytes, bytes | Non
     lines = list(rebuild.dangling_lines)
     lines += rebuild.merged_lines  # a merged-away memory's line, as written
     lines += rebuild.crowded_lines  # a daily log's line given up for a memory with a type
-    lines += rebuild.kept_lines  # a second line of one memory that says something else
+    lines += rebuild.kept_lines  # a merged version's second line that says something else
     lines += rebuild.cut_lines  # a long line whose cut words no description carries
     path = root / INDEX_LINES
     old = path.read_bytes() if path.is_file() else None

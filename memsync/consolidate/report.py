@@ -170,9 +170,8 @@ def _index_markdown(folder: FolderPlan) -> list[str]:
             out += [f"- {_fenced(old)}", f"+ {_fenced(new)}"]
         out += ["```", ""]
     if rebuild.dangling_lines:
-        # A link out of the folder (`../../../plans/x.md`) may name a file that exists: one
-        # memsync never reads there (check: `unsafe-path`), not a missing one.
-        heading = "Lines whose file is missing or outside the memory folder"
+        # A link out of the folder (`../../../plans/x.md`) is never one: it stays as written.
+        heading = "Lines whose file is missing"
         out += ["", f"{heading} (kept in `archive/index-lines.md`):", ""]
         out += [f"    {line}" for line in rebuild.dangling_lines]
     if rebuild.merged_lines:

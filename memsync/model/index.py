@@ -160,17 +160,6 @@ def line_links(text: str, base: str = "") -> set[str]:
     return found
 
 
-def linked_from_text(index: Index, base: str = "") -> set[str]:
-    """Files linked from INDEX's lines that are not entries (a table row, a bold or numbered
-    link, prose), read as `line_links` reads them; commented-out lines and code link none."""
-    inside = commented_lines([line.text for line in index.lines])
-    found: set[str] = set()
-    for number, line in enumerate(index.lines):
-        if line.entry is None and number not in inside:
-            found.update(line_links(line.text, base))
-    return found
-
-
 def resolve_target(folder: str, target: str) -> str:
     """The store path an entry target points to, from an index in FOLDER."""
     if not target or "://" in target or target.startswith(("/", "mailto:")):
@@ -287,12 +276,12 @@ def _closes(fence: str, text: str) -> bool:
     return re.fullmatch(f" *{fence}{fence[0]}*[ \t]*", text) is not None
 
 
-def _code_masked(text: str) -> str:
-    """TEXT with its code spans (a run of backticks to the next run as long) blanked out."""
+def code_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each code span in TEXT: a run of backticks to the next run as long."""
     if "`" not in text:
-        return text
+        return []
     runs = list(_TICKS.finditer(text))
-    masked = list(text)
+    spans: list[tuple[int, int]] = []
     i = 0
     while i < len(runs):
         length = len(runs[i].group())
@@ -300,8 +289,18 @@ def _code_masked(text: str) -> str:
         if end is None:
             i += 1
             continue
-        masked[runs[i].start() : runs[end].end()] = " " * (runs[end].end() - runs[i].start())
+        spans.append((runs[i].start(), runs[end].end()))
         i = end + 1
+    return spans
+
+
+def _code_masked(text: str) -> str:
+    """TEXT with its code spans blanked out."""
+    if "`" not in text:
+        return text
+    masked = list(text)
+    for start, end in code_spans(text):
+        masked[start:end] = " " * (end - start)
     return "".join(masked)
 
 
