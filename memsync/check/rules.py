@@ -19,7 +19,7 @@ from memsync.model.index import (
     link_paths,
     parse_index_text,
 )
-from memsync.model.indexrefs import code_mentions, linked_from_text, outside_folder, repeats
+from memsync.model.indexrefs import linked_from_text, outside_folder, repeats
 from memsync.model.limits import (
     ARCHIVE_DIR,
     INDEX_NAME,
@@ -243,9 +243,10 @@ def check_index(path: str, data: bytes) -> list[Finding]:
 
 
 def _long_lines(path: str, index: Index) -> list[Finding]:
-    """`index-line-too-long` for each line over 150 characters that indexes a memory: an
-    entry, or a table row or bold link naming one. Prose, headings and notes have no limit
-    of their own in Claude Code (the index's 200 lines and 25,000 characters count them)."""
+    """`index-line-too-long` for each line over 150 characters in the index's own form: an
+    entry, or a table row or bold link to a `.md` file. Prose, headings and notes have no
+    limit of their own in Claude Code (the index's 200 lines and 25,000 characters count
+    them), and consolidate never shortens them: a warning there could never be cleared."""
     found: list[Finding] = []
     inside = commented_lines([line.text for line in index.lines])
     for number, line in enumerate(index.lines, 1):
@@ -254,7 +255,7 @@ def _long_lines(path: str, index: Index) -> list[Finding]:
             continue
         if line.entry is not None and line.entry.target.endswith(".md"):
             fix = "`memsync consolidate` cuts its hook and keeps the line whole in archive/"
-        elif line.entry is not None or line_links(line.text) or code_mentions(line.text):
+        elif line.entry is not None or any(p.endswith(".md") for p in line_links(line.text)):
             fix = "shorten it by hand (`memsync consolidate` cuts only `- [T](file.md) — hook`)"
         else:
             continue

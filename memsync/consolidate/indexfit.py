@@ -7,11 +7,11 @@ new lines that cannot fit are left out, files without frontmatter before any mem
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from memsync.consolidate.entrylines import cut_line, entry_line, kept_line
 from memsync.model.index import (
     Index,
     IndexEntry,
@@ -21,7 +21,6 @@ from memsync.model.index import (
     measure_index,
     parse_entry,
     parse_index_text,
-    shorten,
 )
 from memsync.model.indexrefs import linked_from_text, outside_folder, repeats
 from memsync.model.limits import ARCHIVE_DIR, MAX_INDEX_LINE_CHARS
@@ -32,7 +31,6 @@ ARCHIVE_ORDER: dict[str, tuple[str, ...]] = {
     "all": ("project", "reference", "feedback", "user"),
     "none": (),
 }
-_MIN_HOOK = 12
 
 
 @dataclass(frozen=True)
@@ -81,22 +79,6 @@ class IndexRebuild:
     def fits(self) -> bool:
         """Whether Claude Code loads the whole new index."""
         return self.after.fits
-
-
-def entry_line(title: str, target: str, hook: str | None) -> str:
-    """`- [Title](target) — hook` within 150 characters; the hook is cut at a word, not the link."""
-    title = " ".join(title.replace("[", "(").replace("]", ")").split()) or target
-    if any(ch in target for ch in " ()<>"):
-        target = f"<{target}>"
-    overhead = len(f"- []({target})")
-    if overhead + len(title) > MAX_INDEX_LINE_CHARS:
-        title = shorten(title, max(MAX_INDEX_LINE_CHARS - overhead, 8))
-    link = f"- [{title}]({target})"
-    hook = " ".join((hook or "").split())
-    budget = MAX_INDEX_LINE_CHARS - len(link) - 3
-    if not hook or budget < _MIN_HOOK:
-        return link
-    return f"{link} — {shorten(hook, budget)}"
 
 
 def _is_memory_link(target: str) -> bool:
@@ -153,10 +135,19 @@ def rebuild_index(
         if memory is None:
             archived_link = paths[0].startswith(f"{ARCHIVE_DIR}/")
             there = any(p in other_files or p.startswith(folders) for p in paths)
-            # A link out of the folder (`../../../plans/x.md`, Claude Code's plan files) was
-            # written on purpose and the client shows it: kept as written, never followed.
-            if (there and not archived_link) or outside_folder(paths):
+            if there and not archived_link:
                 lines.append(line)
+            elif outside_folder(paths):
+                # A link out of the folder (`../../../plans/x.md`, Claude Code's plan files) was
+                # written on purpose and the client shows it: kept, never followed; a long one
+                # is cut from its own hook as a memory's line is, and kept whole in archive/.
+                new = cut_line(line.text, entry, entry.target)
+                if new != line.text:
+                    rewritten.append(entry.target)
+                    shortened.append(entry.target)
+                    rewrites.append((entry.target, line.text, new))
+                    cut_lines.append(line.text)
+                lines.append(IndexLine(new, parse_entry(new)))
             else:
                 dangling.append(paths[-1])  # the file it names, as `retired` has it
                 dangling_lines.append(line.text)
@@ -174,7 +165,7 @@ def rebuild_index(
         else:
             seen.add(memory.path)
             first_line[memory.path] = (entry, moved)
-        new, own_words_cut = _kept_line(line.text, entry, memory, moved)
+        new, own_words_cut = kept_line(line.text, entry, memory, moved)
         if moved:
             merged_lines.append(line.text)
         if new != line.text:
@@ -243,34 +234,6 @@ def rebuild_index(
         merged_lines=tuple(merged_lines),
         cut_lines=tuple(cut_lines),
     )
-
-
-# What Claude Code makes of `name` on its first write: `Legacy Name` -> `legacy-name`.
-_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
-
-
-def _kept_line(text: str, entry: IndexEntry, memory: IndexMemory, moved: bool) -> tuple[str, bool]:
-    """A memory's existing index line as it stays, and whether words of its own hook were cut."""
-    if not moved and entry.hook and len(text) <= MAX_INDEX_LINE_CHARS:
-        # The hook was written for the index (by Claude or a person), often newer than the
-        # `description` (`DONE → see audit_done` over `Plan for next session`): a review of
-        # 55 real folders found 995 lines rewritten from descriptions, 196 of them cut to `…`.
-        return text, False
-    if not moved and entry.hook:  # too long: its own hook cut, the link as written
-        return entry_line(entry.title or memory.path, entry.target, entry.hook), True
-    # A line with no hook gets the memory's description; a merged-away version's line links
-    # to its survivor and says what the survivor is.
-    title, hook = _title(entry.title, memory.title), memory.hook or entry.hook
-    new = entry_line(title, memory.path if moved else entry.target, hook)
-    return new, not memory.hook and bool(entry.hook)
-
-
-def _title(line_title: str, name: str | None) -> str:
-    """An entry's title: the memory's `name` when a person wrote it (`Deploy freeze`); when it
-    is the client's slug (`user-kkoma`), the line's own title (`꼬마 사용자`), if it has one."""
-    if name and not _SLUG.fullmatch(name):
-        return name
-    return line_title or name or ""
 
 
 def _place(
