@@ -196,3 +196,26 @@ def test_a_memory_named_in_code_is_indexed(tmp_path: Path) -> None:
     assert [(f.path, f.rule) for f in findings] == [("project_roadmap.md", "index-missing-entry")]
     (fp,) = make_plan(folder).folders
     assert fp.index is not None and fp.index.added == ("project_roadmap.md",)
+
+
+def test_a_memory_with_two_lines_leaves_the_index_whole() -> None:
+    # Archiving to fit takes every line of the memory out, and a daily log with two lines
+    # gives both up at once (each was counted as one line of one memory before).
+    from memsync.consolidate.indexfit import IndexMemory, rebuild_index
+    from memsync.model.index import parse_index_text
+
+    memories = [
+        IndexMemory(f"p{i:03}.md", f"p{i:03}", "hook", "project", (float(i),)) for i in range(199)
+    ]
+    memories.append(IndexMemory("new.md", "new", "a new one", "user", (500.0,)))
+    lines = [f"- [p{i:03}](p{i:03}.md) — hook" for i in range(199)]
+    lines.insert(1, "- [p000 staging](p000.md) — another fact of p000")
+    rebuild = rebuild_index(parse_index_text("\n".join(lines) + "\n"), memories)
+    # 200 lines and a new one: p000 leaves, both its lines, and that is room enough.
+    assert rebuild.fits and rebuild.archived == ("p000.md",)
+    assert "p000.md" not in rebuild.text and "p001.md" in rebuild.text
+    assert rebuild.added == ("new.md",) and rebuild.after.lines == 199
+    logs = [IndexMemory(m.path, m.title, m.hook, None, m.updated) for m in memories[:199]]
+    rebuild = rebuild_index(parse_index_text("\n".join(lines) + "\n"), [*logs, memories[-1]])
+    assert rebuild.crowded_lines == (lines[0], lines[1]) and rebuild.left_out == ("p000.md",)
+    assert "p000.md" not in rebuild.text and rebuild.added == ("new.md",)
