@@ -116,10 +116,23 @@ def test_a_second_line_that_says_something_else_stays_a_repeat_goes(tmp_path: Pa
     # `check` no longer calls the second line a duplicate; a repeat still is one.
     text = (folder / "MEMORY.md").read_text(encoding="utf-8")
     assert [f.rule for f in check_index("MEMORY.md", text.encode())] == []
-    again = f"{text}{lines[2]}\n".encode()
-    assert [(f.line, f.rule) for f in check_index("MEMORY.md", again)] == [
-        (7, "index-duplicate-line")
+    again = f"{text}{lines[2]}\n{lines[5]}\n".encode()
+    assert [(f.line, f.rule, f.message) for f in check_index("MEMORY.md", again)] == [
+        (
+            7,
+            "index-duplicate-line",
+            "duplicate entry for db_design_entscheidungen.md (first on line 3)",
+        ),
+        (
+            8,
+            "index-duplicate-line",
+            "duplicate entry for db_design_entscheidungen.md (first on line 6)",
+        ),
     ]
+    # A repeat of the second line goes too, as a repeat of the first does.
+    (folder / "MEMORY.md").write_bytes(again)
+    apply_plan(make_plan(folder))
+    assert (folder / "MEMORY.md").read_text(encoding="utf-8") == text
 
 
 # github.com/erikkins/abecap, docs/claude-memory/MEMORY.md, commit

@@ -228,17 +228,17 @@ def check_index(path: str, data: bytes) -> list[Finding]:
     found.extend(relative_dates(path, "\n".join(ln.text for ln in lines)))
     found.extend(index_size(path, text))
     found.extend(_long_lines(path, index))
-    first_line: dict[str, tuple[int, IndexEntry]] = {}
+    said: dict[str, list[tuple[int, IndexEntry]]] = {}  # each file's entries that stay
     for number, line in enumerate(lines, 1):
         if line.entry is None or not line.entry.target:
             continue
-        target = line.entry.target
-        if target not in first_line:
-            first_line[target] = (number, line.entry)
-        elif repeats(line.entry, first_line[target][1]):
-            # A second line that says something else is kept by consolidate: no duplicate.
-            message = f"duplicate entry for {target} (first on line {first_line[target][0]})"
-            found.append(finding("index-duplicate-line", path, number, message))
+        earlier = said.setdefault(line.entry.target, [])
+        first = next((n for n, kept in earlier if repeats(line.entry, kept)), None)
+        if first is None:  # a line that says something else is kept by consolidate
+            earlier.append((number, line.entry))
+            continue
+        message = f"duplicate entry for {line.entry.target} (first on line {first})"
+        found.append(finding("index-duplicate-line", path, number, message))
     return found
 
 

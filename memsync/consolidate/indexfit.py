@@ -115,7 +115,8 @@ def rebuild_index(
     dangling_lines: list[str] = []
     duplicate_lines: list[str] = []
     kept_lines: list[str] = []
-    first_line: dict[str, tuple[IndexEntry, bool]] = {}  # each memory's line, and if moved
+    # Each memory's lines kept so far, and whether its first is a merged-away version's.
+    first_line: dict[str, tuple[list[IndexEntry], bool]] = {}
     merged_lines: list[str] = []
     cut_lines: list[str] = []
     for line in existing.lines if existing else ():
@@ -153,18 +154,19 @@ def rebuild_index(
                 dangling_lines.append(line.text)
             continue
         if memory.path in seen:
-            kept, was_moved = first_line[memory.path]
-            if not (moved or was_moved) and not repeats(entry, kept):
-                pass  # a second line that says something else stays (only a repeat goes)
+            said, was_moved = first_line[memory.path]
+            repeat = any(repeats(entry, kept) for kept in said)
+            if not (moved or was_moved or repeat):
+                said.append(entry)  # a line that says something else stays (a repeat goes)
             else:
                 duplicates.append(memory.path)
                 duplicate_lines.append(line.text)
-                if not repeats(entry, kept):  # a version's line: kept in archive/
+                if not repeat:  # a version's line: kept in archive/
                     kept_lines.append(line.text)
                 continue
         else:
             seen.add(memory.path)
-            first_line[memory.path] = (entry, moved)
+            first_line[memory.path] = ([entry], moved)
         new, own_words_cut = kept_line(line.text, entry, memory, moved)
         if moved:
             merged_lines.append(line.text)
