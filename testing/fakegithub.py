@@ -1,4 +1,9 @@
-"""A local stand-in for the GitHub REST API: the three pull-request endpoints memsync calls."""
+"""A local stand-in for the GitHub REST API: the three pull-request endpoints memsync calls.
+
+As GitHub does, it lists the open pull requests of a head unless asked for `state=all` (then
+newest first), refuses a second open pull request for one head but not a new one after a
+closed one, and answers with the head as `{"ref", "sha"}`. `close` plays the buttons.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 TOKEN = "ghp_test-token-never-printed"
+CLOSED_AT = "2026-11-23T10:15:00Z"
 
 
 @dataclass
@@ -44,19 +50,24 @@ class FakeGitHub:
             return 404, {"message": "Not Found"}
         rest = parts.path.removeprefix("/repos/acme/team-memory/pulls").strip("/")
         if method == "GET" and not rest:
-            head = parse_qs(parts.query)["head"][0]
-            return 200, [
-                pr
-                for pr in self.pulls.values()
-                if f"acme:{pr['head']}" == head and pr["state"] == "open"
+            query = parse_qs(parts.query)
+            head, state = query["head"][0], query.get("state", ["open"])[0]
+            listed = [
+                self._shown(pr)
+                for _, pr in sorted(self.pulls.items(), reverse=True)
+                if f"acme:{pr['head']}" == head and state in ("all", pr["state"])
             ]
+            return 200, listed[: int(query.get("per_page", ["30"])[0])]
         if method == "POST" and not rest:
-            if any(pr["head"] == payload["head"] for pr in self.pulls.values()):
+            if any(
+                pr["head"] == payload["head"] and pr["state"] == "open"
+                for pr in self.pulls.values()
+            ):
                 return 422, {
                     "message": "Validation Failed",
                     "errors": [{"message": "A pull request already exists"}],
                 }
-            number = len(self.pulls) + 1
+            number = max(self.pulls, default=0) + 1
             pr = {**payload, "number": number, "state": "open"}
             pr["html_url"] = f"https://github.com/acme/team-memory/pull/{number}"
             self.pulls[number] = pr
@@ -65,6 +76,18 @@ class FakeGitHub:
             self.pulls[int(rest)].update(payload)
             return 200, self.pulls[int(rest)]
         return 405, {"message": "unexpected"}
+
+    def close(self, number: int, sha: str, *, merged: bool = False, when: str = CLOSED_AT) -> None:
+        """Close pull request NUMBER (merged, or not) WHEN, its branch then at commit SHA."""
+        self.pulls[number].update(
+            state="closed", closed_at=when, merged_at=when if merged else None, head_sha=sha
+        )
+
+    @staticmethod
+    def _shown(pr: dict[str, Any]) -> dict[str, Any]:
+        """PR as the API lists it: the head a ref and its commit."""
+        shown = {k: v for k, v in pr.items() if k != "head_sha"}
+        return {**shown, "head": {"ref": pr["head"], "sha": pr.get("head_sha")}}
 
 
 @contextmanager

@@ -3,11 +3,13 @@ remote, each machine with its own HOME, and the review branches on that remote."
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from testing.fakegithub import TOKEN, FakeGitHub
 from testing.gitrepo import git, make_bare_remote
 from testing.hookprobe import bindings_of
-from testing.machines import Machine, memory_dir, setup_machine
+from testing.machines import ORIGIN, Machine, memory_dir, setup_machine
 from testing.memories import write_memory
 
 Team = tuple[Machine, Path, Machine, Path, Path]
@@ -22,6 +24,32 @@ def bind_team(machines: list[Machine], tmp_path: Path) -> Team:
     pa = setup_machine(alice, private, remote, "src/api")
     pb = setup_machine(bob, private, remote, "code/api")
     return alice, pa, bob, pb, remote
+
+
+GITHUB_TEAM = "git@github.com:acme/team-memory.git"
+
+
+def bind_github_team(machines: list[Machine], tmp_path: Path, api: FakeGitHub) -> Team:
+    """bind_team with the team remote behind a GitHub URL (git reaches the bare remote through
+    `insteadOf`) and the API stand-in API with its token on both machines; gh not logged in."""
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    remote = make_bare_remote(tmp_path / "remotes" / "team.git")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "gh").write_text("#!/bin/sh\nexit 1\n")  # a real gh (GitHub's runners) stays out
+    (bindir / "gh").chmod(0o755)
+    alice, _, bob = machines
+    projects = []
+    for machine, relpath in ((alice, "src/api"), (bob, "code/api")):
+        with open(machine.env["GIT_CONFIG_GLOBAL"], "a", encoding="utf-8") as config:
+            config.write(f'[url "{remote.as_uri()}"]\n\tinsteadOf = {GITHUB_TEAM}\n')
+        path = f"{bindir}{os.pathsep}{os.environ['PATH']}"
+        machine.env.update(PATH=path, GITHUB_API_URL=api.url, GITHUB_TOKEN=TOKEN)
+        project = machine.checkout_project(ORIGIN, relpath)
+        init = ["init", "--private", str(private), "--team", GITHUB_TEAM, "--no-hooks"]
+        machine.memsync(*init, cwd=project)
+        projects.append(project)
+    return alice, projects[0], bob, projects[1], remote
 
 
 def team_dir(machine: Machine, project: Path) -> Path:

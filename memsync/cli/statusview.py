@@ -20,7 +20,7 @@ def show_status(
 
     from memsync.sync.overview import store_status
 
-    statuses = store_status(project, scopes)  # type: ignore[arg-type]
+    statuses = store_status(project, scopes, _ask_github)  # type: ignore[arg-type]
     if not statuses:  # as `push --scope team` says: never a silent, successful nothing
         raise UsageError(
             f"no {scope_name} store is configured for this project",
@@ -38,6 +38,13 @@ def show_status(
     return int(ExitCode.OK)
 
 
+def _ask_github(remote: str, branches: tuple[str, ...]) -> tuple[Any, ...]:
+    """GitHub's pull requests of the review BRANCHES status shows (only when there are some)."""
+    from memsync.team.pullstate import pull_states
+
+    return pull_states(remote, branches)
+
+
 def render_status(st: Any) -> None:
     """One store's status, as lines."""
     out = render.console()
@@ -48,18 +55,12 @@ def render_status(st: Any) -> None:
     if st.folder_refused:
         pass  # push and pull both refuse the folder: its problem line says what to run
     elif st.ahead > st.in_review:
-        hint = "; run `memsync push --review`" if st.review_branches else "; run `memsync push`"
+        reviewed = st.review_branches or st.review_pulls
+        hint = "; run `memsync push --review`" if reviewed else "; run `memsync push`"
     elif st.behind:
         hint = "; run `memsync pull`"
     render.line(f"  commits    {sync_state}{hint}", target=out)
-    if st.in_review:
-        branches = ", ".join(st.review_branches)
-        render.line(
-            f"  review     {st.in_review} commit(s) in review on {branches}; shared when the"
-            " pull request is merged (git cannot tell a closed one: if it was closed unmerged,"
-            " delete its branch and they count as not pushed)",
-            target=out,
-        )
+    _render_reviews(st, out)
     if st.held_for_review:
         render.line(
             f"  reverted   {', '.join(st.held_for_review)}: the default branch undid your reviewed"
@@ -105,3 +106,38 @@ def render_status(st: Any) -> None:
         render.line("  ", ("problem", "yellow"), f"    {problem}", target=out)
     if st.clean:
         render.line("  nothing to do", target=out)
+
+
+def _render_reviews(st: Any, out: Any) -> None:
+    """The commits in review, and what GitHub said of their pull requests when asked."""
+    pulls = {p.branch: p for p in st.review_pulls}
+    if st.in_review:
+        branches = ", ".join(st.review_branches)
+        opened = [pulls[b].url for b in st.review_branches if b in pulls]
+        if len(opened) == len(st.review_branches):
+            why = f" ({', '.join(opened)})"  # GitHub said which: nothing left to guess
+        else:
+            why = (
+                " (git cannot tell a closed one: if it was closed unmerged, delete its branch"
+                " and they count as not pushed)"
+            )
+        render.line(
+            f"  review     {st.in_review} commit(s) in review on {branches}; shared when the"
+            f" pull request is merged{why}",
+            target=out,
+        )
+    for pull in st.review_pulls:
+        when = f" on {pull.closed_on}" if pull.closed_on else ""
+        if pull.state == "closed":
+            render.line(
+                f"  closed     {pull.branch}: closed without merging{when}:"
+                f" {pull.url}; its commits count as not pushed: reopen it on GitHub, or run"
+                " `memsync push --review` to propose them again in a new pull request",
+                target=out,
+            )
+        elif pull.state == "merged":
+            render.line(
+                f"  merged     {pull.branch}: merged{when}: {pull.url};"
+                " run `memsync pull` to take it in",
+                target=out,
+            )

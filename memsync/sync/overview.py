@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,22 @@ TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMAR
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
     from memsync.model.semdiff import MemoryChange
+
+
+@dataclass(frozen=True)
+class ReviewPull:
+    """GitHub's latest pull request of a review branch, as `memsync status` asked it."""
+
+    branch: str
+    number: int
+    url: str
+    state: str  # "open", "closed" (closed without merging) or "merged"
+    closed_on: str | None = None  # YYYY-MM-DD, when closed or merged
+    head: str | None = None  # the commit it proposed last
+
+
+# (the store's remote URL, review branches) -> what GitHub says of them; `()` when it cannot.
+AskPulls = Callable[[str, tuple[str, ...]], tuple[ReviewPull, ...]]
 
 
 @dataclass(frozen=True)
@@ -53,6 +70,9 @@ class StoreStatus:
     # (origin's, as of the last fetch or push) for their pull request to be merged.
     in_review: int = 0
     review_branches: tuple[str, ...] = ()
+    # GitHub's answer for those branches (when status could ask): a closed one's commits are
+    # no longer counted in review.
+    review_pulls: tuple[ReviewPull, ...] = ()
     # Memories of a review the default branch undid: plain pushes leave them out until
     # `push --review` proposes them again (sync/heldreview).
     held_for_review: tuple[str, ...] = ()
@@ -84,14 +104,16 @@ class StoreDiff:
     fetch_error: str | None = None
 
 
-def _in_review(
-    binding: Binding, local: str, remote: str, ahead: int
+def in_review(
+    binding: Binding, local: str, remote: str, ahead: int, leave_out: frozenset[str] = frozenset()
 ) -> tuple[int, tuple[str, ...]]:
-    """How many of the AHEAD commits wait on a review branch, and the branches that hold them."""
+    """How many of the AHEAD commits of LOCAL wait on a review branch (but those of LEAVE_OUT),
+    and the branches that hold them."""
     from memsync.sync.reviewpush import BRANCH_PREFIX
 
     where = f"refs/remotes/origin/{BRANCH_PREFIX}/"
     refs = git.review_refs(binding.clone_dir, where, remote)
+    refs = [r for r in refs if r.removeprefix("refs/remotes/origin/") not in leave_out]
     if not refs:
         return 0, ()
     unsent = git.count_beyond(binding.clone_dir, local, [remote, *refs])
@@ -136,14 +158,18 @@ def _scan(binding: Binding) -> TreeScan:
     )
 
 
-def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStatus]:
-    """Status of each store of the project, from local state only (no network)."""
+def store_status(
+    project_dir: Path, scopes: tuple[Scope, ...], ask: AskPulls | None = None
+) -> list[StoreStatus]:
+    """Status of each store of the project, from local state only (no network), but that ASK
+    is asked about the review branches that hold commits (`memsync status`: GitHub)."""
     config, bindings = bindings_of(project_dir, scopes)
     statuses = []
     for binding in bindings:
         cloned = (binding.clone_dir / "HEAD").is_file()
         ahead = behind = 0
-        in_review: tuple[int, tuple[str, ...]] = (0, ())
+        reviewing: tuple[int, tuple[str, ...]] = (0, ())
+        pulls: tuple[ReviewPull, ...] = ()
         branch = "main"
         local_head = remote_head = None
         if cloned:
@@ -152,7 +178,11 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
             if heads.local and heads.remote:
                 ahead, behind = git.ahead_behind(binding.clone_dir, heads.local, heads.remote)
                 if ahead and binding.scope == "team":
-                    in_review = _in_review(binding, heads.local, heads.remote, ahead)
+                    reviewing = in_review(binding, heads.local, heads.remote, ahead)
+                    pulls = ask(binding.store.url, reviewing[1]) if ask and reviewing[1] else ()
+                    closed = frozenset(p.branch for p in pulls if p.state == "closed")
+                    if closed:  # its commits wait for nothing now: count them as not pushed
+                        reviewing = in_review(binding, heads.local, heads.remote, ahead, closed)
             elif heads.local:
                 ahead = git.count_commits(binding.clone_dir, heads.local)
         manifest, _ = binding_manifest(binding)
@@ -215,8 +245,9 @@ def store_status(project_dir: Path, scopes: tuple[Scope, ...]) -> list[StoreStat
                 problems=tuple(problems),
                 blocked=blocked,
                 unwritten=_unwritten(binding, local_head, manifest, scan),
-                in_review=in_review[0],
-                review_branches=in_review[1],
+                in_review=reviewing[0],
+                review_branches=reviewing[1],
+                review_pulls=pulls,
                 folder_refused=refused is not None,
                 held_for_review=held_here(binding, local_head, remote_head) if cloned else (),
             )

@@ -20,6 +20,10 @@ from memsync.sync.report import StoreReport
 from memsync.sync.reviewpush import BRANCH_PREFIX
 from memsync.team.github import PullRequestResult
 
+TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
+if TYPE_CHECKING:
+    from memsync.sync.overview import ReviewPull
+
 MAX_SLUG_CHARS = 40
 
 
@@ -34,6 +38,8 @@ class PullRequestOutcome:
     changes: int
     result: PullRequestResult | None
     note: str | None = None
+    # Reviews closed without merging whose commits this pull request proposes again.
+    reproposed: tuple[ReviewPull, ...] = ()
 
     @property
     def hook_line(self) -> str | None:
@@ -131,6 +137,10 @@ def push_for_review(
     user = user_slug(project_dir, env)
     branch = review_branch(user, today or dt.date.today())
     options = RunOptions(message=message, review_branch=branch)
+    # Whose clone held BRANCH already (as last fetched): a new pull request for it means that
+    # the one before was closed (or never opened).
+    where = f"refs/remotes/origin/{branch}"
+    sent_before = {b.store.name for b in team if git.resolve_refs(b.clone_dir, where)[0]}
     reports = sync_project(
         project_dir, scopes, "push", hook=hook, options=options, config=config, deadline=deadline
     )
@@ -141,7 +151,13 @@ def push_for_review(
             continue
         if report.pushed and report.review_branch:
             pulled = open_pull_request(
-                binding, report.review_branch, message, user, env, deadline=deadline
+                binding,
+                report.review_branch,
+                message,
+                user,
+                env,
+                deadline=deadline,
+                ask_closed=None if hook else binding.store.name in sent_before,
             )
             pulls.append(pulled)
         elif not (report.error or report.offline or report.blocked):
@@ -159,8 +175,11 @@ def open_pull_request(
     env: Mapping[str, str] | None = None,
     *,
     deadline: Deadline | None = None,
+    ask_closed: bool | None = False,
 ) -> PullRequestOutcome:
-    """Summarize what BRANCH brings over origin's default branch and open its pull request."""
+    """Summarize what BRANCH brings over origin's default branch and open its pull request;
+    when it opens a new one, and unless ASK_CLOSED is None (a hook, in its limit), it asks GitHub
+    which closed reviews it proposes again (BRANCH's own earlier one too when ASK_CLOSED)."""
     from memsync.team.github import MAX_BODY_CHARS, open_or_update_pull_request
     from memsync.team.review import review_commits
     from memsync.team.reviewrender import render_markdown
@@ -210,7 +229,62 @@ def open_pull_request(
         env=env,
         deadline=deadline,
     )
-    return PullRequestOutcome(binding.store.name, branch, heads.branch, title, total, result)
+    again: tuple[ReviewPull, ...] = ()
+    if result.created and ask_closed is not None and base is not None:
+        number = result.number
+        whose = Reviewed(branch, head, base, number, with_own=ask_closed)
+        again = closed_reviews(binding, whose, env, deadline)
+    return PullRequestOutcome(
+        binding.store.name, branch, heads.branch, title, total, result, reproposed=again
+    )
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """A review just opened: BRANCH at HEAD over FORK, as pull request NUMBER."""
+
+    branch: str
+    head: str
+    fork: str
+    number: int | None
+    # Whether BRANCH itself held commits before: its earlier pull request is asked about too.
+    with_own: bool
+
+
+def closed_reviews(
+    binding: Binding,
+    review: Reviewed,
+    env: Mapping[str, str] | None,
+    deadline: Deadline | None,
+) -> tuple[ReviewPull, ...]:
+    """The reviews closed without merging whose every commit REVIEW sends again."""
+    from memsync.errors import GitError
+    from memsync.sync.overview import in_review
+    from memsync.team.pullstate import ASK_SECONDS, pull_states
+
+    repo, head = binding.clone_dir, review.head
+    ahead = git.count_beyond(repo, head, [review.fork])
+    _, held = in_review(binding, head, review.fork, ahead) if ahead else (0, ())
+    branches = tuple(b for b in held if review.with_own or b != review.branch)
+    if not branches:
+        return ()  # nothing sent before: no question for GitHub
+    seconds = ASK_SECONDS if deadline is None else deadline.left(ASK_SECONDS)
+    pulls = pull_states(
+        binding.store.url,
+        branches,
+        env=env,
+        deadline=Deadline.after(seconds),
+        not_number=review.number,
+    )
+    found = []
+    for pull in pulls:
+        try:
+            sent = pull.head is not None and git.is_ancestor(repo, pull.head, head)
+        except GitError:  # a commit this clone never had: not one of ours to speak for
+            sent = False
+        if pull.state == "closed" and sent:
+            found.append(pull)
+    return tuple(found)
 
 
 def _refuse_secrets(title: str, body: str) -> None:
