@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from memsync.sync.overview import ReviewPull
+from memsync.sync.inreview import ReviewPull
 from memsync.team.pullstate import pull_states
 from testing.fakegithub import TOKEN, FakeGitHub
 from testing.gitrepo import git
@@ -163,8 +163,13 @@ def test_the_next_days_review_names_the_closed_one_it_brings_again(
     assert pull.result is not None and pull.result.url == PULL_2
     (closed,) = pull.reproposed
     assert (closed.branch, closed.url, closed.closed_on) == (old, PULL_1, "2026-11-23")
-    assert api.pulls[2]["head"] == f"{old.rsplit('/', 1)[0]}/{day.isoformat()}"
+    new = f"{old.rsplit('/', 1)[0]}/{day.isoformat()}"
+    assert api.pulls[2]["head"] == new
     assert "/deploy.md`" in api.pulls[2]["body"]
+    # Every commit of the closed review waits on today's open one: nothing said of the old.
+    _, out, _ = status(alice, pa, "--exit-code")
+    assert f"  review     2 commit(s) in review on {new}; shared when" in out, out
+    assert f"merged ({PULL_2})\n" in out and "  closed " not in out, out
 
 
 def test_a_teammates_review_branch_is_not_asked_about(
@@ -256,3 +261,21 @@ def test_a_remote_that_is_not_github_is_never_asked(api: FakeGitHub) -> None:
     assert pull_states("https://gitlab.com/acme/team-memory.git", (BRANCH,), env=env) == ()
     assert pull_states(str(Path("/srv/team.git")), (BRANCH,), env=env) == ()
     assert api.requests == []
+
+
+def test_the_hooks_never_ask_github_about_reviews(
+    machines: list[Machine], tmp_path: Path, api: FakeGitHub
+) -> None:
+    """The session start (`pull --hook`) asks nothing; the session end's `push --hook --review`
+    opens the new pull request as before, asking nothing of the closed one (guard)."""
+    alice, pa, live, _ = closed_review(machines, tmp_path, api)
+    api.requests.clear()
+    start = json.dumps({"cwd": str(pa), "hook_event_name": "SessionStart"})
+    assert alice.memsync("pull", "--hook", cwd=pa, stdin=start).returncode == 0
+    assert api.requests == []
+    write_memory(live, "tone.md", "tone", "Short answers.\n")
+    end = json.dumps({"cwd": str(pa), "hook_event_name": "SessionEnd"})
+    out = alice.memsync("push", "--hook", "--review", cwd=pa, stdin=end).stdout
+    assert f"memsync: review pull request {PULL_2}" in out, out
+    queries = [q["state"] for q in asked(api)]
+    assert queries == [["open"]], queries  # the one look-up for an open pull request

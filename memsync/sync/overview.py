@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from memsync.model.safety import Scope, TreeScan
 from memsync.sync import store
 from memsync.sync.binding import Binding, resolve_bindings
 from memsync.sync.heldreview import held_here
+from memsync.sync.inreview import AskPulls, ReviewPull, reviews_of
 from memsync.sync.manifest import Manifest, binding_manifest, local_changes
 from memsync.sync.outcome import BlockedFile, fix_for
 
@@ -22,22 +22,6 @@ TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMAR
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
     from memsync.model.semdiff import MemoryChange
-
-
-@dataclass(frozen=True)
-class ReviewPull:
-    """GitHub's latest pull request of a review branch, as `memsync status` asked it."""
-
-    branch: str
-    number: int
-    url: str
-    state: str  # "open", "closed" (closed without merging) or "merged"
-    closed_on: str | None = None  # YYYY-MM-DD, when closed or merged
-    head: str | None = None  # the commit it proposed last
-
-
-# (the store's remote URL, review branches) -> what GitHub says of them; `()` when it cannot.
-AskPulls = Callable[[str, tuple[str, ...]], tuple[ReviewPull, ...]]
 
 
 @dataclass(frozen=True)
@@ -104,27 +88,6 @@ class StoreDiff:
     fetch_error: str | None = None
 
 
-def in_review(
-    binding: Binding, local: str, remote: str, ahead: int, leave_out: frozenset[str] = frozenset()
-) -> tuple[int, tuple[str, ...]]:
-    """How many of the AHEAD commits of LOCAL wait on a review branch (but those of LEAVE_OUT),
-    and the branches that hold them."""
-    from memsync.sync.reviewpush import BRANCH_PREFIX
-
-    where = f"refs/remotes/origin/{BRANCH_PREFIX}/"
-    refs = git.review_refs(binding.clone_dir, where, remote)
-    refs = [r for r in refs if r.removeprefix("refs/remotes/origin/") not in leave_out]
-    if not refs:
-        return 0, ()
-    unsent = git.count_beyond(binding.clone_dir, local, [remote, *refs])
-    if unsent == ahead:
-        return 0, ()
-    repo = binding.clone_dir
-    held = [r for r in refs if git.count_beyond(repo, local, [remote, r]) < ahead]
-    names = tuple(r.removeprefix("refs/remotes/origin/") for r in held)
-    return ahead - unsent, names
-
-
 def bindings_of(project_dir: Path, scopes: tuple[Scope, ...]) -> tuple[Config, list[Binding]]:
     """The config and PROJECT_DIR's bindings of SCOPES."""
     config = load_config()
@@ -168,8 +131,7 @@ def store_status(
     for binding in bindings:
         cloned = (binding.clone_dir / "HEAD").is_file()
         ahead = behind = 0
-        reviewing: tuple[int, tuple[str, ...]] = (0, ())
-        pulls: tuple[ReviewPull, ...] = ()
+        reviewing: tuple[int, tuple[str, ...], tuple[ReviewPull, ...]] = (0, (), ())
         branch = "main"
         local_head = remote_head = None
         if cloned:
@@ -178,11 +140,7 @@ def store_status(
             if heads.local and heads.remote:
                 ahead, behind = git.ahead_behind(binding.clone_dir, heads.local, heads.remote)
                 if ahead and binding.scope == "team":
-                    reviewing = in_review(binding, heads.local, heads.remote, ahead)
-                    pulls = ask(binding.store.url, reviewing[1]) if ask and reviewing[1] else ()
-                    closed = frozenset(p.branch for p in pulls if p.state == "closed")
-                    if closed:  # its commits wait for nothing now: count them as not pushed
-                        reviewing = in_review(binding, heads.local, heads.remote, ahead, closed)
+                    reviewing = reviews_of(binding, heads.local, heads.remote, ahead, ask)
             elif heads.local:
                 ahead = git.count_commits(binding.clone_dir, heads.local)
         manifest, _ = binding_manifest(binding)
@@ -247,7 +205,7 @@ def store_status(
                 unwritten=_unwritten(binding, local_head, manifest, scan),
                 in_review=reviewing[0],
                 review_branches=reviewing[1],
-                review_pulls=pulls,
+                review_pulls=reviewing[2],
                 folder_refused=refused is not None,
                 held_for_review=held_here(binding, local_head, remote_head) if cloned else (),
             )

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from urllib.parse import quote
 
 from memsync.sync.deadline import Deadline
-from memsync.sync.overview import ReviewPull
+from memsync.sync.inreview import ReviewPull
 from memsync.team.github import (
     RepoRef,
     _Api,

@@ -22,7 +22,7 @@ from memsync.team.github import PullRequestResult
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
-    from memsync.sync.overview import ReviewPull
+    from memsync.sync.inreview import ReviewPull
 
 MAX_SLUG_CHARS = 40
 
@@ -259,7 +259,7 @@ def closed_reviews(
 ) -> tuple[ReviewPull, ...]:
     """The reviews closed without merging whose every commit REVIEW sends again."""
     from memsync.errors import GitError
-    from memsync.sync.overview import in_review
+    from memsync.sync.inreview import in_review
     from memsync.team.pullstate import ASK_SECONDS, pull_states
 
     repo, head = binding.clone_dir, review.head
