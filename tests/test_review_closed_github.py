@@ -279,3 +279,37 @@ def test_the_hooks_never_ask_github_about_reviews(
     assert f"memsync: review pull request {PULL_2}" in out, out
     queries = [q["state"] for q in asked(api)]
     assert queries == [["open"]], queries  # the one look-up for an open pull request
+
+
+def withdraw_deploy(alice: Machine, pa: Path, live: Path) -> str:
+    """alice deletes deploy.md, adds tone.md and pushes for review: what the push says."""
+    write_memory(live, "tone.md", "tone", "Short answers.\n")
+    (live / "deploy.md").unlink()
+    (live / "MEMORY.md").write_text("- [Tone](tone.md) — tone\n")
+    return alice.memsync("push", "--review", "--scope", "team", cwd=pa).stdout
+
+
+def test_a_memory_deleted_after_its_review_was_closed_is_withdrawn_from_the_new_one(
+    machines: list[Machine], tmp_path: Path, api: FakeGitHub
+) -> None:
+    """Deleting it is how to withdraw a memory: the push no longer squashes away the commits
+    the review branch holds, which its merge of that branch then undid (deploy.md came back)."""
+    alice, pa, live, branch = closed_review(machines, tmp_path, api)
+    out = withdraw_deploy(alice, pa, live)
+    assert f"review: pull request opened: {PULL_2}\n" in out, out
+    body = api.pulls[2]["body"]
+    assert "/tone.md`" in body and "/deploy.md`" not in body, body
+    remote = tmp_path / "remotes" / "team.git"
+    files = git("ls-tree", "-r", "--name-only", branch, cwd=remote).split()
+    assert [f for f in files if f.endswith(("deploy.md", "tone.md"))] == ["acme-api/tone.md"]
+    assert not (live / "deploy.md").exists()
+
+
+def test_a_memory_deleted_while_its_review_is_open_leaves_that_pull_request(
+    machines: list[Machine], tmp_path: Path, api: FakeGitHub
+) -> None:
+    alice, pa, _, _, _ = bind_github_team(machines, tmp_path, api)
+    out = withdraw_deploy(alice, pa, send_deploy(alice, pa))
+    assert f"review: pull request updated: {PULL_1}\n" in out, out
+    body = api.pulls[1]["body"]
+    assert "/tone.md`" in body and "/deploy.md`" not in body, body
