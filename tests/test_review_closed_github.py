@@ -313,3 +313,21 @@ def test_a_memory_deleted_while_its_review_is_open_leaves_that_pull_request(
     assert f"review: pull request updated: {PULL_1}\n" in out, out
     body = api.pulls[1]["body"]
     assert "/tone.md`" in body and "/deploy.md`" not in body, body
+
+
+def test_a_memory_added_and_deleted_after_a_review_push_still_stays_out_of_history(
+    machines: list[Machine], tmp_path: Path, api: FakeGitHub
+) -> None:
+    """Only what a review branch holds counts as pushed: a file `pull` committed and the
+    person deleted before any push is squashed away as before (guard)."""
+    alice, pa, live, branch = closed_review(machines, tmp_path, api)
+    write_memory(live, "draft.md", "draft", "Not for the team.\n")
+    alice.memsync("pull", "--scope", "team", cwd=pa)  # commits it, pushes nothing
+    (live / "draft.md").unlink()
+    write_memory(live, "tone.md", "tone", "Short answers.\n")
+    out = alice.memsync("push", "--review", "--scope", "team", cwd=pa).stdout
+    assert "not in the pushed history (added, then deleted before any push): draft.md" in out
+    remote = tmp_path / "remotes" / "team.git"
+    touched = git("log", "--name-only", "--format=", branch, cwd=remote).split()
+    assert "acme-api/draft.md" not in touched, touched
+    assert {"acme-api/deploy.md", "acme-api/tone.md"} <= set(touched), touched

@@ -74,18 +74,14 @@ def unsent_commits(binding: Binding) -> int:
     return git.ahead_behind(binding.clone_dir, heads.local, heads.remote)[0]
 
 
-def _sent_for_review(repo: Path, local: str, remote: str) -> bool:
-    """Whether a review branch on the remote (as last fetched) holds unsent commits of LOCAL.
-
-    Those were pushed: what they added is on the remote already, and a squash would rewrite
-    them, so the next `push --review`, merging the branch back in, would undo a deletion made
-    since (a memory withdrawn from a closed review came back in the new pull request)."""
-    from memsync.sync.reviewpush import BRANCH_PREFIX
-
-    refs = git.review_refs(repo, f"refs/remotes/origin/{BRANCH_PREFIX}/", remote)
-    return bool(refs) and git.count_beyond(repo, local, [remote, *refs]) < git.count_beyond(
-        repo, local, [remote]
-    )
+def _added_on_remote(repo: Path, local: str, unsent: list[git.LogEntry]) -> set[str]:
+    """Paths added by UNSENT commits that a ref of origin holds all the same (a `push --review`
+    branch): those were pushed, and a squash would rewrite them, so the next `push --review`,
+    merging the branch back in, would undo a deletion made since (a memory withdrawn from a
+    closed review came back in the new pull request)."""
+    fresh = set(git.unpushed_commits(repo, local))
+    added = ("A", "R", "C")
+    return {p for e in unsent if e.sha not in fresh for s, p in e.files if s in added}
 
 
 def drop_unpublished(
@@ -112,7 +108,7 @@ def drop_unpublished(
         for p, status in first_touch.items()
         if status in ("A", "R", "C") and p not in before and p not in after
     )
-    if not gone or _sent_for_review(repo, local, remote):
+    if not gone or set(gone) & _added_on_remote(repo, local, unsent):
         return local, ()
     changed = [p for p in before.keys() | after.keys() if before.get(p) != after.get(p)]
     prefix = f"{binding.prefix}/" if binding.prefix else ""
