@@ -1,9 +1,11 @@
 """The real Claude Code client for tests: the pinned npm package, installed once and cached.
 
-`claude_binary()` installs `@anthropic-ai/claude-code@<pinned>` with npm under a cache
+`claude_binary()` installs `@anthropic-ai/claude-code@<version>` with npm under a cache
 directory shared by every test run (and every xdist worker: a file lock makes one of them
-install while the others wait), then returns the native binary. `run_claude()` runs one
-non-interactive session against a Messages API stand-in, the way CLAUDE-CODE.md says.
+install while the others wait), then returns the native binary. The version is the pin unless
+`$MEMSYNC_CLAUDE_CODE_VERSION` names another (to run the suite against a newer release).
+`run_claude()` runs one non-interactive session against a Messages API stand-in, the way
+CLAUDE-CODE.md says.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -19,13 +22,27 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CLAUDE_CODE_VERSION = "2.1.330"
-PACKAGE = f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}"
+VERSION_ENV = "MEMSYNC_CLAUDE_CODE_VERSION"
 INSTALL_TIMEOUT = 600
 SESSION_TIMEOUT = 120
 
 
 class ClientUnavailable(Exception):
     """The pinned client cannot be installed here; the message says why."""
+
+
+def client_version() -> str:
+    """The Claude Code version to test: $MEMSYNC_CLAUDE_CODE_VERSION, else the pin."""
+    chosen = os.environ.get(VERSION_ENV, "").strip() or CLAUDE_CODE_VERSION
+    # An exact release only: a tag like `latest` would be cached under its name and go stale.
+    if not re.fullmatch(r"\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?", chosen):
+        raise ClientUnavailable(f"{VERSION_ENV}={chosen!r} is not an exact version like 2.1.330")
+    return chosen
+
+
+def package(version: str) -> str:
+    """The npm package spec of one client version."""
+    return f"@anthropic-ai/claude-code@{version}"
 
 
 def cache_root() -> Path:
@@ -72,21 +89,23 @@ def _install_lock(path: Path) -> Iterator[None]:
 
 
 def claude_binary(root: Path | None = None) -> Path:
-    """The pinned client's native binary, installed with npm into the cache on first use."""
-    prefix = (root or cache_root()) / f"claude-code-{CLAUDE_CODE_VERSION}"
+    """The chosen client's native binary (client_version()), npm-installed into the cache once."""
+    version = client_version()
+    spec = package(version)
+    prefix = (root or cache_root()) / f"claude-code-{version}"
     found = _binary_in(prefix)
     if found:
         return found
     npm = shutil.which("npm")
     if npm is None:
-        raise ClientUnavailable(f"npm is not installed: cannot install {PACKAGE}")
+        raise ClientUnavailable(f"npm is not installed: cannot install {spec}")
     with _install_lock(prefix.parent / f".{prefix.name}.lock"):
         found = _binary_in(prefix)  # another worker may have installed it meanwhile
         if found:
             return found
         prefix.mkdir(parents=True, exist_ok=True)
         proc = subprocess.run(
-            [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", PACKAGE],
+            [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", spec],
             capture_output=True,
             text=True,
             timeout=INSTALL_TIMEOUT,
@@ -95,7 +114,7 @@ def claude_binary(root: Path | None = None) -> Path:
         found = _binary_in(prefix)
         if proc.returncode != 0 or found is None:
             raise ClientUnavailable(
-                f"npm install {PACKAGE} failed (exit {proc.returncode}):\n{proc.stderr[-2000:]}"
+                f"npm install {spec} failed (exit {proc.returncode}):\n{proc.stderr[-2000:]}"
             )
         return found
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from testing.claude_client import CLAUDE_CODE_VERSION, ClientUnavailable, claude_binary
+from testing.claude_client import ClientUnavailable, claude_binary, client_version
 from testing.claude_sites import Site
 from testing.gitrepo import make_bare_remote
 from testing.machines import Machine, make_machine
@@ -21,14 +21,19 @@ ORIGIN = "git@github.com:acme/api.git"
 
 @pytest.fixture(scope="session")
 def claude_bin() -> Path:
-    """The pinned client, installed once per cache; skipped only where npm is missing."""
+    """The pinned client (or $MEMSYNC_CLAUDE_CODE_VERSION's), installed once per cache;
+    skipped only where npm is missing."""
+    try:
+        version = client_version()
+    except ClientUnavailable as exc:
+        pytest.fail(str(exc))
     in_ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
     if shutil.which("npm") is None and not in_ci:
-        pytest.skip(f"npm is not installed: the real Claude Code {CLAUDE_CODE_VERSION} is needed")
+        pytest.skip(f"npm is not installed: the real Claude Code {version} is needed")
     try:
         return claude_binary()
     except ClientUnavailable as exc:
-        pytest.fail(f"cannot install Claude Code {CLAUDE_CODE_VERSION}: {exc}")
+        pytest.fail(f"cannot install Claude Code {version}: {exc}")
 
 
 @pytest.fixture
