@@ -73,7 +73,7 @@ class _Proposal:
     body: str
 
 
-class _StepFailed(Exception):
+class StepFailed(Exception):
     """One way of opening the pull request failed; the next one is tried."""
 
     def __init__(self, message: str, status: int | None = None) -> None:
@@ -160,10 +160,10 @@ def open_or_update_pull_request(
     proposal = _Proposal(head, base, title, fit_body(body))
     warnings: list[str] = []
     gh = shutil.which("gh", path=env.get("PATH", os.defpath))
-    if gh is not None and _gh_logged_in(_Gh(gh, env, deadline), repo):
+    if gh is not None and gh_logged_in(Gh(gh, env, deadline), repo):
         try:
-            return _with_warnings(_via_gh(_Gh(gh, env, deadline), repo, proposal), warnings)
-        except _StepFailed as exc:
+            return _with_warnings(_via_gh(Gh(gh, env, deadline), repo, proposal), warnings)
+        except StepFailed as exc:
             warnings.append(f"gh could not open the pull request: {exc}")
     token = env.get("GITHUB_TOKEN") or env.get("GH_TOKEN")
     api_url = api_url_for(repo, env)
@@ -174,9 +174,9 @@ def open_or_update_pull_request(
         )
     elif token and api_url is not None:
         try:
-            result = _via_api(_Api(api_url, token, deadline), repo, proposal)
+            result = _via_api(Api(api_url, token, deadline), repo, proposal)
             return _with_warnings(result, warnings)
-        except _StepFailed as exc:
+        except StepFailed as exc:
             warnings.append(f"the GitHub API could not open the pull request: {exc}")
     return PullRequestResult("url", compare_url(repo, base, head), warnings=tuple(warnings))
 
@@ -197,11 +197,11 @@ def _seconds(deadline: Deadline) -> float:
     try:
         return deadline.remaining(_TIMEOUT_S)
     except RemoteUnavailableError as exc:
-        raise _StepFailed("no time was left in the hook's limit") from exc
+        raise StepFailed("no time was left in the hook's limit") from exc
 
 
 @dataclass(frozen=True)
-class _Gh:
+class Gh:
     """The `gh` CLI, run without prompts and within a deadline."""
 
     path: str
@@ -223,32 +223,33 @@ class _Gh:
                 check=False,
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
-            raise _StepFailed(str(exc)) from exc
+            raise StepFailed(str(exc)) from exc
 
     def checked(self, args: list[str], stdin: str | None = None) -> str:
         """gh ARGS' output; a non-zero exit is a failed step quoting gh's last error line."""
         done = self.run(args, stdin)
         if done.returncode != 0:
             detail = done.stderr.strip().splitlines()
-            raise _StepFailed(detail[-1] if detail else f"gh exited with {done.returncode}")
+            raise StepFailed(detail[-1] if detail else f"gh exited with {done.returncode}")
         return done.stdout
 
 
-def _gh_logged_in(gh: _Gh, repo: RepoRef) -> bool:
+def gh_logged_in(gh: Gh, repo: RepoRef) -> bool:
+    """Whether `gh` is logged in for REPO's host."""
     try:
         return gh.run(["auth", "status", "--hostname", repo.host]).returncode == 0
-    except _StepFailed:
+    except StepFailed:
         return False
 
 
-def _via_gh(gh: _Gh, repo: RepoRef, proposal: _Proposal) -> PullRequestResult:
+def _via_gh(gh: Gh, repo: RepoRef, proposal: _Proposal) -> PullRequestResult:
     target = ["--repo", f"{repo.host}/{repo.slug}"]
     query = ["--head", proposal.head, "--state", "open", "--json", "number,url"]
     listed = gh.checked(["pr", "list", *target, *query])
     try:
         existing = json.loads(listed or "[]")
     except json.JSONDecodeError as exc:
-        raise _StepFailed(f"unexpected output of gh pr list: {listed[:200]!r}") from exc
+        raise StepFailed(f"unexpected output of gh pr list: {listed[:200]!r}") from exc
     body = proposal.body
     if existing:
         url, number = _pull_of(
@@ -268,7 +269,7 @@ def _via_gh(gh: _Gh, repo: RepoRef, proposal: _Proposal) -> PullRequestResult:
 
 
 @dataclass(frozen=True)
-class _Api:
+class Api:
     """GitHub's REST API at BASE, with a token, within a deadline."""
 
     base: str
@@ -295,11 +296,11 @@ class _Api:
                 return json.loads(response.read().decode("utf-8") or "null")
         except urllib.error.HTTPError as exc:
             detail = f"{method} {url}: HTTP {exc.code} {_api_message(exc)}"
-            raise _StepFailed(detail, exc.code) from exc
+            raise StepFailed(detail, exc.code) from exc
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
-            raise _StepFailed(f"{method} {url}: {getattr(exc, 'reason', exc)}") from exc
+            raise StepFailed(f"{method} {url}: {getattr(exc, 'reason', exc)}") from exc
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise _StepFailed(f"{method} {url}: the answer is not JSON") from exc
+            raise StepFailed(f"{method} {url}: the answer is not JSON") from exc
 
 
 def _api_message(error: HTTPError) -> str:
@@ -315,7 +316,7 @@ def _api_message(error: HTTPError) -> str:
     return message
 
 
-def _via_api(api: _Api, repo: RepoRef, proposal: _Proposal) -> PullRequestResult:
+def _via_api(api: Api, repo: RepoRef, proposal: _Proposal) -> PullRequestResult:
     pulls = f"{api.base}/repos/{quote(repo.owner)}/{quote(repo.name)}/pulls"
     head_filter = quote(f"{repo.owner}:{proposal.head}", safe="")
     query = f"?head={head_filter}&state=open&per_page=1"
@@ -330,7 +331,7 @@ def _via_api(api: _Api, repo: RepoRef, proposal: _Proposal) -> PullRequestResult
     }
     try:
         created = api.request("POST", pulls, payload)
-    except _StepFailed as exc:
+    except StepFailed as exc:
         # 422: another push opened it between our look-up and our create.
         raced = _api_update_open(api, pulls, query, proposal.body) if exc.status == 422 else None
         if raced is None:
@@ -340,7 +341,7 @@ def _via_api(api: _Api, repo: RepoRef, proposal: _Proposal) -> PullRequestResult
     return PullRequestResult("api", url, number, created=True)
 
 
-def _api_update_open(api: _Api, pulls: str, query: str, body: str) -> PullRequestResult | None:
+def _api_update_open(api: Api, pulls: str, query: str, body: str) -> PullRequestResult | None:
     existing = api.request("GET", pulls + query)
     if not (isinstance(existing, list) and existing):
         return None
@@ -358,4 +359,4 @@ def _pull_of(answer: object, method: str, url: str, link: str | None) -> tuple[s
         number, where = answer.get("number"), answer.get(link) if link else ""
         if isinstance(number, int) and not isinstance(number, bool) and isinstance(where, str):
             return where, number
-    raise _StepFailed(f"{method} {url}: the answer is no pull request: {str(answer)[:80]!r}")
+    raise StepFailed(f"{method} {url}: the answer is no pull request: {str(answer)[:80]!r}")

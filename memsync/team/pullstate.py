@@ -20,12 +20,12 @@ from urllib.parse import quote
 from memsync.sync.deadline import Deadline
 from memsync.sync.inreview import ReviewPull
 from memsync.team.github import (
+    Api,
+    Gh,
     RepoRef,
-    _Api,
-    _Gh,
-    _gh_logged_in,
-    _StepFailed,
+    StepFailed,
     api_url_for,
+    gh_logged_in,
     parse_remote_url,
 )
 
@@ -58,7 +58,7 @@ def pull_states(
     for branch in branches:
         try:
             pull = ask(branch)
-        except _StepFailed:
+        except StepFailed:
             break  # offline, refused, out of time: the rest would fare no better
         if pull is not None:
             found.append(pull)
@@ -71,13 +71,13 @@ def _asker(
     """How to ask: gh when it is logged in for the host, else the API with a token, else None."""
     gh_path = shutil.which("gh", path=env.get("PATH", os.defpath))
     if gh_path is not None:
-        gh = _Gh(gh_path, env, deadline)
-        if _gh_logged_in(gh, repo):
+        gh = Gh(gh_path, env, deadline)
+        if gh_logged_in(gh, repo):
             return lambda branch: _gh_pull(gh, repo, branch, skip)
     token = env.get("GITHUB_TOKEN") or env.get("GH_TOKEN")
     api_url = api_url_for(repo, env)  # None: a host that is no GitHub never gets the token
     if token and api_url is not None:
-        api = _Api(api_url, token, deadline)
+        api = Api(api_url, token, deadline)
         return lambda branch: _api_pull(api, repo, branch, skip)
     return None
 
@@ -89,7 +89,7 @@ def _latest(answer: object, skip: int | None) -> dict[str, object] | None:
     return pulls[0] if pulls else None
 
 
-def _gh_pull(gh: _Gh, repo: RepoRef, branch: str, skip: int | None) -> ReviewPull | None:
+def _gh_pull(gh: Gh, repo: RepoRef, branch: str, skip: int | None) -> ReviewPull | None:
     fields = "number,url,state,closedAt,mergedAt,headRefOid"
     args = ["pr", "list", "--repo", f"{repo.host}/{repo.slug}", "--head", branch]
     limit = "1" if skip is None else "2"
@@ -97,7 +97,7 @@ def _gh_pull(gh: _Gh, repo: RepoRef, branch: str, skip: int | None) -> ReviewPul
     try:
         pull = _latest(json.loads(listed or "[]"), skip)
     except json.JSONDecodeError as exc:
-        raise _StepFailed("gh pr list answered no JSON") from exc
+        raise StepFailed("gh pr list answered no JSON") from exc
     if pull is None:
         return None
     state = str(pull.get("state", "")).lower()
@@ -105,7 +105,7 @@ def _gh_pull(gh: _Gh, repo: RepoRef, branch: str, skip: int | None) -> ReviewPul
     return _pull(branch, state, pull.get("number"), pull.get("url"), (when, pull.get("headRefOid")))
 
 
-def _api_pull(api: _Api, repo: RepoRef, branch: str, skip: int | None) -> ReviewPull | None:
+def _api_pull(api: Api, repo: RepoRef, branch: str, skip: int | None) -> ReviewPull | None:
     pulls = f"{api.base}/repos/{quote(repo.owner)}/{quote(repo.name)}/pulls"
     head = quote(f"{repo.owner}:{branch}", safe="")
     # Newest first (GitHub's default order): a review closed, then opened again, is open.
