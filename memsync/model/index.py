@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from memsync.model.limits import MAX_INDEX_CHARS, MAX_INDEX_LINE_CHARS, MAX_INDEX_LINES
 from memsync.model.loaded import JS_WHITESPACE, hidden_lines, loaded_text
+from memsync.model.mdspans import inline_code_spans
 from memsync.model.textcodec import decode, encode, js_length, js_prefix
 
 _URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -24,7 +25,6 @@ _ENTRY = re.compile(
 _SEPARATOR = re.compile(r"^[ \t]*(?:—|–|--?|:|\|)?[ \t]*")
 # What opens an HTML comment; `<!-->` and `<!--->` open none (as for Claude Code's loader).
 _OPENING = re.compile(r"<!--(?!-?>)")
-_TICKS = re.compile(r"`+")
 # A code fence (a backtick fence's info string has no backtick), indented or not.
 _FENCE = re.compile(r" *(`{3,}(?=[^`]*$)|~{3,})")
 # A list item's first line (its text's column is the match's end), and a line that ends a list
@@ -278,20 +278,7 @@ def _closes(fence: str, text: str) -> bool:
 
 def code_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each code span in TEXT: a run of backticks to the next run as long."""
-    if "`" not in text:
-        return []
-    runs = list(_TICKS.finditer(text))
-    spans: list[tuple[int, int]] = []
-    i = 0
-    while i < len(runs):
-        length = len(runs[i].group())
-        end = next((j for j in range(i + 1, len(runs)) if len(runs[j].group()) == length), None)
-        if end is None:
-            i += 1
-            continue
-        spans.append((runs[i].start(), runs[end].end()))
-        i = end + 1
-    return spans
+    return inline_code_spans(text) if "`" in text else []
 
 
 def _code_masked(text: str) -> str:

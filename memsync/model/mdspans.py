@@ -114,6 +114,11 @@ def _code_block_spans(text: str, start: int) -> list[tuple[int, int]]:
     return spans
 
 
+def inline_code_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each backtick code span of TEXT (one line, or a paragraph's lines)."""
+    return _inline_code_spans(text, 0, [])
+
+
 def _inline_code_spans(
     text: str, start: int, code_blocks: list[tuple[int, int]]
 ) -> list[tuple[int, int]]:
