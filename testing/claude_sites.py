@@ -90,6 +90,18 @@ def memory_text(name: str, description: str, type_: str, body: str) -> str:
     )
 
 
+def save_private_memory(site: Site, name: str, description: str, body: str, line: str) -> None:
+    """A session on SITE in which the model saves one private memory NAME and its index LINE."""
+    from testing.messages_api import write
+
+    site.session(
+        [
+            write(str(site.memory / f"{name}.md"), memory_text(name, description, "project", body)),
+            write(str(site.memory / "MEMORY.md"), line + "\n"),
+        ]
+    )
+
+
 def first_context(requests: Sequence[Recorded]) -> str:
     """Everything the model was given in the session's first main-loop request."""
     if not requests:

@@ -117,12 +117,25 @@ def project_root(start: Path) -> Path:
     return canonical_git_root(start) or start.resolve()
 
 
-def memory_dir_for(root: Path) -> Path:
-    """Claude Code's auto-memory directory for a project root (or the override)."""
-    override = os.environ.get("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
-    if override:
-        return Path(override).expanduser()
-    return claude_config_dir() / "projects" / sanitize_path(str(root)) / "memory"
+def memory_dir_for(root: Path, session_dir: Path | None = None) -> Path:
+    """Claude Code's auto-memory directory for a project root, as the client picks it.
+
+    First `$CLAUDE_COWORK_MEMORY_PATH_OVERRIDE` (absolute only, no `~`), then the
+    `autoMemoryDirectory` setting of a session in SESSION_DIR (default ROOT), then
+    `<claude>/projects/<sanitized root>/memory` (seen with 2.1.330, docs/COMPATIBILITY.md).
+    """
+    from memsync.model.claudesettings import client_memory_path, configured_memory_dir
+
+    override = client_memory_path(
+        os.environ.get("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"), expand_home=False
+    )
+    if override is not None:
+        return override
+    claude_dir = claude_config_dir()
+    configured = configured_memory_dir(session_dir or root, claude_dir)
+    if configured is not None:
+        return configured
+    return claude_dir / "projects" / sanitize_path(str(root)) / "memory"
 
 
 def origin_url(root: Path) -> str | None:
@@ -247,5 +260,8 @@ def locate_project(start: Path) -> ProjectLocation:
     root = project_root(start)
     url = origin_url(root)
     return ProjectLocation(
-        root=root, memory_dir=memory_dir_for(root), origin_url=url, key=project_key(root, url)
+        root=root,
+        memory_dir=memory_dir_for(root, start.resolve()),
+        origin_url=url,
+        key=project_key(root, url),
     )

@@ -10,32 +10,20 @@ turns it off, to a false word forces it on; `CLAUDE_CODE_SIMPLE` turns it off; o
 merged settings' `autoMemoryEnabled` decides (default on). The settings read here are the
 person's (`<claude>/settings.json`) and the session directory's `.claude/settings.json` and
 `.claude/settings.local.json`, the later the stronger; administrator-managed settings are not.
-Imports the standard library only (the hook's lean path).
+Imports the standard library and `memsync.model.claudesettings` only (the hook's lean path).
 """
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
+from memsync.model.claudesettings import MAX_SETTINGS_BYTES, read_settings, settings_files
+
+__all__ = ["MAX_SETTINGS_BYTES", "auto_memory_off"]
+
 TRUE_WORDS = ("1", "true", "yes", "on")
 FALSE_WORDS = ("0", "false", "no", "off")
-MAX_SETTINGS_BYTES = 1_000_000
-
-
-def _setting(path: Path) -> bool | None:
-    """`autoMemoryEnabled` of the settings file PATH, or None (absent, unreadable, not JSON)."""
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_SETTINGS_BYTES + 1)
-        if len(raw) > MAX_SETTINGS_BYTES:
-            return None
-        data = json.loads(raw)
-    except (OSError, ValueError, RecursionError):
-        return None
-    value = data.get("autoMemoryEnabled") if isinstance(data, dict) else None
-    return value if isinstance(value, bool) else None
 
 
 def auto_memory_off(session_dir: Path, claude_dir: Path) -> bool:
@@ -48,12 +36,9 @@ def auto_memory_off(session_dir: Path, claude_dir: Path) -> bool:
     if os.environ.get("CLAUDE_CODE_SIMPLE", "").strip().lower() in TRUE_WORDS:
         return True
     enabled = True
-    for path in (
-        claude_dir / "settings.json",
-        session_dir / ".claude" / "settings.json",
-        session_dir / ".claude" / "settings.local.json",
-    ):
-        value = _setting(path)
-        if value is not None:
+    for path in settings_files(session_dir, claude_dir):
+        data = read_settings(path, strict=False)
+        value = data.get("autoMemoryEnabled") if data is not None else None
+        if isinstance(value, bool):  # any other value leaves the weaker file's word
             enabled = value
     return not enabled

@@ -40,7 +40,7 @@ def _default_folder(all_projects: bool, project: Path) -> Path:
                 hint="Run it inside a clone of a memory repository, or pass its PATH.",
             )
         return found[0]
-    memory = memory_dir_for(project_root(project))
+    memory = memory_dir_for(project_root(project), project)
     if not memory.is_dir():
         raise UsageError(
             f"no memory folder for this project at {memory}",

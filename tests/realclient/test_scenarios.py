@@ -16,7 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from testing.claude_sites import Site, first_context, hook_json, memory_text
+from testing.claude_sites import (
+    Site,
+    first_context,
+    hook_json,
+    memory_text,
+    save_private_memory,
+)
 from testing.gitrepo import git
 from testing.messages_api import edit, read, write
 
@@ -55,15 +61,7 @@ def write_team_memory(a: Site, filename: str, type_: str, index_line: str) -> No
 def test_a_memory_written_on_a_is_in_the_models_context_in_bs_next_session(site) -> None:
     a, b = site("alice-laptop"), site("alice-desktop")
     line = "- [Package manager](package-manager.md) — pnpm workspaces, never npm"
-    a.session(
-        [
-            write(
-                str(a.memory / "package-manager.md"),
-                memory_text("package-manager", "This project uses pnpm", "project", "Use pnpm."),
-            ),
-            write(str(a.memory / "MEMORY.md"), line + "\n"),
-        ]
-    )
+    save_private_memory(a, "package-manager", "This project uses pnpm", "Use pnpm.", line)
     run, requests = b.session()
     context = first_context(requests)
     # The client read B's (empty) MEMORY.md before the hook pulled: the index line must come

@@ -1,0 +1,142 @@
+"""The memory folder follows Claude Code's `autoMemoryDirectory` setting as 2.1.330 does
+(model/claudesettings.py; probed against the real client, docs/COMPATIBILITY.md); the real
+client's side is tests/realclient's `test_a_pull_lands_in_the_folder_autoMemoryDirectory_names`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memsync.model.claudesettings import ClaudeSettingsError, lenient_settings
+from memsync.model.paths import claude_config_dir, locate_project, memory_dir_for, sanitize_path
+from testing.gitrepo import git, make_bare_remote
+from testing.machines import make_machine, memory_dir, remote_files, setup_machine
+from testing.memories import write_memory
+
+
+def _settings(path: Path, value: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"autoMemoryDirectory": value}), encoding="utf-8")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "work" / "api"
+    root.mkdir(parents=True)
+    return root
+
+
+def _default(root: Path) -> Path:
+    return claude_config_dir() / "projects" / sanitize_path(str(root)) / "memory"
+
+
+def test_the_persons_setting_names_the_memory_folder(project: Path, tmp_path: Path) -> None:
+    _settings(claude_config_dir() / "settings.json", str(tmp_path / "mem" / "x" / ".." / ""))
+    assert memory_dir_for(project) == tmp_path / "mem"  # normalised, no trailing slash
+    location = locate_project(project)
+    assert location.memory_dir == tmp_path / "mem"
+    assert location.team_dir == tmp_path / "mem" / "team"  # the client's team folder too
+
+
+def test_a_home_prefix_is_expanded_and_what_the_client_ignores_is_ignored(
+    project: Path, tmp_path: Path
+) -> None:
+    user = claude_config_dir() / "settings.json"
+    _settings(user, "~/notes/mem")
+    assert memory_dir_for(project) == Path.home() / "notes" / "mem"
+    # Relative, `~` alone, the home folder itself, out of it, too short, not a string: default.
+    for ignored in ("rel/mem", "~", "~/", "~/..", "~/../elsewhere", "/a", "", 5, None):
+        _settings(user, ignored)
+        assert memory_dir_for(project) == _default(project), ignored
+
+
+def test_local_then_project_then_person_settings_decide(project: Path, tmp_path: Path) -> None:
+    _settings(claude_config_dir() / "settings.json", str(tmp_path / "user"))
+    _settings(project / ".claude" / "settings.json", str(tmp_path / "shared"))
+    assert memory_dir_for(project) == tmp_path / "shared"
+    local = project / ".claude" / "settings.local.json"
+    _settings(local, str(tmp_path / "local"))
+    assert memory_dir_for(project) == tmp_path / "local"
+    # The strongest file that sets it decides, even to a value the client then ignores.
+    _settings(local, "relative")
+    assert memory_dir_for(project) == _default(project)
+
+
+def test_project_settings_are_the_session_directorys(project: Path, tmp_path: Path) -> None:
+    git("init", "-q", str(project), cwd=project.parent)
+    _settings(project / ".claude" / "settings.json", str(tmp_path / "at-root"))
+    inner = project / "pkg" / "inner"
+    inner.mkdir(parents=True)
+    # The client in pkg/inner reads pkg/inner/.claude, not the root's (seen with 2.1.330).
+    assert locate_project(inner).memory_dir == _default(project)
+    _settings(inner / ".claude" / "settings.local.json", str(tmp_path / "inner"))
+    assert locate_project(inner).memory_dir == tmp_path / "inner"
+    assert locate_project(project).memory_dir == tmp_path / "at-root"
+
+
+def test_the_cowork_override_beats_the_setting_when_the_client_takes_it(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _settings(claude_config_dir() / "settings.json", str(tmp_path / "setting"))
+    monkeypatch.setenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", str(tmp_path / "override") + "/")
+    assert memory_dir_for(project) == tmp_path / "override"
+    # The client expands no `~` there and takes no relative path: the setting decides.
+    for ignored in ("~/override", "relative"):
+        monkeypatch.setenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", ignored)
+        assert memory_dir_for(project) == tmp_path / "setting", ignored
+
+
+def test_a_malformed_settings_file_is_an_error_naming_it(project: Path, tmp_path: Path) -> None:
+    local = project / ".claude" / "settings.local.json"
+    local.parent.mkdir()
+    local.write_text('{"autoMemoryDirectory": ', encoding="utf-8")
+    with pytest.raises(ClaudeSettingsError) as raised:
+        memory_dir_for(project)
+    assert f"Claude Code settings file {local} is not valid JSON" in str(raised.value)
+    local.write_text("", encoding="utf-8")  # empty: empty settings, as for the client
+    assert memory_dir_for(project) == _default(project)
+
+
+def test_a_hook_skips_a_malformed_file_as_the_client_does_and_says_so_once(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _settings(claude_config_dir() / "settings.json", str(tmp_path / "user"))
+    shared = project / ".claude" / "settings.json"
+    shared.parent.mkdir()
+    shared.write_text('{"autoMemoryDirectory": "/x",', encoding="utf-8")
+    lenient_settings()
+    try:
+        # The client then uses the person's setting (seen with 2.1.330).
+        assert memory_dir_for(project) == tmp_path / "user"
+        assert memory_dir_for(project) == tmp_path / "user"
+    finally:
+        lenient_settings(False)
+    err = capsys.readouterr().err
+    assert err.count(f"memsync: ignoring {shared}: it is not valid JSON") == 1, err
+    with pytest.raises(ClaudeSettingsError):
+        memory_dir_for(project)  # outside the hook: an error again
+
+
+def test_memsync_syncs_the_configured_folder_and_a_hook_survives_a_broken_file(
+    tmp_path: Path,
+) -> None:
+    alice = make_machine(tmp_path / "machines", "alice")
+    private = make_bare_remote(tmp_path / "private.git")
+    folder = alice.home / "notes" / "memory"
+    _settings(alice.claude_dir / "settings.json", "~/notes/memory")
+    project = setup_machine(alice, private, None, "src/api")
+    assert memory_dir(alice, project) == folder
+    write_memory(folder, "deploy.md", "deploy", "Deploys go through CI.\n")
+    alice.memsync("push", cwd=project)
+    assert any(name.endswith("/deploy.md") for name in remote_files(private))
+    local = project / ".claude" / "settings.local.json"
+    local.parent.mkdir(exist_ok=True)
+    local.write_text("{oops", encoding="utf-8")
+    hook = alice.memsync("pull", "--hook", cwd=project, stdin="{}")
+    assert hook.returncode == 0
+    assert hook.stderr.count(f"memsync: ignoring {local}: it is not valid JSON") == 1, hook.stderr
+    status = alice.memsync("status", cwd=project, check=False)
+    assert status.returncode == 2
+    assert f"Claude Code settings file {local} is not valid JSON" in status.stderr
