@@ -5,12 +5,15 @@ client's side is tests/realclient's `test_a_pull_lands_in_the_folder_autoMemoryD
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
 
 from memsync.model.claudesettings import ClaudeSettingsError, lenient_settings
 from memsync.model.paths import claude_config_dir, locate_project, memory_dir_for, sanitize_path
+from memsync.sync.automemory import auto_memory_off
 from testing.gitrepo import git, make_bare_remote
 from testing.machines import make_machine, memory_dir, remote_files, setup_machine
 from testing.memories import write_memory
@@ -140,3 +143,31 @@ def test_memsync_syncs_the_configured_folder_and_a_hook_survives_a_broken_file(
     status = alice.memsync("status", cwd=project, check=False)
     assert status.returncode == 2
     assert f"Claude Code settings file {local} is not valid JSON" in status.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX only")
+def test_a_fifo_in_place_of_a_settings_file_hangs_nothing(project: Path) -> None:
+    """Opening a FIFO for reading waits for a writer: every hook and command would hang."""
+    local = project / ".claude" / "settings.local.json"
+    local.parent.mkdir()
+    os.mkfifo(local)
+    outcome: list[BaseException] = []
+    worker = threading.Thread(target=lambda: _capture(outcome, project), daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    assert not worker.is_alive(), "reading the settings waited on the FIFO"
+    [error] = outcome
+    assert f"Claude Code settings file {local} is not a regular file" in str(error)
+    lenient_settings()
+    try:
+        assert auto_memory_off(project, claude_config_dir()) is False  # and no wait either
+        assert memory_dir_for(project) == _default(project)
+    finally:
+        lenient_settings(False)
+
+
+def _capture(outcome: list[BaseException], project: Path) -> None:
+    try:
+        memory_dir_for(project)
+    except ClaudeSettingsError as error:
+        outcome.append(error)
