@@ -4,8 +4,9 @@ The files memsync reads, weakest first: the person's `<claude>/settings.json`, t
 session directory's `.claude/settings.json` and `.claude/settings.local.json` (seen with
 2.1.330 in `-p` sessions: the local file beats the project file, which beats the person's).
 Administrator-managed settings and `--settings` flags are not read. A file that is not JSON
-is skipped, as the client skips it; outside hooks memsync says so as an error instead.
-Imports the standard library and `memsync.errors` only (the hook's lean path).
+is skipped, as the client skips it, and memsync names it once on stderr: the hooks must
+not fail, and no command should stop over a file Claude Code itself shrugs off.
+Imports the standard library only (the hook's lean path).
 """
 
 from __future__ import annotations
@@ -17,24 +18,10 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from memsync.errors import UsageError
-
 MAX_SETTINGS_BYTES = 1_000_000
 MEMORY_DIRECTORY_KEY = "autoMemoryDirectory"
 
-# Hook mode: a malformed file is skipped with one stderr line (a hook never fails a session).
-_LENIENT: dict[str, bool] = {"on": False}
-_WARNED: set[Path] = set()
-
-
-class ClaudeSettingsError(UsageError):
-    """A Claude Code settings file memsync must read is not a JSON object."""
-
-
-def lenient_settings(on: bool = True) -> None:
-    """Hook mode: skip a malformed settings file (one stderr line) rather than fail."""
-    _LENIENT["on"] = on
-    _WARNED.clear()
+_NAMED: set[Path] = set()  # the malformed files already named on stderr by this process
 
 
 def settings_files(session_dir: Path, claude_dir: Path) -> tuple[Path, ...]:
@@ -46,58 +33,56 @@ def settings_files(session_dir: Path, claude_dir: Path) -> tuple[Path, ...]:
     )
 
 
-def read_settings(path: Path, *, strict: bool) -> dict[str, object] | None:
-    """The JSON object in PATH; None when absent, or (not STRICT) malformed or unreadable."""
+def read_settings(path: Path, *, say: bool) -> dict[str, object] | None:
+    """The JSON object in PATH; None when absent, malformed or unreadable (named once if SAY)."""
     try:
         # Non-blocking: opening a FIFO for reading would wait for a writer, hanging the hook.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
-        _malformed(path, f"cannot be read ({exc.strerror or exc})", strict)
+        _malformed(path, f"cannot be read ({exc.strerror or exc})", say)
         return None
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            _malformed(path, "is not a regular file", strict)
+            _malformed(path, "is not a regular file", say)
             return None
         try:
             raw = handle.read(MAX_SETTINGS_BYTES + 1)
         except OSError as exc:
-            _malformed(path, f"cannot be read ({exc.strerror or exc})", strict)
+            _malformed(path, f"cannot be read ({exc.strerror or exc})", say)
             return None
     if len(raw) > MAX_SETTINGS_BYTES:
-        _malformed(path, f"is larger than {MAX_SETTINGS_BYTES} bytes", strict)
+        _malformed(path, f"is larger than {MAX_SETTINGS_BYTES} bytes", say)
         return None
     if not raw.strip():
         return {}  # an empty file is empty settings, to the client as to `memsync hooks`
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as exc:
-        _malformed(path, f"is not valid JSON ({exc})", strict)
+        _malformed(path, f"is not valid JSON ({exc})", say)
         return None
     if not isinstance(data, dict):
-        _malformed(path, "does not hold a JSON object", strict)
+        _malformed(path, "does not hold a JSON object", say)
         return None
     return data
 
 
-def _malformed(path: Path, what: str, strict: bool) -> None:
-    if strict and not _LENIENT["on"]:
-        raise ClaudeSettingsError(
-            f"Claude Code settings file {path} {what}",
-            hint="Fix or remove it: memsync reads it to find the memory folder "
-            "(autoMemoryDirectory), and Claude Code ignores a file it cannot parse.",
+def _malformed(path: Path, what: str, say: bool) -> None:
+    if say and path not in _NAMED:
+        _NAMED.add(path)
+        print(
+            f"memsync: ignoring Claude Code settings file {path}: it {what}; Claude Code "
+            "ignores it too (fix it for its autoMemoryDirectory to count)",
+            file=sys.stderr,
         )
-    if strict and path not in _WARNED:
-        _WARNED.add(path)
-        print(f"memsync: ignoring {path}: it {what} (as Claude Code does)", file=sys.stderr)
 
 
-def setting(session_dir: Path, claude_dir: Path, key: str, *, strict: bool = False) -> object:
+def setting(session_dir: Path, claude_dir: Path, key: str, *, say: bool = False) -> object:
     """KEY's value in the strongest settings file that sets it (None when none does)."""
     found: object = None
     for path in settings_files(session_dir, claude_dir):
-        data = read_settings(path, strict=strict)
+        data = read_settings(path, say=say)
         if data is not None and data.get(key) is not None:
             found = data[key]
     return found
@@ -125,5 +110,5 @@ def client_memory_path(value: object, *, expand_home: bool) -> Path | None:
 
 def configured_memory_dir(session_dir: Path, claude_dir: Path) -> Path | None:
     """The folder `autoMemoryDirectory` names for a session in SESSION_DIR, if any."""
-    value = setting(session_dir, claude_dir, MEMORY_DIRECTORY_KEY, strict=True)
+    value = setting(session_dir, claude_dir, MEMORY_DIRECTORY_KEY, say=True)
     return client_memory_path(value, expand_home=True)

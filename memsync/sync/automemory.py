@@ -37,7 +37,7 @@ def auto_memory_off(session_dir: Path, claude_dir: Path) -> bool:
         return True
     enabled = True
     for path in settings_files(session_dir, claude_dir):
-        data = read_settings(path, strict=False)
+        data = read_settings(path, say=False)
         value = data.get("autoMemoryEnabled") if data is not None else None
         if isinstance(value, bool):  # any other value leaves the weaker file's word
             enabled = value

@@ -55,25 +55,7 @@ def run_hook(
     message: str | None = None,
     review: ReviewPush | None = None,
 ) -> None:
-    """Run pull or push as a Claude Code hook: never raises, never blocks past the limit."""
-    from memsync.model.claudesettings import lenient_settings
-
-    lenient_settings()  # a malformed Claude Code settings file must not fail a session
-    try:
-        _run_hook(command, project, scopes, message=message, review=review)
-    finally:
-        lenient_settings(False)
-
-
-def _run_hook(
-    command: str,
-    project: Path,
-    scopes: tuple[str, ...],
-    *,
-    message: str | None,
-    review: ReviewPush | None,
-) -> None:
-    """The hook run itself.
+    """Run pull or push as a Claude Code hook: never raises, never blocks past the limit.
 
     REVIEW, given by the caller for `push --review --hook`, pushes for review instead (the
     team layer owns that flow; sync does not import it)."""
