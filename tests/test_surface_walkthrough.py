@@ -271,7 +271,10 @@ def test_a_file_the_disk_will_not_take_is_not_called_unsafe(
     assert "cannot write it here: File too large" in message
     assert "unsafe" not in message
     by_hand = installed(full, "pull", "--scope", "team", cwd=project)
-    assert "skipped big.md: cannot write it here: File too large" in by_hand.stderr
+    # By hand as in the hook: the folder, the file, why, and what to do (i1's wording).
+    assert "into the memory folder" in by_hand.stderr
+    assert '"big.md" (cannot write it here: File too large)' in by_hand.stderr
+    assert "free space or make the folder writable" in by_hand.stderr
     assert installed(alice, "pull", "--scope", "team", cwd=project).returncode == 0
     assert (memory_dir(alice, project) / "team" / "big.md").is_file()  # the next run finishes
 
