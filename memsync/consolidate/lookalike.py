@@ -47,17 +47,16 @@ _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?"
 # A calendar date in words or ISO form, and with a month/day one (`5/6` is a count as often).
 _CAL_NAMED = rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+20\d\d\b)?|\d{{4}}-\d\d-\d\d\b)"
 _CAL = rf"(?:{_CAL_NAMED}|\d{{1,2}}/\d{{1,2}}\b)"
-_PIN_AFTER = re.compile(
-    rf"^\s*[(,]\s*(?:{_WEEKDAY}\s+)?{_CAL}(?:\s+{_WEEKDAY})?\s*\)", re.IGNORECASE
-)
+# A date (and its weekday) closing a parenthesis: `(Apr 15)`, `(Wed 4/29)`.
+_DATE_CLOSING = rf"\s*(?:{_WEEKDAY}\s+)?{_CAL}(?:\s+{_WEEKDAY})?\s*\)"
+_PIN_AFTER = re.compile(rf"^\s*[(,]{_DATE_CLOSING}", re.IGNORECASE)
 _PIN_BEFORE = re.compile(rf"{_CAL}\s*[(,]?\s*~?\s*$", re.IGNORECASE)  # `April 16 (~today)`
-# Not `5/6` here: after a label's colon that is a count (`Signals today: 5/6 filed`). The date
-# may be bold (`Today is **2026-06-13**`).
 # `tomorrow's weather (Feb 11)`: the date after the noun is the day the possessive names.
 _PIN_POSSESSIVE = re.compile(
-    rf"^(?:['’]s)?\s+[\w-]+(?:\s+[\w-]+)?\s*\(\s*(?:{_WEEKDAY}\s+)?{_CAL}(?:\s+{_WEEKDAY})?\s*\)",
-    re.IGNORECASE,
+    rf"^(?:['’]s)?\s+[\w-]+(?:\s+[\w-]+)?\s*\({_DATE_CLOSING}", re.IGNORECASE
 )
+# Not `5/6` here: after a label's colon that is a count (`Signals today: 5/6 filed`). The date
+# may be bold (`Today is **2026-06-13**`).
 _PIN_NAMED = re.compile(
     rf"^(?:\s+(?:is|was)|(?:\*\*|__)?:(?:\*\*|__)?)?\s+(?:\*\*|__)?(?:{_WEEKDAY}\s+)?`?{_CAL_NAMED}",
     re.IGNORECASE,
