@@ -91,6 +91,9 @@ def test_the_lean_path_prints_and_exits_as_the_typer_command(
         (["--scope"], None),
         (["--project", ""], None),
         (["--fetch"], None),
+        (["--no-github", "--json"], StatusArgs(as_json=True, github=False)),
+        (["--github"], StatusArgs()),
+        (["--github", "--no-github"], None),  # the last wins: click reads which is last
     ],
 )
 def test_status_command_lines_the_lean_path_reads(

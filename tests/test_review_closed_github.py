@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,7 +22,7 @@ from memsync.sync.inreview import ReviewPull
 from memsync.team.pullstate import pull_states
 from testing.fakegithub import TOKEN, FakeGitHub
 from testing.gitrepo import git
-from testing.machines import Machine
+from testing.machines import SOURCE_ROOT, Machine
 from testing.memories import write_memory
 from testing.reviewteam import bind_github_team, review_branch, send_deploy, team_dir
 
@@ -48,6 +50,15 @@ def status(machine: Machine, project: Path, *extra: str) -> tuple[int, str, str]
 def asked(api: FakeGitHub) -> list[dict[str, list[str]]]:
     """The queries of the pull-request listings status sent."""
     return [parse_qs(urlsplit(path).query) for verb, path, _, _ in api.requests if verb == "GET"]
+
+
+def git_guess(branch: str) -> str:
+    """The review line of status when GitHub said nothing: what git alone can tell."""
+    return (
+        f"  review     1 commit(s) in review on {branch}; shared when the pull request is merged"
+        " (git cannot tell a closed one: if it was closed unmerged, delete its branch and they"
+        " count as not pushed)\n"
+    )
 
 
 def test_status_says_a_review_was_closed_without_merging_and_what_to_do(
@@ -100,11 +111,7 @@ def test_without_an_answer_status_keeps_what_git_alone_can_tell(
 ) -> None:
     """GitHub failing, hanging or not asked (no token): git's wording, silently, and in time."""
     alice, pa, _, branch = closed_review(machines, tmp_path, api)
-    guess = (
-        f"  review     1 commit(s) in review on {branch}; shared when the pull request is merged"
-        " (git cannot tell a closed one: if it was closed unmerged, delete its branch and they"
-        " count as not pushed)\n"
-    )
+    guess = git_guess(branch)
     api.status_override = 500
     code, out, err = status(alice, pa, "--exit-code")
     assert (code, guess in out, err) == (0, True, ""), out + err
@@ -121,6 +128,31 @@ def test_without_an_answer_status_keeps_what_git_alone_can_tell(
     del alice.env["GITHUB_TOKEN"]
     code, out, _ = status(alice, pa, "--exit-code")
     assert (code, guess in out, api.requests) == (0, True, []), out
+
+
+def test_status_no_github_asks_nothing_and_keeps_what_git_alone_can_tell(
+    machines: list[Machine], tmp_path: Path, api: FakeGitHub
+) -> None:
+    """Offline work, a rate-limited token, scripts: `--no-github` sends GitHub no request, by
+    the lean path (output piped) and by the typer command alike, and says what git can."""
+    alice, pa, _, branch = closed_review(machines, tmp_path, api)
+    guess = git_guess(branch)
+    api.requests.clear()
+    code, out, err = status(alice, pa, "--no-github", "--exit-code")
+    assert (code, guess in out, err, api.requests) == (0, True, "", []), out + err
+    _, out, _ = status(alice, pa, "--json", "--no-github")
+    (team,) = json.loads(out)
+    assert (team["in_review"], team["review_pulls"], api.requests) == (1, [], [])
+    typer_run = [sys.executable, "-c", "from memsync.cli.app import main; main()"]
+    args = ["status", "--scope", "team", "--no-github"]
+    env = {**os.environ, **alice.env, "PYTHONPATH": SOURCE_ROOT}
+    done = subprocess.run([*typer_run, *args], cwd=pa, env=env, capture_output=True, check=False)
+    shown = done.stdout.decode()
+    assert (guess in shown, api.requests) == (True, []), shown + done.stderr.decode()
+    # Without the switch it asks, as before: the closed one is named.
+    _, out, _ = status(alice, pa)
+    assert f"  closed     {branch}: closed without merging" in out, out
+    assert len(api.requests) == 1
 
 
 def test_push_review_after_a_closed_review_proposes_its_commits_in_a_new_pull_request(

@@ -2,10 +2,11 @@
 
 Scripts, prompts and status bars run `memsync status` (often `--json` or `--exit-code`) and
 read its output; importing and building typer and click was two fifths of such a run. The
-command line here is `--project DIR`, `--scope private|team|all`, `--json` and `--exit-code`,
-read as click reads them (`memsync.cli.leancheck.parse_options`); anything else, or output
-to a terminal (rendered with rich), returns None and the typer command runs instead. Both
-show the status through `memsync.cli.statusview`, and errors go through the same handler.
+command line here is `--project DIR`, `--scope private|team|all`, `--json`, `--exit-code` and
+`--github` or `--no-github` (not both), read as click reads them
+(`memsync.cli.leancheck.parse_options`); anything else, or output to a terminal (rendered with
+rich), returns None and the typer command runs instead. Both show the status through
+`memsync.cli.statusview`, and errors go through the same handler.
 """
 
 from __future__ import annotations
@@ -33,19 +34,24 @@ class StatusArgs:
     scope: str = "all"
     as_json: bool = False
     exit_code: bool = False
+    github: bool = True
 
 
 def parse_status_argv(args: list[str]) -> StatusArgs | None:
     """ARGS after `status`, or None when the typer command must read them."""
-    parsed = parse_options(args, ("--project", "--scope"), ("--json", "--exit-code"))
+    flags = ("--json", "--exit-code", "--github", "--no-github")
+    parsed = parse_options(args, ("--project", "--scope"), flags)
     if parsed is None or parsed[1] is not None:
         return None  # `status` takes no PATH
     values = parsed[0]
+    if "--github" in values and "--no-github" in values:
+        return None  # the last one wins: which is last is click's to read
     scope = values.get("--scope", "all").lower()
     if scope not in SCOPES:
         return None
     project = Path(values.get("--project", "."))
-    return StatusArgs(project, scope, "--json" in values, "--exit-code" in values)
+    github = "--no-github" not in values
+    return StatusArgs(project, scope, "--json" in values, "--exit-code" in values, github)
 
 
 def run(args: StatusArgs) -> NoReturn:
@@ -58,7 +64,12 @@ def run(args: StatusArgs) -> NoReturn:
         scopes = SCOPES[args.scope]
         code.append(
             show_status(
-                args.project, scopes, args.scope, as_json=args.as_json, exit_code=args.exit_code
+                args.project,
+                scopes,
+                args.scope,
+                as_json=args.as_json,
+                exit_code=args.exit_code,
+                github=args.github,
             )
         )
 

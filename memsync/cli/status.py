@@ -23,11 +23,21 @@ def status(
             "memories not yet written), held back or failing, like `git diff --exit-code`.",
         ),
     ] = False,
+    github: Annotated[
+        bool,
+        typer.Option(
+            "--github/--no-github",
+            help="Ask GitHub what became of the pull requests of commits in review (up to 4 s);"
+            " --no-github: git alone, no network.",
+        ),
+    ] = True,
 ) -> None:
     """Per store: remote, ahead/behind, local edits, held-back files and their fix, index."""
     from memsync.cli.statusview import show_status
 
-    code = show_status(project, scope.scopes(), scope.value, as_json=as_json, exit_code=exit_code)
+    code = show_status(
+        project, scope.scopes(), scope.value, as_json=as_json, exit_code=exit_code, github=github
+    )
     if code:
         raise typer.Exit(code)
 

@@ -13,14 +13,22 @@ if TYPE_CHECKING:
 
 
 def show_status(
-    project: Path, scopes: tuple[str, ...], scope_name: str, *, as_json: bool, exit_code: bool
+    project: Path,
+    scopes: tuple[str, ...],
+    scope_name: str,
+    *,
+    as_json: bool,
+    exit_code: bool,
+    github: bool = True,
 ) -> int:
-    """Show every store of SCOPES for PROJECT; the exit code (1: pending, with EXIT_CODE)."""
+    """Show every store of SCOPES for PROJECT; the exit code (1: pending, with EXIT_CODE).
+    GITHUB False (`--no-github`): nothing is asked of GitHub, status says what git can."""
     import dataclasses
 
     from memsync.sync.overview import store_status
 
-    statuses = store_status(project, scopes, _ask_github)  # type: ignore[arg-type]
+    ask = _ask_github if github else None
+    statuses = store_status(project, scopes, ask)  # type: ignore[arg-type]
     if not statuses:  # as `push --scope team` says: never a silent, successful nothing
         raise UsageError(
             f"no {scope_name} store is configured for this project",
