@@ -295,12 +295,13 @@ def test_a_remote_that_is_not_github_is_never_asked(api: FakeGitHub) -> None:
     assert api.requests == []
 
 
-def test_the_hooks_never_ask_github_about_reviews(
+def test_the_session_end_names_the_closed_review_it_proposes_again(
     machines: list[Machine], tmp_path: Path, api: FakeGitHub
 ) -> None:
-    """The session start (`pull --hook`) asks nothing; the session end's `push --hook --review`
-    opens the new pull request as before, asking nothing of the closed one (guard)."""
-    alice, pa, live, _ = closed_review(machines, tmp_path, api)
+    """The session start (`pull --hook`) asks nothing (guard); the session end's
+    `push --hook --review` opens the new pull request and, as `push --review` does, names the
+    closed one it proposes again: kept, the next session start shows it."""
+    alice, pa, live, branch = closed_review(machines, tmp_path, api)
     api.requests.clear()
     start = json.dumps({"cwd": str(pa), "hook_event_name": "SessionStart"})
     assert alice.memsync("pull", "--hook", cwd=pa, stdin=start).returncode == 0
@@ -308,9 +309,16 @@ def test_the_hooks_never_ask_github_about_reviews(
     write_memory(live, "tone.md", "tone", "Short answers.\n")
     end = json.dumps({"cwd": str(pa), "hook_event_name": "SessionEnd"})
     out = alice.memsync("push", "--hook", "--review", cwd=pa, stdin=end).stdout
-    assert f"memsync: review pull request {PULL_2}" in out, out
+    again = (
+        f"review pull request {PULL_2}; it proposes again the commits of {PULL_1} ({branch}),"
+        " closed without merging on 2026-11-23"
+    )
+    assert f"memsync: {again}" in out, out
+    # The look-up of an open pull request, then, the new one opened, the closed one's state.
     queries = [q["state"] for q in asked(api)]
-    assert queries == [["open"]], queries  # the one look-up for an open pull request
+    assert queries == [["open"], ["all"]], queries
+    out = alice.memsync("pull", "--hook", cwd=pa, stdin=start).stdout
+    assert f"memsync: at the last session end, {again}" in out, out
 
 
 def withdraw_deploy(alice: Machine, pa: Path, live: Path) -> str:

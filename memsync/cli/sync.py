@@ -99,12 +99,8 @@ def _render_pulls(pushed: Any) -> None:
         elif result.url:
             verb = "opened" if result.created else "updated"
             render.line(f"review: pull request {verb}: {result.url}")
-        for closed in pull.reproposed:
-            when = f" on {closed.closed_on}" if closed.closed_on else ""
-            render.line(
-                f"review: it proposes again the commits of {closed.url} ({closed.branch}),"
-                f" closed without merging{when}"
-            )
+        for clause in pull.reproposals:
+            render.line(f"review: {clause}")
 
 
 def init(

@@ -42,13 +42,24 @@ class PullRequestOutcome:
     reproposed: tuple[ReviewPull, ...] = ()
 
     @property
+    def reproposals(self) -> tuple[str, ...]:
+        """One clause for each closed review the pull request proposes again: the words of
+        `push --review` and of the hook alike."""
+        return tuple(
+            f"it proposes again the commits of {closed.url} ({closed.branch}), closed without"
+            f" merging{f' on {closed.closed_on}' if closed.closed_on else ''}"
+            for closed in self.reproposed
+        )
+
+    @property
     def hook_line(self) -> str | None:
-        """What a hook tells the person: the pull request, or where to open it and why not."""
+        """What a hook tells the person: the pull request (and the closed reviews it proposes
+        again), or where to open it and why not."""
         result = self.result
         if result is None or not result.url:
             return None
         if result.method != "url":
-            return f"memsync: review pull request {result.url}"
+            return "; ".join((f"memsync: review pull request {result.url}", *self.reproposals))
         # Not opened (no gh, no token, GitHub failed or hung).
         why = f" ({result.warnings[-1]})" if result.warnings else ""
         return f"memsync: open the review pull request at {result.url}{why}"
@@ -157,7 +168,7 @@ def push_for_review(
                 user,
                 env,
                 deadline=deadline,
-                ask_closed=None if hook else binding.store.name in sent_before,
+                ask_closed=binding.store.name in sent_before,
             )
             pulls.append(pulled)
         elif not (report.error or report.offline or report.blocked):
@@ -175,11 +186,11 @@ def open_pull_request(
     env: Mapping[str, str] | None = None,
     *,
     deadline: Deadline | None = None,
-    ask_closed: bool | None = False,
+    ask_closed: bool = False,
 ) -> PullRequestOutcome:
     """Summarize what BRANCH brings over origin's default branch and open its pull request;
-    when it opens a new one, and unless ASK_CLOSED is None (a hook, in its limit), it asks GitHub
-    which closed reviews it proposes again (BRANCH's own earlier one too when ASK_CLOSED)."""
+    when it opens a new one, it asks GitHub (within DEADLINE: a hook's limit) which closed
+    reviews it proposes again (BRANCH's own earlier one too when ASK_CLOSED)."""
     from memsync.team.github import MAX_BODY_CHARS, open_or_update_pull_request
     from memsync.team.review import review_commits
     from memsync.team.reviewrender import render_markdown
@@ -230,7 +241,7 @@ def open_pull_request(
         deadline=deadline,
     )
     again: tuple[ReviewPull, ...] = ()
-    if result.created and ask_closed is not None and base is not None:
+    if result.created and base is not None:
         number = result.number
         whose = Reviewed(branch, head, base, number, with_own=ask_closed)
         again = closed_reviews(binding, whose, env, deadline)
