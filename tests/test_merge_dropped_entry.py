@@ -87,6 +87,8 @@ def test_a_changed_entry_whose_memory_is_gone_goes_and_its_words_are_reported() 
             "# Memory\n\n- [New](new.md) — the new memory, see [Old](old.md)\n",
             "- [New](new.md) — the new memory, see [Old](old.md)",
         ),
+        # named in code on a line that is no entry, as consolidate and check count it
+        (INDEX.replace("- [Old](old.md) — old hook", "Old: see `old.md`."), "Old: see `old.md`."),
     ],
 )
 @pytest.mark.parametrize("moved", [False, True])

@@ -21,6 +21,7 @@ from memsync.model.index import (
     render_index,
     resolve_target,
 )
+from memsync.model.indexrefs import linked_from_text
 
 
 @dataclass(frozen=True)
@@ -35,9 +36,12 @@ class IndexEnsure:
 
 def linked_targets(raw: bytes, folder: str) -> set[str]:
     """Every file a link on any line of the index RAW in FOLDER names (read as `link_paths`
-    reads it), entry or not: `1. [T](t.md)`, `- **[T](t.md)**` and a link in prose count."""
-    found: set[str] = set()
-    for line in parse_index(raw).lines:
+    reads it), entry or not: `1. [T](t.md)`, `- **[T](t.md)**` and a link in prose count; and
+    a file a line that is no entry names in code (`` see `t.md` ``), as consolidate and check
+    count it (`model.indexrefs.linked_from_text`)."""
+    index = parse_index(raw)
+    found = linked_from_text(index, folder)
+    for line in index.lines:
         found.update(line_links(line.text, folder))
     return found
 

@@ -17,6 +17,7 @@ from memsync.model.index import (
     parse_entry,
     resolve_target,
 )
+from memsync.model.indexrefs import named_by_text
 
 # An entry inside a comment: `<!-- - [T](t.md) — hook -->`, or the entry line alone (between a
 # `<!--` line and a `-->` line); the entry is the `body` group.
@@ -44,13 +45,16 @@ Token = tuple[str, str, int]  # ("E", store path, occurrence) or ("L", text, 0)
 
 
 def linked(index: Index, folder: str) -> dict[str, str]:
-    """For each file a line of INDEX outside a comment links to, the first such line."""
-    texts = [line.text for line in index.lines]
-    hidden = commented_lines(texts)
+    """For each file a line of INDEX outside a comment links to (or, a line that is no entry,
+    names in code, as consolidate counts it: `model.indexrefs.named_by_text`), the first such
+    line."""
+    hidden = commented_lines([line.text for line in index.lines])
     found: dict[str, str] = {}
-    for n, text in enumerate(texts):
-        for path in () if n in hidden else line_links(text, folder):
-            found.setdefault(path, text)
+    for n, line in enumerate(index.lines):
+        if n in hidden:
+            continue
+        for path in sorted(line_links(line.text, folder) | named_by_text(line, folder)):
+            found.setdefault(path, line.text)
     return found
 
 

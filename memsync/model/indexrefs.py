@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from memsync.model.index import (
     Index,
     IndexEntry,
+    IndexLine,
     code_spans,
     commented_lines,
     line_links,
@@ -31,16 +32,22 @@ def code_mentions(text: str, base: str = "") -> set[str]:
     return found
 
 
+def named_by_text(line: IndexLine, base: str = "") -> set[str]:
+    """The files LINE names when it is no entry (a table row, a bold or numbered link, prose:
+    by a link, or by file name in code), read as `link_paths` reads them; an entry, none."""
+    if line.entry is not None:
+        return set()
+    return line_links(line.text, base) | code_mentions(line.text, base)
+
+
 def linked_from_text(index: Index, base: str = "") -> set[str]:
-    """Files named by INDEX's lines that are not entries (a table row, a bold or numbered
-    link, prose: by a link, or by file name in code), read as `link_paths` reads them;
-    commented-out lines name none."""
+    """Files named by INDEX's lines that are not entries (`named_by_text`); commented-out
+    lines name none."""
     inside = commented_lines([line.text for line in index.lines])
     found: set[str] = set()
     for number, line in enumerate(index.lines):
-        if line.entry is None and number not in inside:
-            found.update(line_links(line.text, base))
-            found.update(code_mentions(line.text, base))
+        if number not in inside:
+            found.update(named_by_text(line, base))
     return found
 
 
