@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memsync.errors import ExitCode
 from memsync.sync.arrived import arrived_lines
 from memsync.sync.hookcontext import short_names as names
 
@@ -15,6 +16,7 @@ TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMAR
 if TYPE_CHECKING:
     from memsync.check.findings import Finding
     from memsync.model.safety import Skipped
+    from memsync.sync.noticetype import Notice
     from memsync.sync.report import StoreReport
 
 DAY = 86_400.0
@@ -22,56 +24,75 @@ DAY = 86_400.0
 
 def person_lines(reports: Sequence[StoreReport], now: float | None = None) -> list[str]:
     """One line per problem that needs the person, each with what fixes it (SPEC §3)."""
+    return [notice.text for notice in person_notices(reports, now)]
+
+
+def person_notices(reports: Sequence[StoreReport], now: float | None = None) -> list[Notice]:
+    """`person_lines`, each typed: an EVENT, or a STATE a later run may find gone
+    (`sync.notices`: a session end's lines are told at the next start)."""
     import time
 
+    from memsync.sync.noticetype import FILES, LOCK, RUN, Notice
+
     now = time.time() if now is None else now
-    lines: list[str] = []
+    said: list[Notice] = []
     for report in reports:
         scope = report.scope
+
+        def events(lines: Sequence[str], scope: str = scope) -> None:
+            said.extend(Notice(line, scope) for line in lines)
+
+        def states(lines: Sequence[str], scope: str = scope) -> None:
+            said.extend(Notice(line, scope, RUN) for line in lines)
+
         if report.error:
             message, _, hint = report.error.partition("\n")
-            lines.append(f"memsync: {scope}: {message}" + (f" ({hint.strip()})" if hint else ""))
+            line = f"memsync: {scope}: {message}" + (f" ({hint.strip()})" if hint else "")
+            held = report.error_code == ExitCode.LOCKED
+            said.append(Notice(line, scope, LOCK if held else RUN, unsent=report.ahead > 0))
         since = report.unreachable_since
         if report.timeouts:
-            lines.append(timeout_line(report))
+            states([timeout_line(report)])
         if report.offline and since is not None and now - since > DAY:
             days = int((now - since) // DAY)
-            lines.append(
+            states([
                 f"memsync: {scope}: the remote has been unreachable for {days} day(s); "
                 "memory is kept locally: check the network or the store URL (`memsync status`)"
-            )
+            ])  # fmt: skip
         for finding in report.blocked:
-            lines.append(f"memsync: {scope}: not synced: {finding.describe()}; {_fix(finding)}")
+            line = f"memsync: {scope}: not synced: {finding.describe()}; {_fix(finding)}"
+            if finding.rule == "secret":  # a secret written into a memory: told, always
+                events([line])
+            else:
+                said.append(Notice(line, scope, FILES, (finding.path,), report.live_dir))
         # A private store only warns (SPEC section 4): the secret went out, or waits committed,
         # and only the person can remove and rotate it. The finding holds a redacted preview.
-        for finding in _secrets(report):
-            lines.append(
-                f"memsync: {scope}: {_secret_state(report)}: {finding.describe()}; {_fix(finding)}"
-            )
+        events([
+            f"memsync: {scope}: {_secret_state(report)}: {finding.describe()}; {_fix(finding)}"
+            for finding in _secrets(report)
+        ])  # fmt: skip
         # An index the client cuts hides memories from every session: only the person can
         # decide what goes (a push measured the index it sent, as merged: sync/pushscan).
-        lines.extend(
+        events([
             f"memsync: {scope}: {finding.describe()}"
             for finding in report.warnings
             if finding.rule in ("index-too-many-lines", "index-too-many-chars")
-        )
-        lines.extend(arrived_lines(scope, report.arrived))
+        ])  # fmt: skip
+        events(arrived_lines(scope, report.arrived))
         # A file the live folder would not take (disk full, read-only) is not unsafe.
-        lines.extend(unwritten_lines(scope, report.unwritten))
-        lines.extend(
-            _skipped_lines(scope, [s for s in report.skipped if s not in report.unwritten])
-        )
-        lines.extend(
+        states(unwritten_lines(scope, report.unwritten))
+        states(_skipped_lines(scope, [s for s in report.skipped if s not in report.unwritten]))
+        events([
             f"memsync: {scope}: merge: {decision} (`memsync log` has both versions)"
             for decision in report.decisions
-        )
-        lines.extend(f"memsync: {scope}: {note}" for note in report.notes)
+        ])  # fmt: skip
+        events([f"memsync: {scope}: {note}" for note in report.notes])
         if report.pushed and report.sent_elsewhere:
             # Another project's memories left with this push: its person should know.
             from memsync.sync.report import SENT_ELSEWHERE
 
-            lines.append(f"memsync: {scope}: {SENT_ELSEWHERE}: {names(report.sent_elsewhere)}")
-    return lines
+            events([f"memsync: {scope}: {SENT_ELSEWHERE}: {names(report.sent_elsewhere)}"])
+    return said
 
 
 def unwritten_lines(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from memsync.sync import notices
@@ -13,7 +14,11 @@ from memsync.sync.hookcontext import (  # noqa: F401 - the hook's model context,
     team_section,
 )
 from memsync.sync.hookinput import hook_project_dir, read_hook_input
-from memsync.sync.hooklines import person_lines, problem_lines
+from memsync.sync.hooklines import (  # noqa: F401 - person_lines: read from here too
+    person_lines,
+    person_notices,
+    problem_lines,
+)
 from memsync.sync.hookoutput import HookOutput
 from memsync.sync.hookwatch import begin, emit, set_fallback, start_watchdog, stderr_line
 
@@ -23,6 +28,7 @@ if TYPE_CHECKING:
 
     from memsync.config import Config
     from memsync.sync.binding import Binding
+    from memsync.sync.noticetype import Notice
     from memsync.sync.report import StoreReport
 
     # `push --review --hook`: (project, scopes, message) -> (store reports, pull requests).
@@ -66,7 +72,8 @@ def run_hook(
     event = "SessionStart" if command == "pull" else "SessionEnd"
     output = prepared = HookOutput(event)  # PREPARED: what is known before any wait
     key: str | None = None
-    carried: list[str] = []  # what the last session end said (`memsync.sync.notices`)
+    carried: list[Notice] = []  # what the last session end said (`sync.notices`)
+    reports: list[StoreReport] = []
     try:
         from memsync.config import load_config
 
@@ -115,6 +122,11 @@ def run_hook(
             set_fallback(output, "the remote did not answer; this session has the memory here")
             # Nothing new anywhere (the usual session start): no engine to import.
             if quick_pull(bindings, settings, deadline)[0]:
+                if carried:  # every store is clean: no state the end told is still true
+                    clean = [binding.scope for binding in bindings]
+                    again = notices.unsettled(carried, (), clean)
+                    person = (*notices.said_at_end(again), *output.person[len(carried) :])
+                    output = replace(output, person=person)
                 emit(output)
                 return
             prepared, output = output, HookOutput(event)  # made again from what was pulled
@@ -163,22 +175,35 @@ def run_hook(
     if command == "pull" and not silent:
         for section in pull_sections(reports, resumed=resumed):
             output = output.with_section(section)
-    said = person_lines(reports)
-    again = [line for line in carried if line not in said]  # not what this start says too
+    told = person_notices(reports)
+    said = [notice.text for notice in told]
+    # Not what this start says too, nor a state its runs found gone.
+    again = [n for n in notices.unsettled(carried, reports) if n.text not in said]
     output = output.with_person(*notices.said_at_end(again), *said)
     for pull in pulls:
         if pull.hook_line:  # the team layer's words: sync does not import it
             output = output.with_person(pull.hook_line)
     for problem in problem_lines(reports):
         stderr_line(problem)
-    _answer(command, key, output)
+    _answer(command, key, output, told, reports)
 
 
-def _answer(command: str, key: str | None, output: HookOutput) -> None:
+def _answer(
+    command: str,
+    key: str | None,
+    output: HookOutput,
+    told: Sequence[Notice] = (),
+    reports: Sequence[StoreReport] = (),
+) -> None:
     """Give OUTPUT; a session end's lines are kept for the next start, as Claude Code shows
-    the person nothing a SessionEnd hook says (`memsync.sync.notices`)."""
+    the person nothing a SessionEnd hook says (`memsync.sync.notices`). TOLD types the lines
+    REPORTS gave; any other (a failed run, a pull request) is an event."""
     if command == "push" and key is not None:
-        notices.keep(key, output.person)
+        from memsync.sync.noticetype import Notice
+
+        typed = {notice.text: notice for notice in told}
+        said = [typed.get(line, Notice(line)) for line in output.person]
+        notices.keep(key, said, reports)
     emit(output)
 
 
