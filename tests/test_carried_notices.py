@@ -121,6 +121,23 @@ def test_a_file_still_not_synced_at_the_start_is_told_in_the_starts_words(
     assert start.startswith("memsync: private: not synced: me.md:")
 
 
+def test_a_file_deleted_is_not_told_though_the_starts_run_could_not_look(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    """The start's run found the store locked, so it scanned nothing: the file's absence alone
+    says `not synced: me.md` is over; the lock is the start's to tell."""
+    alice = machines[0]
+    project, live = _synced(alice, remotes[0])
+    write_memory(live, "me.md", "me", "<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> other\n")
+    assert "not synced: me.md:" in _hook(alice, "push", project)
+    (live / "me.md").unlink()
+    _short_lock_wait(alice)
+    _hold(bindings_of(alice, project)[0].lock_path, os.getpid())
+    start = _hook(alice, "pull", project)
+    assert start.startswith("memsync: private: the private store is busy: locked by pid")
+    assert "me.md" not in start and CARRIED not in start
+
+
 def test_a_lock_released_since_the_session_end_is_not_told(
     machines: list[Machine], remotes: tuple[Path, Path]
 ) -> None:
