@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from memsync.model import claudesettings
 from testing.fakegithub import FakeGitHub, serve_fake_github
 from testing.gitrepo import TEST_IDENTITY, make_bare_remote, write_git_config
 from testing.machines import Machine, make_machine
@@ -41,6 +42,8 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
     monkeypatch.setenv("MEMSYNC_HOME", str(home / ".memsync"))
     monkeypatch.setenv("MEMSYNC_CONFIG", str(home / ".memsync-config.yaml"))
+    # In-process readers never see this machine's own managed Claude Code settings.
+    monkeypatch.setattr(claudesettings, "MANAGED_SETTINGS_DIR", home / "managed-claude-code")
     return home
 
 

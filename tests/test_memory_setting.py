@@ -149,3 +149,60 @@ def test_a_fifo_in_place_of_a_settings_file_hangs_nothing(
     assert found == [_default(project)]
     assert f"{local}: it is not a regular file" in capsys.readouterr().err
     assert auto_memory_off(project, claude_config_dir()) is False  # and no wait there either
+
+
+def test_a_file_giving_a_memory_key_the_wrong_type_is_dropped_whole(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The client drops a settings file that fails its schema: every key in it, not one."""
+    claude = claude_config_dir()
+    _settings(claude / "settings.json", str(tmp_path / "user"))
+    local = project / ".claude" / "settings.local.json"
+    local.parent.mkdir()
+    for value in (True, 5, None):
+        local.write_text(json.dumps({"autoMemoryDirectory": value}), encoding="utf-8")
+        assert memory_dir_for(project) == tmp_path / "user", value  # 2.1.330: the person's
+    text = json.dumps({"autoMemoryDirectory": str(tmp_path / "local"), "autoMemoryEnabled": "no"})
+    local.write_text(text, encoding="utf-8")
+    assert memory_dir_for(project) == tmp_path / "user"
+    local.write_text('{"autoMemoryDirectory": null, "autoMemoryEnabled": false}', encoding="utf-8")
+    assert auto_memory_off(project, claude) is False  # its `false` went with it
+    err = capsys.readouterr().err
+    said = f"memsync: ignoring Claude Code settings file {local}: it sets autoMemoryDirectory to"
+    assert err.count(said) == 1, err  # named once, for the first reason memsync met
+    local.write_text('{"autoMemoryDirectory": ""}', encoding="utf-8")  # a string: set, ignored
+    assert memory_dir_for(project) == _default(project)
+
+
+def test_the_default_folder_is_nfc_normalised_as_the_client_writes_it(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decomposed = tmp_path / "cafe\u0301" / "claude"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(decomposed))
+    folder = memory_dir_for(project)
+    # 2.1.330 told the model `.../caf\u00e9/claude/projects/<key>/memory` for such a folder.
+    assert str(folder) == str(tmp_path / "caf\u00e9" / "claude" / "projects") + "/" + (
+        sanitize_path(str(project)) + "/memory"
+    )
+
+
+def test_a_remote_memory_folder_replaces_the_claude_folder_as_written(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = sanitize_path(str(project))
+    monkeypatch.setenv("CLAUDE_CODE_REMOTE_MEMORY_DIR", str(tmp_path / "remote"))
+    assert memory_dir_for(project) == tmp_path / "remote" / "projects" / key / "memory"
+    monkeypatch.setenv("CLAUDE_CODE_REMOTE_MEMORY_DIR", "~/rel")  # no `~`: the session's folder
+    assert memory_dir_for(project) == project / "~" / "rel" / "projects" / key / "memory"
+    _settings(claude_config_dir() / "settings.json", str(tmp_path / "setting"))
+    assert memory_dir_for(project) == tmp_path / "setting"  # the setting still beats it
+    claude = claude_config_dir()
+    monkeypatch.setenv("CLAUDE_CODE_REMOTE", "1")
+    assert auto_memory_off(project, claude) is False  # remote, with a memory folder
+    monkeypatch.delenv("CLAUDE_CODE_REMOTE_MEMORY_DIR")
+    assert auto_memory_off(project, claude) is True  # remote with none: the client has no memory
+    monkeypatch.setenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", str(tmp_path / "cowork"))
+    assert auto_memory_off(project, claude) is False
+    monkeypatch.setenv("CLAUDE_CODE_REMOTE", "0")
+    monkeypatch.delenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
+    assert auto_memory_off(project, claude) is False

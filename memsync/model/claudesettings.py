@@ -1,11 +1,12 @@
 """Claude Code's settings files, as the client reads them for memory (CLAUDE-CODE.md 1).
 
 The files memsync reads, weakest first: the person's `<claude>/settings.json`, then the
-session directory's `.claude/settings.json` and `.claude/settings.local.json` (seen with
-2.1.330 in `-p` sessions: the local file beats the project file, which beats the person's).
-Administrator-managed settings and `--settings` flags are not read. A file that is not JSON
-is skipped, as the client skips it, and memsync names it once on stderr: the hooks must
-not fail, and no command should stop over a file Claude Code itself shrugs off.
+session directory's `.claude/settings.json` and `.claude/settings.local.json`, then the
+administrator's managed settings: `managed-settings.json` and the `*.json` drop-ins of
+`managed-settings.d/` (by name) in MANAGED_SETTINGS_DIR, which beat every other file (all
+seen with 2.1.330 in `-p` sessions). `--settings` flags are not read. A file that is not
+JSON is skipped, as the client skips it, and memsync names it once on stderr: the hooks
+must not fail, and no command should stop over a file Claude Code itself shrugs off.
 Imports the standard library only (the hook's lean path).
 """
 
@@ -20,6 +21,22 @@ from pathlib import Path
 
 MAX_SETTINGS_BYTES = 1_000_000
 MEMORY_DIRECTORY_KEY = "autoMemoryDirectory"
+ENABLED_KEY = "autoMemoryEnabled"
+# The type the client's schema gives each memory key. A person's or project's file that gives
+# one another type (null too) is dropped whole by the client; a managed file loses that key.
+KEY_TYPES: dict[str, type] = {MEMORY_DIRECTORY_KEY: str, ENABLED_KEY: bool}
+_KEY_TYPE_NAMES = {str: "a string", bool: "true or false"}
+
+# The client's fixed folder (it has no environment variable that moves it); tests point this
+# module constant elsewhere, never at the real /etc.
+MANAGED_SETTINGS_DIR = Path(
+    {
+        "darwin": "/Library/Application Support/ClaudeCode",
+        "win32": "C:\\Program Files\\ClaudeCode",
+    }.get(sys.platform, "/etc/claude-code")
+)
+MANAGED_FILE = "managed-settings.json"
+MANAGED_DROP_INS = "managed-settings.d"
 
 _NAMED: set[Path] = set()  # the malformed files already named on stderr by this process
 
@@ -31,6 +48,25 @@ def settings_files(session_dir: Path, claude_dir: Path) -> tuple[Path, ...]:
         session_dir / ".claude" / "settings.json",
         session_dir / ".claude" / "settings.local.json",
     )
+
+
+def managed_settings_files() -> tuple[Path, ...]:
+    """The administrator's settings files, weakest first: the managed file, then the drop-ins."""
+    drop_ins = MANAGED_SETTINGS_DIR / MANAGED_DROP_INS
+    try:
+        with os.scandir(drop_ins) as entries:
+            names = [
+                entry.name
+                for entry in entries
+                if entry.name.endswith(".json")
+                and not entry.name.startswith(".")
+                and (entry.is_symlink() or entry.is_file())
+            ]
+    except OSError:
+        names = []
+    # JavaScript's sort compares UTF-16 code units; big-endian UTF-16 bytes sort the same way.
+    names.sort(key=lambda name: name.encode("utf-16-be", errors="surrogatepass"))
+    return (MANAGED_SETTINGS_DIR / MANAGED_FILE, *(drop_ins / name for name in names))
 
 
 def read_settings(path: Path, *, say: bool) -> dict[str, object] | None:
@@ -71,21 +107,44 @@ def read_settings(path: Path, *, say: bool) -> dict[str, object] | None:
 def _malformed(path: Path, what: str, say: bool) -> None:
     if say and path not in _NAMED:
         _NAMED.add(path)
+        if path.parent in (MANAGED_SETTINGS_DIR, MANAGED_SETTINGS_DIR / MANAGED_DROP_INS):
+            then = "`claude -p` stops over it (fix or remove it)"
+        else:
+            then = "Claude Code ignores it too (fix it for its memory settings to count)"
         print(
-            f"memsync: ignoring Claude Code settings file {path}: it {what}; Claude Code "
-            "ignores it too (fix it for its autoMemoryDirectory to count)",
+            f"memsync: ignoring Claude Code settings file {path}: it {what}; {then}",
             file=sys.stderr,
         )
 
 
-def setting(session_dir: Path, claude_dir: Path, key: str, *, say: bool = False) -> object:
-    """KEY's value in the strongest settings file that sets it (None when none does)."""
-    found: object = None
+def memory_settings(session_dir: Path, claude_dir: Path, *, say: bool) -> dict[str, object]:
+    """The memory keys (KEY_TYPES) the client takes for a session in SESSION_DIR."""
+    merged: dict[str, object] = {}
     for path in settings_files(session_dir, claude_dir):
         data = read_settings(path, say=say)
-        if data is not None and data.get(key) is not None:
-            found = data[key]
-    return found
+        if data is None:
+            continue
+        wrong = [
+            key
+            for key, kind in KEY_TYPES.items()
+            if key in data and not isinstance(data[key], kind)
+        ]
+        if wrong:
+            key = wrong[0]
+            shown = json.dumps(data[key])[:80]
+            _malformed(path, f"sets {key} to {shown}, not {_KEY_TYPE_NAMES[KEY_TYPES[key]]}", say)
+            continue
+        merged.update((key, data[key]) for key in KEY_TYPES if key in data)
+    for path in managed_settings_files():
+        data = read_settings(path, say=say)
+        if data is not None:
+            # An administrator's file loses only the key of the wrong type (seen with 2.1.330).
+            merged.update(
+                (key, data[key])
+                for key, kind in KEY_TYPES.items()
+                if isinstance(data.get(key), kind)
+            )
+    return merged
 
 
 def client_memory_path(value: object, *, expand_home: bool) -> Path | None:
@@ -110,5 +169,5 @@ def client_memory_path(value: object, *, expand_home: bool) -> Path | None:
 
 def configured_memory_dir(session_dir: Path, claude_dir: Path) -> Path | None:
     """The folder `autoMemoryDirectory` names for a session in SESSION_DIR, if any."""
-    value = setting(session_dir, claude_dir, MEMORY_DIRECTORY_KEY, say=True)
+    value = memory_settings(session_dir, claude_dir, say=True).get(MEMORY_DIRECTORY_KEY)
     return client_memory_path(value, expand_home=True)

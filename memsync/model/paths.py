@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,7 +123,8 @@ def memory_dir_for(root: Path, session_dir: Path | None = None) -> Path:
 
     First `$CLAUDE_COWORK_MEMORY_PATH_OVERRIDE` (absolute only, no `~`), then the
     `autoMemoryDirectory` setting of a session in SESSION_DIR (default ROOT), then
-    `<claude>/projects/<sanitized root>/memory` (seen with 2.1.330, docs/COMPATIBILITY.md).
+    `<base>/projects/<sanitized root>/memory`, base `$CLAUDE_CODE_REMOTE_MEMORY_DIR` as written
+    or the Claude folder, NFC-normalised as the client does (2.1.330, docs/COMPATIBILITY.md).
     """
     from memsync.model.claudesettings import client_memory_path, configured_memory_dir
 
@@ -135,7 +137,11 @@ def memory_dir_for(root: Path, session_dir: Path | None = None) -> Path:
     configured = configured_memory_dir(session_dir or root, claude_dir)
     if configured is not None:
         return configured
-    return claude_dir / "projects" / sanitize_path(str(root)) / "memory"
+    remote = os.environ.get("CLAUDE_CODE_REMOTE_MEMORY_DIR")
+    # Taken as written: no `~`, and a relative folder is the session directory's.
+    base = (session_dir or root) / remote if remote else claude_dir
+    default = base / "projects" / sanitize_path(str(root)) / "memory"
+    return Path(unicodedata.normalize("NFC", str(default)))
 
 
 def origin_url(root: Path) -> str | None:

@@ -165,3 +165,14 @@ def test_the_probe_table_is_what_the_client_loads(bare, name: str) -> None:
     # Nothing else of the file either: from START to END the client shows what the table says.
     start = context.index("START")
     assert context[start : context.index("END", start) + 3] == loaded[loaded.index("START") :]
+
+
+def test_the_default_memory_folder_is_nfc_normalised(bare, tmp_path: Path) -> None:
+    decomposed = tmp_path / "cafe\u0301" / "claude"
+    decomposed.mkdir(parents=True)
+    bare.machine.env["CLAUDE_CONFIG_DIR"] = str(decomposed)
+    context = first_context(bare.session()[1])
+    with bare.machine.active():
+        folder = memory_dir_for(project_root(bare.project))
+    assert "caf\u00e9/claude/projects/" in str(folder)
+    assert f"memory at `{folder}/`" in context
