@@ -7,6 +7,7 @@ turns each into an ISO day, week, month or year and rewrites the sentence so it 
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
@@ -211,6 +212,24 @@ def _resolve_once(
     return apply_replacements(text, replacements), replacements
 
 
+# `Notes: Today is Thursday; do not create weekly-summary.md`, committed on the Sunday after: a
+# day's note that names its weekday was written on the last such day (heldout27); one that
+# also names a date (`today is Wed 07-01`) is pinned by the date instead.
+_WEEKDAY_TOLD = re.compile(
+    r"\s+is\s+(?P<day>mon|tues|wednes|thurs|fri|satur|sun)day\b"
+    r"(?!,?\s+(?:\d|[A-Z][a-z]{2,8}\.?\s+\d))",
+    re.IGNORECASE,
+)
+
+
+def _weekday_day(weekday: str, recorded: date) -> date:
+    """The last WEEKDAY (its name's first letters) up to a day after RECORDED (a writer's
+    local day may run ahead of the commit's clock)."""
+    wanted = [name[:3] for name in WEEKDAYS].index(weekday.lower()[:3])
+    latest = recorded + timedelta(days=1)
+    return latest - timedelta(days=(latest.weekday() - wanted) % 7)
+
+
 def _told_days(
     text: str,
     found: list[DateMatch],
@@ -225,7 +244,8 @@ def _told_days(
     told: dict[int, tuple[date, str]] = {}
     for match in found:
         what, amount, _ = match.recipe
-        if not match.pinned or what != "days":
+        named = None if match.pinned or amount else _WEEKDAY_TOLD.match(text, match.end)
+        if what != "days" or not (match.pinned or named):
             continue
         line = bisect.bisect_right(line_starts, match.start) - 1
         if line in told:
@@ -235,6 +255,10 @@ def _told_days(
         recorded = written(line) if callable(written) else written
         recorded = recorded if recorded is not None or latest is None else latest(line)
         if recorded is None:
+            continue
+        if named is not None:
+            weekday = _weekday_day(named.group("day"), recorded)
+            told[line] = weekday, f"the line's `{match.expression}{named.group()}`"
             continue
         day = pinned_day(
             text[start : end if end >= 0 else len(text)],

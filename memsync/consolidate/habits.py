@@ -64,6 +64,19 @@ _SLOT = re.compile(
     re.IGNORECASE,
 )
 
+# An entry headed by a recurrence (`1. Nightly (11pm): new step … fetches tomorrow's odds`,
+# `- Every morning: "Why would yesterday's winning thesis still work today?"`): each run's.
+_RECURRING_ENTRY = re.compile(
+    rf"{_OPENING}(?:nightly|daily|hourly|every\s+(?:morning|night|evening|day)"
+    r"|each\s+(?:morning|night|evening|day))(?:\*\*|__)?\s*(?:\([^)\n]{1,20}\))?\s*(?:\*\*|__)?:\s",
+    re.IGNORECASE,
+)
+
+
+def recurring_entry(line: str) -> bool:
+    """Whether LINE is an entry headed by a recurrence: a recurring job's, every run's."""
+    return _RECURRING_ENTRY.match(line) is not None
+
 
 def _clause(before: str) -> str:
     cuts = [m.end() for m in _CLAUSE_CUT.finditer(before)]

