@@ -362,8 +362,8 @@ def not_a_date(line: str, before: str, after: str, words: str, *, possessive: bo
         return True
     if possessive and re.match(r"..\s+date\b", after, re.IGNORECASE):
         return True  # `today's date`: the idea of the current date
-    row = _FUNCTION_ROW.match(line)
-    if row is not None and not PAST_CUES.search(before[row.end() :] + " " + after):
+    function = _FUNCTION_ROW.match(line)
+    if function is not None and not PAST_CUES.search(before[function.end() :] + " " + after):
         return True  # a function's description: `\`getUserStats()\` — new users this month`
     if possessive and _CODE_NAME.match(after):
         return True  # `rename of today's \`outstanding-work-review\``: the current name
