@@ -173,6 +173,7 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
         ["memsync/consolidate/dedupe.py", "memsync/consolidate/likeness.py"],
         ["tests/test_dedupe.py", "tests/test_paraphrase.py", "tests/test_mutation_dedupe.py"],
     ),
+    "noticetype": (["memsync/sync/noticetype.py"], ["tests/test_noticetype_fast.py"]),
 }
 
 
