@@ -51,7 +51,7 @@ def test_an_entry_one_machine_turned_into_a_name_in_code_is_not_put_back_by_the_
         assert (live / "MEMORY.md").read_text(encoding="utf-8") == mine
     said = " ".join(out.split())
     assert (
-        "merge: MEMORY.md (acme-api/old.md): deleted on one side, where another line links to"
+        "merge: MEMORY.md (acme-api/old.md): deleted on one side, where another line names"
         f' its memory, and changed on the other; kept that line; kept "{named}", lost'
         ' "- [Old](old.md) — bob\'s hook"'
     ) in said, out

@@ -116,7 +116,7 @@ def _assert_linked(result: FileMerge, expected: str, linking: str) -> None:
     decision = next(d for d in result.decisions if d.kind == "index-entry-deleted")
     assert (decision.kept, decision.lost) == (linking, "- [Old](old.md) — bob's new hook")
     assert decision.detail == (
-        "deleted on one side, where another line links to its memory, and changed on the"
+        "deleted on one side, where another line names its memory, and changed on the"
         " other; kept that line"
     )
 

@@ -25,7 +25,7 @@ DOWN = "# Memory\n\n- [New](new.md) — the new memory\n- [Z](z.md) — z\n- [Ol
 UNDER = DROPPED + "\n## Other\n\n- [Old](old.md) — old hook\n"
 WENT = "deleted on one side and only moved on the other; the deletion won"
 LINKED = (
-    "deleted on one side, where another line links to its memory, and only moved on the other;"
+    "deleted on one side, where another line names its memory, and only moved on the other;"
     " kept that line"
 )
 
@@ -101,7 +101,7 @@ def test_a_reshaped_line_moved_on_the_other_side_gets_one_report(
         kept,
         f"- [Old](old.md) — {words}",
     )
-    changed = "deleted on one side, where another line links to its memory, and changed on"
+    changed = "deleted on one side, where another line names its memory, and changed on"
     assert decision.detail == (f"{changed} the other; kept that line" if reworded else LINKED)
 
 
@@ -155,7 +155,7 @@ def test_two_machines_a_bolded_line_moved_and_reworded_gets_one_report(
     out, live_a, live_b, remote = _race(machines, tmp_path, dropper_first, bold, moved)
     merges = [ln.strip() for ln in out.splitlines() if ln.strip().startswith("merge: ")]
     assert merges == [
-        "merge: MEMORY.md (acme-api/old.md): deleted on one side, where another line links to its"
+        "merge: MEMORY.md (acme-api/old.md): deleted on one side, where another line names its"
         " memory, and changed on the other; kept that line;"
         ' kept "- **[Old](old.md)** — old hook", lost "- [Old](old.md) — bob\'s hook"'
     ], out

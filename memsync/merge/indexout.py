@@ -29,14 +29,14 @@ _DELETED_WENT = (
     "deleted on one side with its memory and changed on the other; the entry went with its memory"
 )
 _DELETED_LINKED = (
-    "deleted on one side, where another line links to its memory, and changed on the other;"
+    "deleted on one side, where another line names its memory, and changed on the other;"
     " kept that line"
 )
 # ... and only moved on the other (the same words elsewhere): a move is no edit of the words,
 # so the deletion wins, as against a line left alone; said, as the mover may look for it.
 _MOVED_WENT = "deleted on one side and only moved on the other; the deletion won"
 _MOVED_LINKED = (
-    "deleted on one side, where another line links to its memory, and only moved on the other;"
+    "deleted on one side, where another line names its memory, and only moved on the other;"
     " kept that line"
 )
 _MOVED_COMMENTED = "commented out on one side and only moved on the other; kept it commented out"
