@@ -216,18 +216,10 @@ def _resolve_once(
 # day's note that names its weekday was written on the last such day (heldout27); one that
 # also names a date (`today is Wed 07-01`) is pinned by the date instead.
 _WEEKDAY_TOLD = re.compile(
-    r"\s+is\s+(?P<day>mon|tues|wednes|thurs|fri|satur|sun)day\b"
+    r"\s+is\s+(?P<day>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
     r"(?!,?\s+(?:\d|[A-Z][a-z]{2,8}\.?\s+\d))",
     re.IGNORECASE,
 )
-
-
-def _weekday_day(weekday: str, recorded: date) -> date:
-    """The last WEEKDAY (its name's first letters) up to a day after RECORDED (a writer's
-    local day may run ahead of the commit's clock)."""
-    wanted = [name[:3] for name in WEEKDAYS].index(weekday.lower()[:3])
-    latest = recorded + timedelta(days=1)
-    return latest - timedelta(days=(latest.weekday() - wanted) % 7)
 
 
 def _told_days(
@@ -257,7 +249,10 @@ def _told_days(
         if recorded is None:
             continue
         if named is not None:
-            weekday = _weekday_day(named.group("day"), recorded)
+            # the last such weekday up to a day after RECORDED (a writer's local day may run
+            # ahead of the commit's clock): the last one before the day after that
+            day_number = WEEKDAYS.index(named.group("day").lower())
+            weekday = _weekday(recorded + timedelta(days=2), day_number, -1)
             told[line] = weekday, f"the line's `{match.expression}{named.group()}`"
             continue
         day = pinned_day(
