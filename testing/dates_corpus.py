@@ -103,20 +103,34 @@ def _accepts(outputs: tuple[str, ...], value: str) -> bool:
             continue
         if ".." in out:
             low, high = (date.fromisoformat(x) for x in out.split(".."))
-            day = _first_day(value)
-            if day is not None and low <= day <= high:
+            span = _span(value)
+            if span is not None and low <= span[0] and span[1] <= high:
                 return True
     return False
 
 
-def _first_day(value: str) -> date | None:
+def _span(value: str) -> tuple[date, date] | None:
+    """The days an ISO value names: a day, or (reduced precision) a whole month or year.
+
+    A week token counts by its Monday, as the corpus README's literal tokens always have.
+    """
     if "-W" in value:
         year, week = value.split("-W")
-        return date.fromisocalendar(int(year), int(week), 1)
+        monday = date.fromisocalendar(int(year), int(week), 1)
+        return monday, monday
+    if re.fullmatch(r"\d{4}", value):
+        return date(int(value), 1, 1), date(int(value), 12, 31)
+    if re.fullmatch(r"\d{4}-\d{2}", value):
+        year, month = int(value[:4]), int(value[5:])
+        if not 1 <= month <= 12:
+            return None
+        following = date(year + month // 12, month % 12 + 1, 1)
+        return date(year, month, 1), following - timedelta(days=1)
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         return None
+    return day, day
 
 
 def run(cases: list[Case], folder: Path, *, frontmatter: bool = True) -> Score:

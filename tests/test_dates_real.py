@@ -89,3 +89,22 @@ def test_the_scorer_lets_a_phrase_labelled_unchanged_stay_beside_its_date(tmp_pa
     case = dates_corpus.Case("p000", "2026-04-13", "2026-04-13", text, labels, "a b c")
     score = dates_corpus.run([case], tmp_path / "memory")
     assert (score.tp, score.fp, score.fn) == (1, 0, 0), score.failures
+
+
+def test_the_scorer_takes_a_whole_year_or_month_inside_a_labelled_range(tmp_path: Path) -> None:
+    """`last year` -> `2025` is the range 2025-01-01..2025-12-31 a labeller wrote (heldout23
+    p021): an ISO value of reduced precision counts when all its days lie inside the range,
+    never when some fall outside it."""
+    year = (("last year", ("2025-01-01..2025-12-31",)),)
+    month = (("this month", ("2026-03-01..2026-03-31",)),)
+    narrow = (("last year", ("2025-06-01..2025-12-31",)),)
+    day = "2026-03-10"
+    grew, fell = "- Revenue grew last year.", "- Churn fell this month."
+    cases = [
+        dates_corpus.Case("p000", day, day, grew, year, "a"),
+        dates_corpus.Case("p001", day, day, fell, month, "a"),
+        dates_corpus.Case("p002", day, day, grew, narrow, "a"),
+    ]
+    score = dates_corpus.run(cases, tmp_path / "memory")
+    assert (score.tp, score.fp, score.fn) == (2, 1, 1), score.failures
+    assert score.failures == ["p002 'last year' -> 2025 (wants ('2025-06-01..2025-12-31',))"]
