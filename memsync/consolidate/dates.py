@@ -220,6 +220,27 @@ _WEEKDAY_TOLD = re.compile(
     r"(?!,?\s+(?:\d|[A-Z][a-z]{2,8}\.?\s+\d))",
     re.IGNORECASE,
 )
+# `needs coverage tomorrow (Tue)` in a daily note headed with that Tuesday: the writer's own
+# weekday beside the word tells its day, so the line was written the Monday (heldout25).
+_WEEKDAY_BESIDE = re.compile(
+    r"\s*\(\s*(?P<day>mon|tue|wed|thu|fri|sat|sun)(?:[a-z]{0,6})\.?\s*\)", re.IGNORECASE
+)
+
+
+def _named_weekday(text: str, match: DateMatch) -> tuple[int, str] | None:
+    """The day of the week the words after MATCH say it is, and those words, if they do."""
+    _, amount, _ = match.recipe
+    named = None if amount else _WEEKDAY_TOLD.match(text, match.end)
+    if named is None and abs(amount) <= 1:
+        named = _WEEKDAY_BESIDE.match(text, match.end)
+        if named is not None and not any(
+            name.startswith(named.group().strip("() .").lower()) for name in WEEKDAYS
+        ):
+            named = None  # `(Sunset)`, `(Monitor)`: a word, not a weekday
+    if named is None:
+        return None
+    day = next(n for n, name in enumerate(WEEKDAYS) if name[:3] == named.group("day")[:3].lower())
+    return (day - amount) % 7, named.group()
 
 
 def _told_days(
@@ -236,7 +257,7 @@ def _told_days(
     told: dict[int, tuple[date, str]] = {}
     for match in found:
         what, amount, _ = match.recipe
-        named = None if match.pinned or amount else _WEEKDAY_TOLD.match(text, match.end)
+        named = None if match.pinned or what != "days" else _named_weekday(text, match)
         if what != "days" or not (match.pinned or named):
             continue
         line = bisect.bisect_right(line_starts, match.start) - 1
@@ -251,9 +272,8 @@ def _told_days(
         if named is not None:
             # the last such weekday up to a day after RECORDED (a writer's local day may run
             # ahead of the commit's clock): the last one before the day after that
-            day_number = WEEKDAYS.index(named.group("day").lower())
-            weekday = _weekday(recorded + timedelta(days=2), day_number, -1)
-            told[line] = weekday, f"the line's `{match.expression}{named.group()}`"
+            weekday = _weekday(recorded + timedelta(days=2), named[0], -1)
+            told[line] = weekday, f"the line's `{match.expression}{named[1]}`"
             continue
         day = pinned_day(
             text[start : end if end >= 0 else len(text)],
