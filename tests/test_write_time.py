@@ -281,3 +281,38 @@ def test_versions_written_hours_apart_on_one_day_merge_alike_in_the_live_folder_
     assert (live / "archive" / "rota.md").read_text() == (
         folder / "archive" / "rota.md"
     ).read_text()
+
+
+def test_a_live_folders_team_memories_are_dated_by_the_team_stores_history(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # Consolidating a live folder consolidates its `team/` too, but blamed it against the
+    # private store (which has none of it): a team memory's lines took the file's time, so a
+    # line added weeks later re-dated the old ones, and B's time zone moved a 23:30 line.
+    from testing.machines import setup_machine
+
+    laptop, desktop, _ = machines
+    laptop.env["TZ"] = "America/Los_Angeles"
+    desktop.env["TZ"] = "Asia/Tokyo"
+    private = make_bare_remote(tmp_path / "remotes" / "private.git")
+    team = make_bare_remote(tmp_path / "remotes" / "team.git")
+    mine = laptop.checkout_project(ORIGIN, "src/api")
+    live = _live(laptop, mine)
+    (live / "team").mkdir(parents=True)
+    _memory(live / "team", "outage", "The payment outage happened yesterday.", day="2026-09-12")
+    late = datetime(2026, 9, 12, 23, 30, tzinfo=ZoneInfo("America/Los_Angeles")).timestamp()
+    os.utime(live / "team" / "outage.md", (late, late))
+    laptop.memsync("init", "--private", str(private), "--team", str(team), "--no-hooks", cwd=mine)
+    outage = live / "team" / "outage.md"
+    outage.write_text(outage.read_text() + "Postmortem filed.\n", encoding="utf-8")
+    os.utime(outage, (_stamp("2026-10-16"), _stamp("2026-10-16")))
+    laptop.memsync("push", cwd=mine)
+    written = "The payment outage happened on 2026-09-11."
+    report = laptop.memsync("consolidate", str(live), "--dry-run").stdout
+    assert "| yesterday | on 2026-09-11 | 2026-09-12 | git blame |" in report
+    theirs = setup_machine(desktop, private, team, "code/api")
+    other = _live(desktop, theirs)
+    desktop.memsync("consolidate", str(other), "--yes")
+    assert written in (other / "team" / "outage.md").read_text()
+    laptop.memsync("consolidate", str(live), "--yes")
+    assert written in outage.read_text()

@@ -149,7 +149,7 @@ def consolidate(
         raise UsageError(f"--threshold must be between 0 and 1, not {threshold}")
     target = consolidate_target(path, all_projects, project)
     options = Options(
-        threshold or DEFAULT_THRESHOLD, allow_archive.value, target.history, _scope(target.path)
+        threshold or DEFAULT_THRESHOLD, allow_archive.value, target.histories, _scope(target.path)
     )
     with render.working("Planning the consolidation…"):
         plan = make_plan(target.path, all_projects=all_projects, options=options, dry_run=dry_run)

@@ -75,8 +75,9 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     found, others, skipped = scan_folder(root, scope)
     repo, prefix, commit_times = git_times(root)
     outside = None
-    if repo is None and options.history is not None:
-        (repo, prefix), outside = options.history, root
+    history_of = dict(options.histories).get(root.resolve()) if repo is None else None
+    if history_of is not None:
+        (repo, prefix), outside = history_of, root
     files: dict[str, MemoryFile] = {}
     dates: list[DateChange] = []
     # A shallow clone (or a `git replace --graft` with no parents) blames every older line on

@@ -22,8 +22,9 @@ class Options:
     threshold: float = DEFAULT_THRESHOLD
     allow_archive: str = "project-reference"  # "project-reference" | "all" | "none"
     # A live memory folder is outside git; its store clone (and the folder's path in it)
-    # holds its history, so blame still dates each line (SPEC section 5).
-    history: tuple[Path, str] | None = None
+    # holds its history, so blame still dates each line (SPEC section 5). One per live folder
+    # (resolved): the live folder's `team/` is synced by another store than the folder.
+    histories: tuple[tuple[Path, tuple[Path, str]], ...] = ()
     # The store checkout's scope when known (`check`'s rule); else a `team/` folder is team.
     scope: str | None = None
 

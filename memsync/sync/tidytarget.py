@@ -12,19 +12,23 @@ from pathlib import Path
 
 from memsync.errors import MemsyncError, UsageError
 
+# A synced live folder (resolved) and (its store clone, the project's prefix in it).
+History = tuple[Path, tuple[Path, str]]
+
 
 @dataclass(frozen=True)
 class ConsolidateTarget:
-    """The folder to consolidate and, for a synced live folder, (store clone, project prefix)."""
+    """The folder to consolidate and, for a synced live folder and its `team/` folder, each
+    one's (store clone, project prefix)."""
 
     path: Path
-    history: tuple[Path, str] | None
+    histories: tuple[History, ...]
 
 
 def consolidate_target(path: Path | None, all_projects: bool, project: Path) -> ConsolidateTarget:
     """Resolve what to consolidate: PATH, the store checkout around PROJECT, or its memory."""
     folder = path if path is not None else _default_folder(all_projects, project)
-    return ConsolidateTarget(folder, None if all_projects else store_history(folder))
+    return ConsolidateTarget(folder, () if all_projects else store_histories(folder))
 
 
 def _default_folder(all_projects: bool, project: Path) -> Path:
@@ -49,28 +53,33 @@ def _default_folder(all_projects: bool, project: Path) -> Path:
     return memory
 
 
-def store_history(path: Path) -> tuple[Path, str] | None:
+def store_histories(path: Path) -> tuple[History, ...]:
     """The store clone and prefix holding the history of PATH when it is a synced live memory
-    folder (not itself in git); None for anything else or without a usable configuration."""
+    folder (not itself in git), and of its `team/` folder, which the team store syncs (a live
+    folder's consolidation consolidates both); () for anything else or without a usable
+    configuration."""
     from memsync.config import load_config
+    from memsync.model.limits import TEAM_DIR
     from memsync.model.paths import find_git_root
     from memsync.model.safety import SCOPES
 
     if not path.is_dir() or find_git_root(path) is not None:
-        return None
+        return ()
     try:
         config = load_config()
     except (MemsyncError, OSError):
-        return None  # no usable configuration: consolidate without the store's history
+        return ()  # no usable configuration: consolidate without the store's history
     from memsync.sync.binding import resolve_bindings
 
-    target = path.resolve()
+    targets = {path.resolve(), (path / TEAM_DIR).resolve()}
+    found: dict[Path, tuple[Path, str]] = {}
     for root in config.projects:
         try:
             _, bindings = resolve_bindings(config, Path(root), SCOPES)
         except (MemsyncError, OSError):
             continue
         for binding in bindings:
-            if binding.live_dir.resolve() == target and binding.clone_dir.is_dir():
-                return binding.clone_dir, binding.prefix
-    return None
+            live = binding.live_dir.resolve()
+            if live in targets and live not in found and binding.clone_dir.is_dir():
+                found[live] = binding.clone_dir, binding.prefix
+    return tuple(sorted(found.items()))
