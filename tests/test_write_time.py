@@ -316,3 +316,26 @@ def test_a_live_folders_team_memories_are_dated_by_the_team_stores_history(
     assert written in (other / "team" / "outage.md").read_text()
     laptop.memsync("consolidate", str(live), "--yes")
     assert written in outage.read_text()
+
+
+def test_a_line_moved_to_another_memory_or_within_one_keeps_the_day_it_was_written(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # Claude Code tidies memories: a note moved from one file to another, or down its own
+    # file, was blamed on the move's commit, so its "yesterday" became the day before the move.
+    laptop = machines[0]
+    remote, project, live = _fresh(laptop, tmp_path)
+    _memory(live, "src", "Source notes.\nThe release was cut yesterday.\nMore.", day="2026-09-05")
+    _memory(live, "dst", "Destination notes.", day="2026-09-05")
+    _memory(live, "plan", "Plan.\nWe freeze the branch tomorrow.\nTail line.", day="2026-09-14")
+    laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
+    _memory(live, "src", "Source notes.\nMore.", day="2026-10-15")
+    _memory(live, "dst", "Destination notes.\nThe release was cut yesterday.", day="2026-10-15")
+    _memory(live, "plan", "Plan.\nTail line.\nWe freeze the branch tomorrow.", day="2026-10-15")
+    laptop.memsync("push", cwd=project)
+    clone = tmp_path / "clone"
+    git("clone", "-q", str(remote), str(clone), cwd=tmp_path)
+    for folder in (next(p.parent for p in clone.rglob("dst.md")), live):
+        report = laptop.memsync("consolidate", str(folder), "--dry-run").stdout
+        assert "| yesterday | on 2026-09-04 | 2026-09-05 | git blame |" in report, folder
+        assert "| tomorrow | on 2026-09-15 | 2026-09-14 | git blame |" in report, folder

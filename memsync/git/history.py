@@ -278,6 +278,10 @@ class BlameLine:
     cut: bool = False
 
 
+# The fewest letters and digits a moved or copied run of lines needs to keep its blame.
+_MOVED = 10
+
+
 def blame_lines(
     repo: Path, relpath: str, contents: Path | None = None, shallow: frozenset[str] = frozenset()
 ) -> list[BlameLine] | None:
@@ -289,7 +293,12 @@ def blame_lines(
     work tree before git 2.41.) SHALLOW: the repository's `shallow_commits`; a line blame
     marks `boundary` on one of them is `cut` (a root commit is a boundary too, but its
     lines were written then)."""
-    args = ["blame", "--line-porcelain"] + (["HEAD"] if contents is not None else [])
+    # A line moved within the file (`-M`) or from another memory changed in the same commit
+    # (`-C`: Claude Code moving a note between memories) keeps the day it was written, not
+    # the move's. Ten letters or digits, not git's 20 and 40: a memory's line with a relative
+    # date is often shorter (`Deployed the fix yesterday.`), and only identical lines match.
+    args = ["blame", "--line-porcelain", f"-M{_MOVED}", f"-C{_MOVED}"]
+    args += ["HEAD"] if contents is not None else []
     result = run_git([*args, "--", relpath], cwd=repo, check=False)
     if not result.ok:
         return None
