@@ -467,6 +467,33 @@ def test_all_projects_of_a_store_checkout(tmp_path: Path) -> None:
     assert _index_targets(store / "acme-web") == ["b.md"]
 
 
+def test_all_on_a_one_project_store_without_an_index_consolidates_its_root(
+    tmp_path: Path,
+) -> None:
+    # A store dedicated to one project (`--subdir .`) before its first MEMORY.md: `check
+    # --all` took it for one project and flagged its dates, `consolidate --all` found no
+    # project folder and said "Nothing to consolidate in 0 memory folders".
+    from memsync.check.run import run_check
+
+    store = tmp_path / "store"
+    write_memory(store, "a.md", "a", "Deployed yesterday.\n")
+    write_memory(store / "notes", "b.md", "b", "Rolled back today.\n")
+    (store / "README.md").write_text("Team memory, updated yesterday.\n", encoding="utf-8")
+    git("init", "-q", cwd=store)
+    _commit(store, "init", "2026-02-02T09:00:00+00:00")
+    flagged = run_check(store, all_projects=True, cwd=store).findings
+    assert sorted(f.path for f in flagged if f.rule == "relative-date") == ["a.md", "notes/b.md"]
+    plan = make_plan(store, all_projects=True)
+    assert [f.label for f in plan.folders] == ["store"]
+    assert sorted((d.path, d.value) for d in plan.folders[0].dates) == [
+        ("a.md", "2026-02-01"),
+        ("notes/b.md", "2026-02-02"),
+    ]
+    # A store of project folders keeps them apart, a stray memory at its root aside (guard).
+    write_memory(store / "notes", "MEMORY.md", "x", "- [b](b.md)\n")
+    assert [f.label for f in make_plan(store, all_projects=True).folders] == ["notes"]
+
+
 def test_team_folder_is_its_own_unit(tmp_path: Path) -> None:
     folder = tmp_path / "memory"
     write_memory(folder, "a.md", "a", "Private fact.\n")

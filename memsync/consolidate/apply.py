@@ -14,8 +14,8 @@ import hashlib
 import os
 from pathlib import Path
 
-from memsync.consolidate.folder import links_in_the_way
 from memsync.consolidate.plan import FolderPlan, Plan
+from memsync.consolidate.problems import links_in_the_way
 from memsync.errors import UserMessageError
 from memsync.model.limits import INDEX_NAME
 

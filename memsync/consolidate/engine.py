@@ -31,7 +31,6 @@ from memsync.consolidate.folder import (
     folder_scope,
     frontmatter_date,
     git_times,
-    links_in_the_way,
     memory_folders,
     read_file,
     scan_folder,
@@ -51,6 +50,7 @@ from memsync.consolidate.plan import DateChange, FolderPlan, Options, Plan
 from memsync.consolidate.problems import (
     grafted_cut,
     left_out,
+    links_in_the_way,
     over_limit,
     personal_in_team_folder,
     shallow_clone,

@@ -7,7 +7,6 @@ date fields, else the file's modification time.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
@@ -18,7 +17,7 @@ from memsync.consolidate.dedupe import Fingerprint, fingerprint
 from memsync.consolidate.evidence import named_date, stated_dates
 from memsync.consolidate.indexfit import IndexMemory
 from memsync.errors import UsageError
-from memsync.fsutil.reads import NEVER_THROUGH_LINKS, linked_part, read_regular
+from memsync.fsutil.reads import read_regular
 from memsync.model.limits import (
     ARCHIVE_DIR,
     EARLIEST_STAMP_DAY,
@@ -98,16 +97,24 @@ def memory_folders(path: Path, *, all_projects: bool) -> list[Path]:
     if not path.is_dir():
         raise UsageError(f"{path} is not a directory", hint="Pass a memory folder or a store.")
     folders = [path]
-    if all_projects and not (path / INDEX_NAME).is_file():
-        folders = [
-            child
-            for child in sorted(path.iterdir())
-            if child.is_dir()
-            and not child.is_symlink()
-            and not child.name.startswith(".")
-            and child.name not in (ARCHIVE_DIR, TEAM_DIR)
-            and any(p.suffix == ".md" for p in child.rglob("*.md"))
+    if all_projects:
+        from memsync.model.safety import one_project_store
+
+        children = sorted(path.iterdir())
+        projects = [
+            c
+            for c in children
+            if c.is_dir() and not c.is_symlink() and not c.name.startswith(".")
+            if c.name not in (ARCHIVE_DIR, TEAM_DIR)
+            and any(p.suffix == ".md" for p in c.rglob("*.md"))
         ]
+        # `check`'s rule: memories at the root and no project folder's index make the store
+        # one project's (`--subdir .` before its first MEMORY.md), not a store of none.
+        top = [c.name for c in children if c.is_file()]
+        if not one_project_store(
+            top + [f"{p.name}/{INDEX_NAME}" for p in projects if (p / INDEX_NAME).is_file()]
+        ):
+            folders = projects
     units: list[Path] = []
     for folder in folders:
         units.append(folder)
@@ -203,35 +210,6 @@ def scan_folder(
                     memories.append((rel, entry.path, stat.st_mtime))
     memories.sort()
     return memories, others, skipped
-
-
-def links_in_the_way(root: Path, relpaths: tuple[str, ...]) -> list[str]:
-    """What to tell the person of each of RELPATHS (files consolidation reads or writes in
-    ROOT) that is or lies below a symlink (memsync never reads or writes through one), or is
-    not the kind of thing it writes there (a folder or FIFO named `MEMORY.md`)."""
-    found = {
-        part: "folder" if part != rel or part == ARCHIVE_DIR else "file"
-        for rel in relpaths
-        if (part := linked_part(root, rel)) is not None
-    }
-    told = [
-        f"{root / part} is a symlink; {NEVER_THROUGH_LINKS}: replace it by a regular {kind} "
-        "(or remove it), then consolidate again"
-        for part, kind in found.items()
-    ]
-    for rel in () if found else relpaths:
-        try:
-            mode = stat.S_IFMT((root / rel).lstat().st_mode)
-        except OSError:  # absent (or unreadable, which the write will name)
-            continue
-        kind = {stat.S_IFDIR: "a folder", stat.S_IFREG: "a file"}.get(mode, "a FIFO")
-        wanted = "a folder" if rel == ARCHIVE_DIR else "a file"
-        if kind != wanted:
-            told.append(
-                f"{root / rel} is {kind} where consolidation keeps {wanted}:"
-                " rename or move it, then consolidate again"
-            )
-    return told
 
 
 def index_memory(memory: Memory, updated: tuple[float, ...]) -> IndexMemory:

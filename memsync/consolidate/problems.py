@@ -1,15 +1,17 @@
 """What a consolidation plan could not do, in the words its report gives.
 
-Owns the problem sentences of a folder's plan; imports only memsync.model.
+Owns the problem sentences of a folder's plan; imports only memsync.model and memsync.fsutil.
 """
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 
+from memsync.fsutil.reads import NEVER_THROUGH_LINKS, linked_part
 from memsync.model.index import IndexSize
-from memsync.model.limits import INDEX_NAME
+from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.model.safety import PERSONAL_ADVICE
 
 
@@ -78,3 +80,32 @@ def personal_in_team_folder(paths: Sequence[str]) -> str:
         f"{shown}: `type: user` {PERSONAL_ADVICE} (not added to the team {INDEX_NAME}; "
         "`memsync check` reports it as user-in-team)"
     )
+
+
+def links_in_the_way(root: Path, relpaths: tuple[str, ...]) -> list[str]:
+    """What to tell the person of each of RELPATHS (files consolidation reads or writes in
+    ROOT) that is or lies below a symlink (memsync never reads or writes through one), or is
+    not the kind of thing it writes there (a folder or FIFO named `MEMORY.md`)."""
+    found = {
+        part: "folder" if part != rel or part == ARCHIVE_DIR else "file"
+        for rel in relpaths
+        if (part := linked_part(root, rel)) is not None
+    }
+    told = [
+        f"{root / part} is a symlink; {NEVER_THROUGH_LINKS}: replace it by a regular {kind} "
+        "(or remove it), then consolidate again"
+        for part, kind in found.items()
+    ]
+    for rel in () if found else relpaths:
+        try:
+            mode = stat.S_IFMT((root / rel).lstat().st_mode)
+        except OSError:  # absent (or unreadable, which the write will name)
+            continue
+        kind = {stat.S_IFDIR: "a folder", stat.S_IFREG: "a file"}.get(mode, "a FIFO")
+        wanted = "a folder" if rel == ARCHIVE_DIR else "a file"
+        if kind != wanted:
+            told.append(
+                f"{root / rel} is {kind} where consolidation keeps {wanted}:"
+                " rename or move it, then consolidate again"
+            )
+    return told
