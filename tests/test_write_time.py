@@ -339,3 +339,19 @@ def test_a_line_moved_to_another_memory_or_within_one_keeps_the_day_it_was_writt
         report = laptop.memsync("consolidate", str(folder), "--dry-run").stdout
         assert "| yesterday | on 2026-09-04 | 2026-09-05 | git blame |" in report, folder
         assert "| tomorrow | on 2026-09-15 | 2026-09-14 | git blame |" in report, folder
+
+
+def test_a_live_folder_consolidated_with_all_is_still_dated_by_its_store(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    # `consolidate LIVE --all` (a live folder is one project) looked up no store history: a
+    # line imported on 2026-09-05 in a memory edited on 2026-10-15 took the file's day.
+    laptop = machines[0]
+    remote, project, live = _fresh(laptop, tmp_path)
+    _memory(live, "deploy", "Intro line.\nWe deployed the hotfix yesterday.", day="2026-09-05")
+    laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
+    _memory(live, "deploy", "Intro.\nWe deployed the hotfix yesterday.\nMore.", day="2026-10-15")
+    laptop.memsync("push", cwd=project)
+    for extra in ((), ("--all",)):
+        report = laptop.memsync("consolidate", str(live), *extra, "--dry-run").stdout
+        assert "| yesterday | on 2026-09-04 | 2026-09-05 | git blame |" in report, extra

@@ -28,7 +28,7 @@ class ConsolidateTarget:
 def consolidate_target(path: Path | None, all_projects: bool, project: Path) -> ConsolidateTarget:
     """Resolve what to consolidate: PATH, the store checkout around PROJECT, or its memory."""
     folder = path if path is not None else _default_folder(all_projects, project)
-    return ConsolidateTarget(folder, () if all_projects else store_histories(folder))
+    return ConsolidateTarget(folder, store_histories(folder))
 
 
 def _default_folder(all_projects: bool, project: Path) -> Path:
