@@ -318,27 +318,48 @@ def test_a_live_folders_team_memories_are_dated_by_the_team_stores_history(
     assert written in outage.read_text()
 
 
+def _moving(live: Path, *, moved: bool) -> None:
+    """A note in `src` (2026-09-05) and one in `plan` (2026-09-14); MOVED: on 2026-10-15, the
+    first into `dst`, the second below its file's last line."""
+    if not moved:
+        _memory(
+            live, "src", "Source notes.\nThe release was cut yesterday.\nMore.", day="2026-09-05"
+        )
+        _memory(live, "dst", "Destination notes.", day="2026-09-05")
+        _memory(live, "plan", "Plan.\nWe freeze the branch tomorrow.\nTail line.", day="2026-09-14")
+        return
+    _memory(live, "src", "Source notes.\nMore.", day="2026-10-15")
+    _memory(live, "dst", "Destination notes.\nThe release was cut yesterday.", day="2026-10-15")
+    _memory(live, "plan", "Plan.\nTail line.\nWe freeze the branch tomorrow.", day="2026-10-15")
+
+
 def test_a_line_moved_to_another_memory_or_within_one_keeps_the_day_it_was_written(
     machines: list[Machine], tmp_path: Path
 ) -> None:
     # Claude Code tidies memories: a note moved from one file to another, or down its own
-    # file, was blamed on the move's commit, so its "yesterday" became the day before the move.
+    # file, was blamed on the move's commit, so its "yesterday" became the day before the move
+    # (`on 2026-10-14`). Before the push, the live folder dated it by its new file's time while
+    # a clone still had it in its old memory.
     laptop = machines[0]
     remote, project, live = _fresh(laptop, tmp_path)
-    _memory(live, "src", "Source notes.\nThe release was cut yesterday.\nMore.", day="2026-09-05")
-    _memory(live, "dst", "Destination notes.", day="2026-09-05")
-    _memory(live, "plan", "Plan.\nWe freeze the branch tomorrow.\nTail line.", day="2026-09-14")
+    _moving(live, moved=False)
     laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
-    _memory(live, "src", "Source notes.\nMore.", day="2026-10-15")
-    _memory(live, "dst", "Destination notes.\nThe release was cut yesterday.", day="2026-10-15")
-    _memory(live, "plan", "Plan.\nTail line.\nWe freeze the branch tomorrow.", day="2026-10-15")
-    laptop.memsync("push", cwd=project)
-    clone = tmp_path / "clone"
-    git("clone", "-q", str(remote), str(clone), cwd=tmp_path)
-    for folder in (next(p.parent for p in clone.rglob("dst.md")), live):
-        report = laptop.memsync("consolidate", str(folder), "--dry-run").stdout
-        assert "| yesterday | on 2026-09-04 | 2026-09-05 | git blame |" in report, folder
-        assert "| tomorrow | on 2026-09-15 | 2026-09-14 | git blame |" in report, folder
+    before = tmp_path / "before"
+    git("clone", "-q", str(remote), str(before), cwd=tmp_path)
+    _moving(live, moved=True)
+    _memory(live, "new", "Added today, a new note.", day="2026-10-15")
+    after = tmp_path / "after"
+    for clone in (before, after):
+        if clone == after:
+            laptop.memsync("push", cwd=project)
+            git("clone", "-q", str(remote), str(after), cwd=tmp_path)
+        for folder in (next(p.parent for p in clone.rglob("dst.md")), live):
+            report = laptop.memsync("consolidate", str(folder), "--dry-run").stdout
+            assert "| yesterday | on 2026-09-04 | 2026-09-05 | git blame |" in report, folder
+            assert "| tomorrow | on 2026-09-15 | 2026-09-14 | git blame |" in report, folder
+        # A new line is dated as its commit will date it, then by that commit (guard).
+        source = "file modification time" if clone == before else "git blame"
+        assert f"| today | on 2026-10-15 | 2026-10-15 | {source} |" in report
 
 
 def test_a_live_folder_consolidated_with_all_is_still_dated_by_its_store(

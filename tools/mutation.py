@@ -118,7 +118,7 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/test_reviewland_fast.py", "tests/test_gitcmd.py"],
     ),
     "shallow-dates": (
-        ["memsync/git/history.py", "memsync/git/refs.py", "memsync/consolidate/dates.py"],
+        ["memsync/git/blame.py", "memsync/git/refs.py", "memsync/consolidate/dates.py"],
         [
             "tests/test_shallow_dates_fast.py",
             "tests/test_dates.py",

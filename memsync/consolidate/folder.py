@@ -335,7 +335,7 @@ def written_dates(
     blame: list[git.BlameLine] | None = None
     if repo is not None:
         relpath = f"{prefix}/{path}" if prefix else path
-        blame = git.blame_lines(repo, relpath, contents, shallow)
+        blame = git.blame_lines(repo, relpath, contents, shallow, moved_from=prefix)
 
     # A stamp in the future is a wrong clock or a typo, not when the memory was written.
     stamp = fallback if fallback is not None and fallback[0] <= date.today() else None

@@ -11,12 +11,11 @@ TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMAR
 if TYPE_CHECKING:
     from typing import Any
 
+    from memsync.git.blame import BlameLine, blame_lines
     from memsync.git.history import (
-        BlameLine,
         LogEntry,
         TreeChanges,
         authored_time,
-        blame_lines,
         change_times,
         commit_messages,
         commits_touching,
@@ -101,7 +100,7 @@ if TYPE_CHECKING:
 # fetches and reads refs does not pay for the history, object and work-tree parsers.
 _WHERE: dict[str, str] = {
     "ANSWERED": "remote",
-    "BlameLine": "history",
+    "BlameLine": "blame",
     "DEFAULT_TIMEOUT": "run",
     "GitResult": "run",
     "Identity": "objects",
@@ -112,7 +111,7 @@ _WHERE: dict[str, str] = {
     "ZERO_SHA": "ids",
     "ahead_behind": "refs",
     "any_ref_under": "refs",
-    "blame_lines": "history",
+    "blame_lines": "blame",
     "blob_ids": "objects",
     "blob_sha": "ids",
     "change_times": "history",
