@@ -343,11 +343,17 @@ def test_a_line_moved_to_another_memory_or_within_one_keeps_the_day_it_was_writt
     laptop = machines[0]
     remote, project, live = _fresh(laptop, tmp_path)
     _moving(live, moved=False)
+    _memory(live, "rota", "Standup moves to tomorrow at ten.", day="2026-09-05")
+    _memory(live, "calls", "Call log.\nThe vendor called us yesterday.", day="2026-09-05")
     laptop.memsync("init", "--private", str(remote), "--no-hooks", cwd=project)
     before = tmp_path / "before"
     git("clone", "-q", str(remote), str(before), cwd=tmp_path)
     _moving(live, moved=True)
     _memory(live, "new", "Added today, a new note.", day="2026-10-15")
+    _memory(live, "calls", "Call log.", day="2026-10-15")
+    _memory(live, "vendor", "The vendor called us yesterday.", day="2026-10-15")  # a new memory
+    # The same words written again in a new memory, the old one keeping them: no move.
+    _memory(live, "again", "Another note.\nStandup moves to tomorrow at ten.", day="2026-10-15")
     after = tmp_path / "after"
     for clone in (before, after):
         if clone == after:
@@ -357,9 +363,12 @@ def test_a_line_moved_to_another_memory_or_within_one_keeps_the_day_it_was_writt
             report = laptop.memsync("consolidate", str(folder), "--dry-run").stdout
             assert "| yesterday | on 2026-09-04 | 2026-09-05 | git blame |" in report, folder
             assert "| tomorrow | on 2026-09-15 | 2026-09-14 | git blame |" in report, folder
+            vendor = "vendor.md:7" if folder == live or clone == after else "calls.md:8"
+            assert f"| `{vendor}` | yesterday | on 2026-09-04 | 2026-09-05 | git blame |" in report
         # A new line is dated as its commit will date it, then by that commit (guard).
         source = "file modification time" if clone == before else "git blame"
         assert f"| today | on 2026-10-15 | 2026-10-15 | {source} |" in report
+        assert f"| tomorrow | 2026-10-16 | 2026-10-15 | {source} |" in report
 
 
 def test_a_live_folder_consolidated_with_all_is_still_dated_by_its_store(

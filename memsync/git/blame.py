@@ -45,9 +45,10 @@ def blame_lines(
     blame marks `boundary` on one of them is `cut` (a root commit is a boundary too, but its
     lines were written then)."""
     result = _blame(repo, relpath, [], at_head=contents is not None)
-    if result is None:
+    if result is None and contents is None:
         return None
-    lines, texts = _porcelain(result, shallow)
+    # A live file HEAD does not have yet is all new lines, some perhaps moved from elsewhere.
+    lines, texts = _porcelain(result or b"", shallow)
     if contents is None:
         return lines
     try:
@@ -62,7 +63,9 @@ def blame_lines(
             aligned[block.a + k] = lines[block.b + k]
     if moved_from is not None:
         new = [k for k, line in enumerate(aligned) if not line.committed and _long(live[k])]
-        found = _moved_lines(repo, moved_from, {live[k] for k in new[:_MOST_LOOKED_UP]}, shallow)
+        inner = relpath[len(moved_from) + 1 :] if moved_from else relpath
+        here = _Here(relpath, moved_from, contents.parents[inner.count("/")])
+        found = _moved_lines(repo, here, {live[k] for k in new[:_MOST_LOOKED_UP]}, shallow)
         for k in new[:_MOST_LOOKED_UP]:
             aligned[k] = found.get(live[k], aligned[k])
     return aligned
@@ -109,13 +112,36 @@ def _long(text: bytes) -> bool:
     return sum(ch.isalnum() for ch in text.decode("utf-8", "replace")) >= _MOVED
 
 
+@dataclass(frozen=True)
+class _Here:
+    """The live file being blamed (RELPATH in the repository), the project FOLDER in the
+    repository, and the live folder that holds the project's files."""
+
+    relpath: str
+    folder: str
+    live: Path
+
+    def still_has(self, path: str, text: bytes) -> bool:
+        """Whether the live copy of PATH (in the repository) still has the line TEXT: then
+        the live file's TEXT is a copy or the same words written again, not a moved line."""
+        if path == self.relpath:
+            return False  # moved within the file blamed
+        try:
+            data = (self.live / path[len(self.folder) + 1 if self.folder else 0 :]).read_bytes()
+        except OSError:
+            return False  # deleted or renamed since: its lines went somewhere
+        return text in data.split(b"\n")
+
+
 def _moved_lines(
-    repo: Path, folder: str, texts: set[bytes], shallow: frozenset[str]
+    repo: Path, here: _Here, texts: set[bytes], shallow: frozenset[str]
 ) -> dict[bytes, BlameLine]:
-    """The blame of each of TEXTS where HEAD has that very line under FOLDER (its oldest):
-    one `git grep`, then one blame of just those lines per file holding any."""
+    """The blame of each of TEXTS where HEAD has that very line under HERE's folder (its
+    oldest), in a file whose live copy no longer has it: one `git grep`, then one blame of
+    just those lines per file holding any."""
     if not texts:
         return {}
+    folder = here.folder
     patterns = [arg for text in sorted(texts) for arg in ("-e", text.decode("utf-8", "replace"))]
     # git grep has no whole-line match (`-x`): a hit is kept when its line is one of TEXTS.
     args = ["grep", "-z", "-n", "-F", "--no-color", *patterns, "HEAD", "--"]
@@ -124,8 +150,9 @@ def _moved_lines(
     for hit in result.stdout.split(b"\n") if result.ok else []:
         name, _, rest = hit.partition(b"\0")
         number, _, text = rest.partition(b"\0")
-        if name.startswith(b"HEAD:") and number.isdigit() and text in texts:
-            path = name[5:].decode("utf-8", "surrogateescape")
+        path = name[5:].decode("utf-8", "surrogateescape")
+        wanted = name.startswith(b"HEAD:") and number.isdigit() and text in texts
+        if wanted and not here.still_has(path, text):
             where.setdefault(path, []).append(int(number))
     found: dict[bytes, BlameLine] = {}
     for path, numbers in sorted(where.items()):
