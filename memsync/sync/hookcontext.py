@@ -55,8 +55,11 @@ def _memory_paths(report: StoreReport, paths: Sequence[str]) -> list[str]:
     return [p for p in paths if is_memory_file(p, scope) and not is_index_path(p)]
 
 
-def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
-    """Index lines of the memories REPORT wrote, then the changes no index line names."""
+def _changed_lines(
+    report: StoreReport, index: list[str], loaded: frozenset[str] = frozenset()
+) -> list[str]:
+    """Index lines of the memories REPORT wrote and the lines not in LOADED (the index as the
+    client loaded it, when the pull changed it), then the changes no index line names."""
     from memsync.model.index import parse_index_text
 
     updated = set(_memory_paths(report, report.updated))
@@ -65,8 +68,9 @@ def _changed_lines(report: StoreReport, index: list[str]) -> list[str]:
     # Read as one index: an entry inside a comment the client loads as written is no entry.
     for line in parse_index_text("\n".join(index)).lines:
         entry = line.entry
-        if entry is not None and entry.target in updated:
-            lines.append(clean_line(line.text))
+        shown = clean_line(line.text)
+        if entry is not None and (entry.target in updated or (loaded and shown not in loaded)):
+            lines.append(shown)
             named.add(entry.target)
     lines.extend(f"- {quote_name(p)} (no index line)" for p in sorted(updated - named))
     lines.extend(f"- removed: {quote_name(p)}" for p in _memory_paths(report, report.deleted))
@@ -133,22 +137,45 @@ def pull_sections(reports: Sequence[StoreReport], *, resumed: bool = False) -> l
         if not report.live_dir:
             continue
         live = Path(report.live_dir)
-        index_file = live / "MEMORY.md"
         if report.scope == "team":
             updated = _memory_paths(report, report.updated)
             deleted = _memory_paths(report, report.deleted)
             if not resumed or updated or deleted:
                 sections.append(team_section(live, updated, deleted))
-        elif _memory_paths(report, report.changed_live):
-            heading = (
-                "memsync brought memory changes from other machines after this session loaded "
-                f"MEMORY.md, so the copy loaded above is out of date: Read {index_file} before "
-                "you change it, never rewrite it from that copy. Index lines of the new or "
-                f"changed memories in {live} (Read a file for its content):"
-            )
-            lines = _changed_lines(report, _read_index(index_file))
-            sections.append(Section(heading, tuple(lines), str(index_file)))
+        else:
+            section = _private_section(report, live)
+            if section is not None:
+                sections.append(section)
     return sections
+
+
+def _private_section(report: StoreReport, live: Path) -> Section | None:
+    """What the pull changed in the private memory the client had already loaded: the index
+    lines it brought (a retitle alone included), or None when it changed nothing there."""
+    index_file = live / "MEMORY.md"
+    # Only the top index is loaded: a change to it makes the loaded copy stale.
+    index_changed = "MEMORY.md" in report.changed_live
+    if not index_changed and not _memory_paths(report, report.changed_live):
+        return None
+    if index_changed:
+        from memsync.sync.indexkeep import loaded_index_file
+
+        loaded = frozenset(clean_line(ln) for ln in _read_index(loaded_index_file(live)))
+        heading = (
+            "memsync brought memory changes from other machines after this session loaded "
+            f"MEMORY.md, so the copy loaded above is out of date: Read {index_file} before "
+            "you change it, never rewrite it from that copy. Index lines of the new or "
+            f"changed memories in {live} (Read a file for its content):"
+        )
+    else:
+        loaded = frozenset()
+        heading = (
+            "memsync brought changes to these memories from other machines after this session "
+            "loaded MEMORY.md (the index itself is unchanged). Their index lines in "
+            f"{live} (Read a file for its content):"
+        )
+    lines = _changed_lines(report, _read_index(index_file), loaded)
+    return Section(heading, tuple(lines), str(index_file))
 
 
 def short_names(paths: Sequence[str], quote: bool = True, most: int = MAX_NAMES) -> str:
