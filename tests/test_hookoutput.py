@@ -277,3 +277,14 @@ def test_a_team_folder_whose_index_shows_nothing_names_its_memories(tmp_path: Pa
     (team / "MEMORY.md").write_text("\n\n")
     [shared] = pull_sections([_report("team", team)])
     assert shared.lines == (f"(the team index lists none of them; {said}",)
+
+
+def test_the_lines_a_pull_changed_are_kept_first_when_not_all_fit() -> None:
+    lines = tuple(f"- [Memory {i}](m{i}.md) — hook number {i} " + "x" * 80 for i in range(300))
+    text = fit_sections((Section("Team index:", lines, "/t/MEMORY.md", frozenset({299})),), 10_000)
+    assert len(text) <= 10_000
+    shown = [line for line in text.splitlines() if line.startswith("- [Memory")]
+    assert shown[0] == lines[0] and shown[-1] == lines[299]  # in index order, the change kept
+    assert f"({300 - len(shown)} more lines not shown: Read /t/MEMORY.md)" in text
+    # All fits: no line moves.
+    assert fit_sections((Section("T:", ("a", "b"), None, frozenset({1})),), 10_000) == "T:\na\nb"

@@ -104,7 +104,18 @@ def team_section(live: Path, updated: Sequence[str] = (), deleted: Sequence[str]
     heading.append(f"Team index ({index_file}):")
     empty = f"(team index not shown: {link})" if link else _no_index(live)
     lines = tuple(index or [empty])
-    return Section("\n".join(heading), lines, str(index_file))
+    return Section("\n".join(heading), lines, str(index_file), _lines_of(index, updated))
+
+
+def _lines_of(index: list[str], memories: Sequence[str]) -> frozenset[int]:
+    """Positions of INDEX's entries that link to MEMORIES."""
+    from memsync.model.index import parse_index_text
+
+    wanted = set(memories)
+    lines = parse_index_text("\n".join(index)).lines if wanted else ()
+    return frozenset(
+        n for n, line in enumerate(lines) if line.entry and line.entry.target in wanted
+    )
 
 
 def _no_index(live: Path) -> str:

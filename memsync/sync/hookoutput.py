@@ -59,6 +59,9 @@ class Section:
     lines: tuple[str, ...] = ()
     # Absolute path the model can Read for the lines that did not fit.
     full_text_in: str | None = None
+    # Positions of the lines to show before the others when not all fit: what a pull changed
+    # matters more than the lines around it.
+    first: frozenset[int] = frozenset()
 
     def more_line(self, hidden: int) -> str:
         """The line that stands in for HIDDEN lines that did not fit."""
@@ -142,15 +145,27 @@ def fit_sections(sections: tuple[Section, ...], limit: int) -> str:
     fixed = sum(js_length(s.heading) for s in sections) + 2 * max(len(sections) - 1, 0)
     reserve = sum(js_length(s.more_line(len(s.lines))) + 1 for s in sections if s.lines)
     room = limit - fixed - reserve
-    blocks: list[str] = []
-    for section in sections:
-        shown: list[str] = []
-        for line in section.lines:
+    picked: list[set[int]] = [set() for _ in sections]
+    # Each section's `first` lines come before any other line, wherever they stand.
+    for chosen, section in zip(picked, sections, strict=True):
+        for n in sorted(i for i in section.first if 0 <= i < len(section.lines)):
+            cost = js_length(section.lines[n]) + 1
+            if cost > room:
+                break
+            chosen.add(n)
+            room -= cost
+    for chosen, section in zip(picked, sections, strict=True):
+        for n, line in enumerate(section.lines):
+            if n in chosen:
+                continue
             cost = js_length(line) + 1
             if cost > room:
                 break
-            shown.append(line)
+            chosen.add(n)
             room -= cost
+    blocks: list[str] = []
+    for chosen, section in zip(picked, sections, strict=True):
+        shown = [line for n, line in enumerate(section.lines) if n in chosen]
         hidden = len(section.lines) - len(shown)
         if hidden:
             shown.append(section.more_line(hidden))

@@ -42,3 +42,35 @@ def test_a_retitle_alone_is_told_and_a_body_edit_alone_does_not_call_the_index_s
     assert OUT_OF_DATE not in hook
     assert "(the index itself is unchanged)" in hook
     assert f"{retitled}\n" in hook
+
+
+def test_a_team_memory_arriving_with_a_long_team_index_keeps_its_line_in_what_fits(
+    site,
+) -> None:
+    a, b = site("alice-laptop"), site("bob-laptop")
+    a.team.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for i in range(100):
+        name = f"convention-{i:03d}"
+        (a.team / f"{name}.md").write_text(
+            memory_text(name, f"Convention {i}", "project", f"Rule {i}."), encoding="utf-8"
+        )
+        lines.append(f"- [Convention {i:03d}]({name}.md) — " + "what everyone does, " * 5 + "x")
+    (a.team / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    a.machine.memsync("push", cwd=a.project)
+    b.machine.memsync("pull", cwd=b.project)
+    # A teammate adds one memory; its line is the last of an index too long for the hook.
+    newest = "- [Newest](newest.md) — the convention everyone must hear of"
+    (a.team / "newest.md").write_text(
+        memory_text("newest", "Newest", "project", "New rule."), encoding="utf-8"
+    )
+    (a.team / "MEMORY.md").write_text("\n".join([*lines, newest]) + "\n", encoding="utf-8")
+    a.machine.memsync("push", cwd=a.project)
+    _, requests = b.session()
+    context = first_context(requests)
+    assert "persisted-output" not in context
+    assert 'New or changed by this pull: "newest.md"' in context
+    assert newest in context
+    hidden = [line for line in lines if line not in context]
+    assert hidden and lines[0] in context
+    assert f"({len(hidden)} more lines not shown: Read {b.team / 'MEMORY.md'})" in context
