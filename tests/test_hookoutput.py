@@ -288,3 +288,21 @@ def test_the_lines_a_pull_changed_are_kept_first_when_not_all_fit() -> None:
     assert f"({300 - len(shown)} more lines not shown: Read /t/MEMORY.md)" in text
     # All fits: no line moves.
     assert fit_sections((Section("T:", ("a", "b"), None, frozenset({1})),), 10_000) == "T:\na\nb"
+
+
+def test_the_team_section_names_what_stays_held_back_here(tmp_path: Path) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "MEMORY.md").write_text("- [Db](db.md) — psql\n- [Me](me.md) — me\n")
+    held = (
+        Finding("db.md", 9, "secret", "error", "possible secret"),
+        Finding("db.md", 12, "secret", "error", "possible secret"),
+        Finding("me\n.md", 4, "user-in-team", "error", "a user memory"),
+    )
+    [shared] = pull_sections([_report("team", team, blocked=held)])
+    assert (
+        "\nNot shared: memsync holds these back on this machine until they are fixed (the "
+        'person was told why and how): "db.md" (secret), "me\\u000a.md" (user-in-team)\n'
+    ) in shared.heading
+    [clean] = pull_sections([_report("team", team)])
+    assert "Not shared" not in clean.heading

@@ -13,6 +13,7 @@ from memsync.sync.hookoutput import Section, clean_line, quote_name
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
+    from memsync.check.findings import Finding
     from memsync.sync.report import StoreReport
 
 MAX_NAMES = 4
@@ -90,9 +91,14 @@ TEAM_GUIDANCE = (
 )
 
 
-def team_section(live: Path, updated: Sequence[str] = (), deleted: Sequence[str] = ()) -> Section:
+def team_section(
+    live: Path,
+    updated: Sequence[str] = (),
+    deleted: Sequence[str] = (),
+    held: Sequence[Finding] = (),
+) -> Section:
     """The team folder, when to save there, what this pull changed (the memories UPDATED
-    and DELETED), then the team index."""
+    and DELETED), what stays on this machine (HELD back), then the team index."""
     index_file = live / "MEMORY.md"
     link = _team_link(live)
     index = [] if link else [clean_line(ln) for ln in _read_index(index_file) if ln.strip()]
@@ -101,10 +107,29 @@ def team_section(live: Path, updated: Sequence[str] = (), deleted: Sequence[str]
         heading.append(f"New or changed by this pull: {short_names(updated, most=20)}")
     if deleted:
         heading.append(f"Removed by this pull: {short_names(deleted, most=20)}")
+    if held:
+        # The index below lists them, yet the team does not have this version: the model
+        # must not tell the person they were shared.
+        heading.append(
+            "Not shared: memsync holds these back on this machine until they are fixed (the "
+            f"person was told why and how): {_held_names(held)}"
+        )
     heading.append(f"Team index ({index_file}):")
     empty = f"(team index not shown: {link})" if link else _no_index(live)
     lines = tuple(index or [empty])
     return Section("\n".join(heading), lines, str(index_file), _lines_of(index, updated))
+
+
+def _held_names(held: Sequence[Finding]) -> str:
+    """Each held-back file once, quoted, with the rules it broke: `"db.md" (secret)`."""
+    rules: dict[str, list[str]] = {}
+    for finding in held:
+        found = rules.setdefault(finding.path, [])
+        if finding.rule not in found:
+            found.append(finding.rule)
+    shown = [f"{quote_name(path)} ({', '.join(r)})" for path, r in list(rules.items())[:20]]
+    more = len(rules) - len(shown)
+    return ", ".join(shown) + (f", +{more} more" if more > 0 else "")
 
 
 def _lines_of(index: list[str], memories: Sequence[str]) -> frozenset[int]:
@@ -152,7 +177,7 @@ def pull_sections(reports: Sequence[StoreReport], *, resumed: bool = False) -> l
             updated = _memory_paths(report, report.updated)
             deleted = _memory_paths(report, report.deleted)
             if not resumed or updated or deleted:
-                sections.append(team_section(live, updated, deleted))
+                sections.append(team_section(live, updated, deleted, report.blocked))
         else:
             section = _private_section(report, live)
             if section is not None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from testing.claude_sites import first_context, memory_text
+from testing.claude_sites import first_context, hook_json, memory_text
+from testing.gitrepo import git
+from testing.messages_api import write
 
 pytestmark = pytest.mark.realclient
 
@@ -74,3 +76,38 @@ def test_a_team_memory_arriving_with_a_long_team_index_keeps_its_line_in_what_fi
     hidden = [line for line in lines if line not in context]
     assert hidden and lines[0] in context
     assert f"({len(hidden)} more lines not shown: Read {b.team / 'MEMORY.md'})" in context
+
+
+def test_a_secret_the_model_saved_in_team_memory_stays_here_and_both_are_told(
+    site, remotes
+) -> None:
+    _, team_remote = remotes
+    a = site("alice-laptop")
+    # Not one of the client's own 52 rules (it refuses those writes): memsync's generic one.
+    body = 'Staging DB: password = "hX9kq2Lm7Vr4Tz8Wc1Np5Bs3"\nConnect with psql.'
+    line = "- [Staging DB](staging-db.md) — psql to staging"
+    a.session(
+        [
+            write(
+                str(a.team / "staging-db.md"),
+                memory_text("staging-db", "How to reach staging", "reference", body),
+            ),
+            write(str(a.team / "MEMORY.md"), line + "\n"),
+        ]
+    )
+    pushed = git("ls-tree", "-r", "--name-only", "main", cwd=team_remote).split()
+    assert "acme-api/staging-db.md" not in pushed
+    index = git("show", "main:acme-api/MEMORY.md", cwd=team_remote)
+    assert "staging-db" not in index and "hX9kq2" not in index
+    run, requests = a.session()
+    # The person hears of it at the next start (nobody sees a SessionEnd hook's output).
+    [output] = hook_json(run)
+    message = output["systemMessage"]
+    assert "memsync: team: not synced: staging-db.md:9: error: possible secret" in message
+    assert "Remove the credential" in message
+    # The model sees the memory in the team index: it is told the team does not have it.
+    context = first_context(requests)
+    assert line in context
+    assert "Not shared: memsync holds these back on this machine until they are fixed" in context
+    assert '"staging-db.md" (secret)' in context
+    assert "hX9kq2" not in output["hookSpecificOutput"]["additionalContext"]
