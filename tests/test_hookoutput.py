@@ -306,3 +306,19 @@ def test_the_team_section_names_what_stays_held_back_here(tmp_path: Path) -> Non
     ) in shared.heading
     [clean] = pull_sections([_report("team", team)])
     assert "Not shared" not in clean.heading
+
+
+def test_private_changes_come_before_team_changes_when_not_all_fit(tmp_path: Path) -> None:
+    private, team = tmp_path / "memory", tmp_path / "memory" / "team"
+    team.mkdir(parents=True)
+    mine = [f"- [Mine {i}](p{i}.md) — " + "p" * 120 for i in range(50)]
+    ours = [f"- [Ours {i}](t{i}.md) — " + "t" * 120 for i in range(100)]
+    (private / "MEMORY.md").write_text("\n".join(mine) + "\n")
+    (team / "MEMORY.md").write_text("\n".join(ours) + "\n")
+    reports = [
+        _report("private", private, updated=tuple(f"p{i}.md" for i in range(50))),
+        _report("team", team, updated=tuple(f"t{i}.md" for i in range(100))),
+    ]
+    text = fit_sections(tuple(pull_sections(reports)), CONTEXT_LIMIT)
+    assert all(line in text for line in mine)  # the private changes all fit, first
+    assert ours[0] in text and ours[-1] not in text

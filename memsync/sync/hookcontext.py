@@ -211,7 +211,8 @@ def _private_section(report: StoreReport, live: Path) -> Section | None:
             f"{live} (Read a file for its content):"
         )
     lines = _changed_lines(report, _read_index(index_file), loaded)
-    return Section(heading, tuple(lines), str(index_file))
+    # Every line here is a change: it keeps its room ahead of the team lines a pull changed.
+    return Section(heading, tuple(lines), str(index_file), frozenset(range(len(lines))))
 
 
 def short_names(paths: Sequence[str], quote: bool = True, most: int = MAX_NAMES) -> str:
