@@ -175,12 +175,21 @@ def test_the_changed_private_index_heading_says_to_read_the_file(tmp_path: Path)
     live = tmp_path / "memory"
     live.mkdir()
     (live / "MEMORY.md").write_bytes(b"- [One](one.md) \xff broken\n")  # not UTF-8: replaced
-    [changed] = pull_sections([_private(live, updated=("one.md",))])
+    # The pull changed the index too: the copy the client loaded is stale.
+    [changed] = pull_sections([_private(live, updated=("one.md", "MEMORY.md"))])
     assert changed.heading == (
         "memsync brought memory changes from other machines after this session loaded "
         f"MEMORY.md, so the copy loaded above is out of date: Read {live / 'MEMORY.md'} before "
         "you change it, never rewrite it from that copy. Index lines of the new or changed "
         f"memories in {live} (Read a file for its content):"
+    )
+    assert changed.lines == ("- [One](one.md) \ufffd broken",)
+    # Only the memory changed: the loaded index is current, and the heading says so.
+    [changed] = pull_sections([_private(live, updated=("one.md",))])
+    assert changed.heading == (
+        "memsync brought changes to these memories from other machines after this session "
+        f"loaded MEMORY.md (the index itself is unchanged). Their index lines in {live} (Read "
+        "a file for its content):"
     )
     assert changed.lines == ("- [One](one.md) \ufffd broken",)
 
