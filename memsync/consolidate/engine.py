@@ -51,6 +51,7 @@ from memsync.consolidate.problems import (
     grafted_cut,
     left_out,
     links_in_the_way,
+    not_utf8,
     over_limit,
     personal_in_team_folder,
     shallow_clone,
@@ -60,7 +61,7 @@ from memsync.errors import UsageError
 from memsync.model.index import Index, IndexLine, link_paths, parse_entry, parse_index
 from memsync.model.limits import ARCHIVE_DIR, INDEX_NAME
 from memsync.model.memory import Memory, compose, parse_memory, parse_yaml_mapping
-from memsync.model.safety import personal_in_team
+from memsync.model.safety import encoding_reason, personal_in_team
 from memsync.model.textcodec import encode
 
 __all__ = ["apply_plan", "make_plan", "plan_folder"]  # apply_plan: its home is apply.py
@@ -71,6 +72,15 @@ def plan_folder(root: Path, options: Options, *, label: str | None = None) -> Fo
     linked = links_in_the_way(root, (INDEX_NAME, ARCHIVE_DIR, INDEX_LINES))
     if linked:  # the index or archive/ read or written through a link: the folder is left
         return FolderPlan(root=root, label=label or root.name, problems=tuple(linked))
+    # An index consolidation rewrites but cannot read whole would lose every byte it cannot
+    # decode (sync holds such a file back): the folder is left.
+    undecodable = [
+        not_utf8(root / rel, why)
+        for rel in (INDEX_NAME, INDEX_LINES)
+        if (why := encoding_reason(read_file(str(root / rel))[0])) is not None
+    ]
+    if undecodable:
+        return FolderPlan(root=root, label=label or root.name, problems=tuple(undecodable))
     scope = folder_scope(root, options.scope)
     found, others, skipped = scan_folder(root, scope)
     repo, prefix, commit_times = git_times(root)

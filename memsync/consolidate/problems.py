@@ -109,3 +109,11 @@ def links_in_the_way(root: Path, relpaths: tuple[str, ...]) -> list[str]:
                 " rename or move it, then consolidate again"
             )
     return told
+
+
+def not_utf8(path: Path, reason: str) -> str:
+    """PATH, a file consolidation rewrites, is not UTF-8 (REASON says where)."""
+    return (
+        f"{path} is {reason}: memsync never syncs it, and rewriting it would lose what it "
+        "cannot read; save it as UTF-8, then consolidate again"
+    )

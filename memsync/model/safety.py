@@ -158,6 +158,11 @@ def content_reason(data: bytes) -> str | None:
     """Why DATA cannot be synced (too large, not UTF-8), or None when it can."""
     if len(data) > MAX_MEMORY_BYTES:
         return size_reason(len(data))
+    return encoding_reason(data)
+
+
+def encoding_reason(data: bytes) -> str | None:
+    """Where DATA stops being UTF-8 (`not valid UTF-8 (line 3, byte 40)`), or None."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:

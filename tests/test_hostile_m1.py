@@ -1,0 +1,58 @@
+"""Hostile input through the commands a person and the hooks run (review m1): never a
+traceback, the file named with what to do, nothing lost or rewritten behind the person's back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from testing.machines import Machine
+from testing.memories import write_memory
+
+LATIN1_LINE = b"- Notes from the caf\xe9 meeting\n"
+
+
+def _bad_byte(before: bytes) -> int:
+    """Where LATIN1_LINE's bad byte lands after the bytes BEFORE it."""
+    return len(before) + LATIN1_LINE.index(b"\xe9")
+
+
+def test_consolidate_leaves_a_folder_whose_index_is_not_utf8(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """m1: `consolidate --yes` rewrote a Latin-1 `MEMORY.md` with U+FFFD in place of each
+    byte it could not read (the person's text lost; sync holds such an index back). Now the
+    folder is left as it is and the index is named with the fix."""
+    live = tmp_path / "memory"
+    write_memory(live, "deploy.md", "deploy", "Deploys go out on Fridays.")
+    write_memory(live, "dupa.md", "dupa", "identical body\n")
+    write_memory(live, "dupb.md", "dupb", "identical body\n")
+    index = live / "MEMORY.md"
+    good = b"- [deploy](deploy.md) \xe2\x80\x94 Fridays\n"
+    index.write_bytes(good + LATIN1_LINE)
+    before = {p.name: p.read_bytes() for p in live.iterdir()}
+    done = machines[0].memsync("consolidate", str(live), "--yes", check=False)
+    said = done.stdout + done.stderr
+    assert done.returncode in (0, 1) and "Traceback" not in said, said
+    assert f"{index} is not valid UTF-8 (line 2, byte {_bad_byte(good)})" in said, said
+    assert "save it as UTF-8, then consolidate again" in said, said
+    assert {p.name: p.read_bytes() for p in live.iterdir()} == before
+
+
+def test_consolidate_leaves_a_folder_whose_archived_index_lines_are_not_utf8(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """m1: the same for `archive/index-lines.md`, which consolidation rewrites too."""
+    live = tmp_path / "memory"
+    write_memory(live, "deploy.md", "deploy", "Deploys go out on Fridays.")
+    (live / "MEMORY.md").write_text("- [gone](gone.md) — dangling\n", encoding="utf-8")
+    lines = live / "archive" / "index-lines.md"
+    lines.parent.mkdir()
+    good = b"# Index lines\n\n"
+    lines.write_bytes(good + LATIN1_LINE)
+    before = {p.relative_to(live).as_posix(): p.read_bytes() for p in live.rglob("*.md")}
+    done = machines[0].memsync("consolidate", str(live), "--yes", check=False)
+    said = done.stdout + done.stderr
+    assert "Traceback" not in said, said
+    assert f"{lines} is not valid UTF-8 (line 3, byte {_bad_byte(good)})" in said, said
+    after = {p.relative_to(live).as_posix(): p.read_bytes() for p in live.rglob("*.md")}
+    assert after == before
