@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from testing.machines import Machine
+from testing.machines import Machine, memory_dir, remote_files, setup_machine
 from testing.memories import write_memory
 
 LATIN1_LINE = b"- Notes from the caf\xe9 meeting\n"
@@ -56,3 +56,33 @@ def test_consolidate_leaves_a_folder_whose_archived_index_lines_are_not_utf8(
     assert f"{lines} is not valid UTF-8 (line 3, byte {_bad_byte(good)})" in said, said
     after = {p.relative_to(live).as_posix(): p.read_bytes() for p in live.rglob("*.md")}
     assert after == before
+
+
+def test_promote_refuses_an_index_that_is_not_utf8_and_moves_nothing(
+    machines: list[Machine], remotes: tuple[Path, Path]
+) -> None:
+    """m1: `promote` rewrote a Latin-1 private `MEMORY.md` without its line, every byte it
+    could not read turned into U+FFFD, and pushed it (sync holds such an index back). Now it
+    refuses before moving anything and names the index with the fix; so for the team index."""
+    private, team = remotes
+    alice = machines[0]
+    project = setup_machine(alice, private, team, "src/api")
+    live = memory_dir(alice, project)
+    write_memory(live, "policy.md", "policy", "Use the real database in tests.\n")
+    write_memory(live / "team", "build.md", "build", "Run make test.\n")
+    (live / "team" / "MEMORY.md").write_text("- [build](build.md) — make test\n")
+    alice.memsync("push", cwd=project)
+    for index in (live / "MEMORY.md", live / "team" / "MEMORY.md"):
+        good = index.read_bytes() if index.exists() else b""
+        raw = b"- [policy](policy.md) \xe2\x80\x94 real DB\n" + LATIN1_LINE
+        index.write_bytes(raw if index.parent == live else good + LATIN1_LINE)
+        before = {p.relative_to(live).as_posix(): p.read_bytes() for p in live.rglob("*.md")}
+        done = alice.memsync("promote", "policy.md", cwd=project, check=False)
+        said = done.stdout + done.stderr
+        assert done.returncode == 1 and "Traceback" not in said, said
+        assert f"{index} is not valid UTF-8 (line 2, byte" in said, said
+        assert "nothing was moved" in said and "Save it as UTF-8" in said, said
+        after = {p.relative_to(live).as_posix(): p.read_bytes() for p in live.rglob("*.md")}
+        assert after == before
+        assert not any(f.endswith("policy.md") for f in remote_files(team))
+        index.write_bytes(good)

@@ -179,6 +179,7 @@ def promote(project_dir: Path, file: str) -> PromoteResult:
                 f"{root / part} is a symlink; {NEVER_THROUGH_LINKS}, nothing was moved",
                 hint=f"Replace {root / part} by a regular file or folder, then rerun.",
             )
+    _refuse_undecodable_indexes(private, team)
     try:
         data = read_regular(source)  # never through a symlink (SPEC section 2), never a FIFO
     except OSError as exc:
@@ -213,6 +214,20 @@ def promote(project_dir: Path, file: str) -> PromoteResult:
         )
     [private_report] = run_stores([private], config.settings, Deadline(), "push")
     return PromoteResult(source, target, (private_report, team_report))
+
+
+def _refuse_undecodable_indexes(private: Binding, team: Binding) -> None:
+    """Both indexes are rewritten: one not UTF-8 would lose every byte it cannot decode."""
+    from memsync.fsutil.reads import read_regular_or_none
+    from memsync.model.safety import encoding_reason
+
+    for index in _indexes(private, team):
+        why = encoding_reason(read_regular_or_none(index) or b"")
+        if why is not None:
+            raise UserMessageError(
+                f"{index} is {why}, nothing was moved: memsync never syncs it",
+                hint="Save it as UTF-8, then run `memsync promote` again.",
+            )
 
 
 def _move_back(
