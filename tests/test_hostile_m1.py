@@ -86,3 +86,29 @@ def test_promote_refuses_an_index_that_is_not_utf8_and_moves_nothing(
         assert after == before
         assert not any(f.endswith("policy.md") for f in remote_files(team))
         index.write_bytes(good)
+
+
+def test_the_merge_driver_keeps_an_index_that_is_not_utf8_and_stops(tmp_path: Path) -> None:
+    """m1: `merge-file` (the team repository's git merge driver) merged a `MEMORY.md` with a
+    Latin-1 line on one side, wrote U+FFFD in place of the byte and exited 0: git committed
+    the loss. Now OURS is left as it is and the merge stops (exit 1) naming the fix."""
+    from testing.machines import make_machine
+
+    machine = make_machine(tmp_path / "machines", "alice")
+    a, b, c = (f"- [{n}]({n}.md) \u2014 {n}\n".encode() for n in ("a", "b", "c"))
+    base = tmp_path / "base.md"
+    base.write_bytes(a + b)
+    ours, theirs = tmp_path / "ours.md", tmp_path / "theirs.md"
+    cases = (("our", a + LATIN1_LINE + b, a + b + c), ("their", a + b + c, a + b + LATIN1_LINE))
+    for bad_side, ours_raw, theirs_raw in cases:
+        ours.write_bytes(ours_raw)
+        theirs.write_bytes(theirs_raw)
+        done = machine.memsync(
+            "merge-file", str(base), str(ours), str(theirs), "--path", "MEMORY.md",
+            cwd=tmp_path, check=False,
+        )  # fmt: skip
+        said = done.stdout + done.stderr
+        assert done.returncode == 1 and "Traceback" not in said, said
+        assert f"MEMORY.md: {bad_side} version is not valid UTF-8 (line " in said, said
+        assert "kept our version as it is" in said and "save it as UTF-8" in said, said
+        assert ours.read_bytes() == ours_raw

@@ -40,6 +40,7 @@ class DriverResult:
     copies: tuple[Copy, ...]
     decisions: tuple[MergeDecision, ...]
     conflicts: int | None = 0
+    undecodable: str | None = None  # which index version is not UTF-8, and where
 
     @property
     def finished(self) -> bool:
@@ -48,7 +49,7 @@ class DriverResult:
         A driver cannot stage a file: were it to exit 0, git would commit the merge
         without the copy and without its index line.
         """
-        return self.conflicts == 0 and not self.copies
+        return self.conflicts == 0 and not self.copies and self.undecodable is None
 
     def messages(self) -> list[str]:
         """One short line per decision, then what to do when the merge is not finished."""
@@ -68,6 +69,12 @@ class DriverResult:
                     f"memsync:   add `{copy.line}` to {copy.index}, then `git add {copy.index}`"
                 )
             lines.append("memsync:   git commit (in a rebase or cherry-pick: its --continue)")
+        if self.undecodable is not None:
+            lines.append(
+                f"memsync: {self.path}: {self.undecodable}: kept our version as it is (a merge "
+                f"would lose every byte it cannot read); save it as UTF-8, put in what the "
+                f"other side changed, then `git add {self.path}` and `git commit`"
+            )
         if self.conflicts is None:
             lines.append(
                 f"memsync: {self.path}: not a memory, and git cannot merge it as text: kept "
@@ -117,6 +124,8 @@ def run_merge_driver(
         return DriverResult(name, (), (), conflicts)
     versions = base.read_bytes(), ours.read_bytes(), theirs.read_bytes()
     gone: frozenset[str] = frozenset()
+    if is_index_path(name) and (undecodable := _undecodable(versions[1], versions[2])):
+        return DriverResult(name, (), (), undecodable=undecodable)
     if is_index_path(name):  # its entries of memories the merge deletes go, as in sync's merge
         from memsync.team.mergegone import merge_deletes
 
@@ -130,3 +139,13 @@ def run_merge_driver(
         index = index_for(root, extra)
         copies.append(Copy(extra, index, copy_entry(index, extra, data)))
     return DriverResult(name, tuple(copies), merged.decisions)
+
+
+def _undecodable(ours: bytes, theirs: bytes) -> str | None:
+    """Which of the two index versions a merge would write is not UTF-8, and where."""
+    from memsync.model.safety import encoding_reason
+
+    for side, raw in (("our", ours), ("their", theirs)):
+        if (why := encoding_reason(raw)) is not None:
+            return f"{side} version is {why}"
+    return None
