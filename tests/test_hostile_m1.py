@@ -3,8 +3,14 @@ traceback, the file named with what to do, nothing lost or rewritten behind the 
 
 from __future__ import annotations
 
+import json
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
+from testing.gitrepo import git
 from testing.machines import Machine, memory_dir, remote_files, setup_machine
 from testing.memories import write_memory
 
@@ -112,3 +118,113 @@ def test_the_merge_driver_keeps_an_index_that_is_not_utf8_and_stops(tmp_path: Pa
         assert f"MEMORY.md: {bad_side} version is not valid UTF-8 (line " in said, said
         assert "kept our version as it is" in said and "save it as UTF-8" in said, said
         assert ours.read_bytes() == ours_raw
+
+
+@pytest.fixture
+def nests() -> Iterator[list[Path]]:
+    """Folders `_nest` made: removed bottom-up at the end, as pytest's own cleanup of the
+    temporary folder (shutil.rmtree) recurses once per level and would fail the session."""
+    made: list[Path] = []
+    yield made
+    for top in made:
+        here = top
+        while (here / "d").is_dir():
+            here = here / "d"
+        while True:
+            for child in here.iterdir():
+                child.unlink()
+            here.rmdir()
+            if here == top:
+                break
+            here = here.parent
+
+
+def _nest(top: Path, depth: int, made: list[Path]) -> Path:
+    """A folder DEPTH levels below TOP (`d/d/…`), made one level at a time: Path.mkdir's
+    parents=True recurses once per level and would itself exhaust the recursion limit."""
+    made.append(top / "d")
+    here = top
+    for _ in range(depth):
+        here = here / "d"
+        os.mkdir(here)
+    return here
+
+
+def _hook(machine: Machine, command: str, project: Path) -> str:
+    done = machine.memsync(
+        command, "--hook", cwd=project, stdin=json.dumps({"cwd": str(project)}), check=False
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    return str(json.loads(done.stdout).get("systemMessage", ""))
+
+
+def test_a_folder_nested_a_thousand_deep_is_skipped_not_a_crash(
+    machines: list[Machine], remotes: tuple[Path, Path], nests: list[Path]
+) -> None:
+    """m1: a folder nested 1,100 levels deep in the memory folder made `check`, `status`,
+    `diff`, `push` and `pull` crash with RecursionError (exit 70; the hooks said only
+    `push failed: RecursionError(…); run memsync push`, which failed again). Now the folder
+    is skipped and named, and every other memory syncs."""
+    private, team = remotes
+    alice, _, bob = machines
+    project = setup_machine(alice, private, team, "src/api")
+    live = memory_dir(alice, project)
+    (live / "deep").mkdir()
+    deep = _nest(live / "deep", 1100, nests)
+    write_memory(deep, "buried.md", "buried", "Too deep to sync.\n")
+    write_memory(live, "deploy.md", "deploy", "Deploys go out on Fridays.\n")
+    (live / ".memsync-writing").touch()  # a run killed while writing: the next one sweeps
+    for command in ("check", "status", "diff", "push", "pull"):
+        done = alice.memsync(command, cwd=project, check=False)
+        said = done.stdout + done.stderr
+        assert done.returncode in (0, 1) and "RecursionError" not in said, (command, said)
+        assert "unexpected error" not in said, (command, said)
+    said = alice.memsync("check", cwd=project, check=False).stdout
+    assert "nested more than 64 folders deep: memsync never syncs it [unsafe-path]" in said
+    assert "nested more than 64 folders deep" in _hook(alice, "push", project)
+    assert "nested more than 64 folders deep" in _hook(alice, "pull", project)
+    assert any(f.endswith("deploy.md") for f in remote_files(private))
+    assert not any("buried" in f for f in remote_files(private))
+    assert (deep / "buried.md").read_text().endswith("Too deep to sync.\n")
+    bob_project = setup_machine(bob, private, team, "projects/api")
+    assert "Fridays" in (memory_dir(bob, bob_project) / "deploy.md").read_text()
+
+
+def test_a_memory_nested_a_thousand_deep_from_a_teammate_is_skipped(
+    machines: list[Machine], remotes: tuple[Path, Path], tmp_path: Path, nests: list[Path]
+) -> None:
+    """m1: a teammate's plain-git push of a memory 1,100 folders deep made every pull of
+    the team store crash (RecursionError in the folder's mkdir; the session start said
+    `pull failed: RecursionError(…)`) for everyone, for good. Now that file is skipped and
+    named, and the rest of the push arrives."""
+    private, team = remotes
+    alice = machines[0]
+    project = setup_machine(alice, private, team, "src/api")
+    work = tmp_path / "plain"
+    git("clone", "-q", str(team), str(work), cwd=tmp_path)
+    folder = next(p for p in work.iterdir() if p.is_dir() and p.name != ".git")
+    (folder / "deep").mkdir()
+    write_memory(_nest(folder / "deep", 1100, nests), "buried.md", "buried", "Deep.\n")
+    write_memory(folder, "build.md", "build", "Run make test.\n")
+    (work / "lost").mkdir()  # a folder holding nothing but the nest (no project's folder)
+    write_memory(_nest(work / "lost", 1100, nests), "lost.md", "lost", "Deeper still.\n")
+    git("add", ".", cwd=work)
+    git("commit", "-q", "-m", "deep", cwd=work)
+    git("push", "-q", "origin", "HEAD:main", cwd=work)
+    message = _hook(alice, "pull", project)
+    assert "nested more than 64 folders deep" in message, message
+    team_live = memory_dir(alice, project) / "team"
+    assert "make test" in (team_live / "build.md").read_text()
+    assert not (team_live / "deep").exists()
+    for command, where in (("status", project), ("check", project), ("push", project)):
+        done = alice.memsync(command, cwd=where, check=False)
+        said = done.stdout + done.stderr
+        assert done.returncode in (0, 1) and "unexpected error" not in said, (command, said)
+    done = alice.memsync("check", "--all", cwd=work, check=False)  # the team's CI check
+    said = done.stdout + done.stderr
+    assert done.returncode == 1 and "unexpected error" not in said, said
+    assert "nested more than 64 folders deep" in said, said
+    done = alice.memsync("consolidate", ".", "--all", "--dry-run", cwd=work, check=False)
+    said = done.stdout + done.stderr  # the team's weekly consolidation: it crashed (rglob)
+    assert done.returncode == 0 and "unexpected error" not in said, said
+    assert "nested more than 64 folders deep" in said, said

@@ -11,7 +11,7 @@ from memsync.check.findings import CheckedTree, CheckReport, Finding, sort_findi
 from memsync.check.rules import check_file, check_files, too_large
 from memsync.errors import UsageError
 from memsync.fsutil.scan import scan_directory
-from memsync.model.limits import INDEX_NAME, TEAM_DIR
+from memsync.model.limits import INDEX_NAME, MAX_FOLDER_DEPTH, TEAM_DIR
 from memsync.model.safety import SCOPES, Scope, Skipped, is_memory_file, one_project_store
 
 
@@ -203,7 +203,9 @@ def _has_memory(directory: str) -> bool:
         prefix = "" if rel == "." else rel + "/"
         if any(is_memory_file(prefix + name, "team") for name in files):
             return True
-        dirs[:] = [d for d in dirs if not d.startswith(".")]  # git's and the client's own
+        # Not git's and the client's own; nor deeper than any synced memory (os.walk recurses).
+        deep = prefix.count("/") >= MAX_FOLDER_DEPTH
+        dirs[:] = [] if deep else [d for d in dirs if not d.startswith(".")]
     return False
 
 

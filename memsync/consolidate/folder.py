@@ -18,6 +18,7 @@ from memsync.consolidate.evidence import named_date, stated_dates
 from memsync.consolidate.indexfit import IndexMemory
 from memsync.errors import UsageError
 from memsync.fsutil.reads import read_regular
+from memsync.fsutil.scan import memory_names
 from memsync.model.limits import (
     ARCHIVE_DIR,
     EARLIEST_STAMP_DAY,
@@ -106,7 +107,7 @@ def memory_folders(path: Path, *, all_projects: bool) -> list[Path]:
             for c in children
             if c.is_dir() and not c.is_symlink() and not c.name.startswith(".")
             if c.name not in (ARCHIVE_DIR, TEAM_DIR)
-            and any(p.suffix == ".md" for p in c.rglob("*.md"))
+            and memory_names(c, "team")  # bounded: rglob recursed a level per folder
         ]
         # `check`'s rule: memories at the root and no project folder's index make the store
         # one project's (`--subdir .` before its first MEMORY.md), not a store of none.
@@ -143,8 +144,7 @@ def read_file(path: str) -> tuple[bytes, str | None]:
 
 
 def folder_scope(root: Path, checkout: str | None = None) -> Scope:
-    """The scope of the memory folder ROOT: team in a team store's CHECKOUT or Claude Code's
-    `team/` folder, else private."""
+    """Team for a folder in a team store's CHECKOUT or Claude Code's `team/`, else private."""
     return "team" if checkout == "team" or root.name == TEAM_DIR else "private"
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memsync.fsutil.reads import NotRegularFileError, TooLargeError, read_regular
-from memsync.model.limits import TEAM_DIR
+from memsync.model.limits import MAX_FOLDER_DEPTH, TEAM_DIR
 from memsync.model.safety import (
     CLIENT_DIRS,
     MEMORY_SUFFIX,
@@ -28,6 +28,7 @@ from memsync.model.safety import (
     is_memory_file,
     needs_verdict,
     size_reason,
+    too_deep_reason,
     unsafe_path_reason,
 )
 
@@ -73,7 +74,9 @@ def _walk(
                 yield relpath, entry.path, "broken symlink"
                 continue
             if stat.S_ISDIR(info.st_mode):
-                if (info.st_dev, info.st_ino) not in seen:
+                if relpath.count("/") >= MAX_FOLDER_DEPTH:
+                    yield relpath, entry.path, too_deep_reason()
+                elif (info.st_dev, info.st_ino) not in seen:
                     seen.add((info.st_dev, info.st_ino))
                     yield from _walk(entry.path, relpath + "/", scope, follow, seen)
                 continue
@@ -82,6 +85,9 @@ def _walk(
                 yield relpath, entry.path, None if regular else "not a regular file"
             continue
         if entry.is_dir(follow_symlinks=False):
+            if relpath.count("/") >= MAX_FOLDER_DEPTH:  # its files: one folder too deep
+                yield relpath, entry.path, too_deep_reason()
+                continue
             if follow:
                 # Links may point back here: remember every directory walked.
                 info = entry.stat(follow_symlinks=False)

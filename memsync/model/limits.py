@@ -12,6 +12,9 @@ MAX_INDEX_LINES = 200
 MAX_INDEX_CHARS = 25_000
 MAX_INDEX_LINE_CHARS = 150
 MAX_MEMORY_BYTES = 250_000
+# Folders below a memory folder: deeper, a walk would exhaust Python's recursion (1,000
+# frames) in memsync and in what it calls; no memory is ever filed that deep.
+MAX_FOLDER_DEPTH = 64
 FRONTMATTER_SCAN_LINES = 30
 # Recall shows a memory's first 4,096 bytes; the client asks the model to compact MEMORY.md
 # from 80 % of its limits.

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from memsync.model.limits import INDEX_NAME, MAX_MEMORY_BYTES, TEAM_DIR
+from memsync.model.limits import INDEX_NAME, MAX_FOLDER_DEPTH, MAX_MEMORY_BYTES, TEAM_DIR
 
 TYPE_CHECKING = False  # typing's costs an import; mypy reads this one (BENCHMARKS.md)
 if TYPE_CHECKING:
@@ -87,6 +87,8 @@ def unsafe_path_reason(relpath: str) -> str | None:
     if _UNDECODABLE.search(relpath):
         # git gave bytes that are not UTF-8 (decoded with surrogateescape).
         return "name is not valid UTF-8"
+    if relpath.count("/") > MAX_FOLDER_DEPTH:
+        return too_deep_reason()
     for part in relpath.split("/"):
         if part == "":
             return "empty path component"
@@ -98,6 +100,11 @@ def unsafe_path_reason(relpath: str) -> str | None:
         if part.casefold() == ".git":
             return "path contains '.git'"
     return None
+
+
+def too_deep_reason() -> str:
+    """Why a path nested deeper than MAX_FOLDER_DEPTH folders is never synced."""
+    return f"nested more than {MAX_FOLDER_DEPTH} folders deep"
 
 
 def is_client_owned(relpath: str, scope: Scope) -> bool:

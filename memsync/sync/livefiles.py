@@ -44,10 +44,13 @@ WRITING_MARK = ".memsync-writing"
 
 def _sweep_temporary_files(live_dir: Path) -> None:
     """Remove the temporary files of dead memsync processes below LIVE_DIR."""
+    from memsync.model.limits import MAX_FOLDER_DEPTH
     from memsync.sync.lock import pid_alive
 
+    top = os.fspath(live_dir).rstrip(os.sep).count(os.sep)
     for current, dirs, files in os.walk(live_dir):
-        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(current, d))]
+        deep = current.count(os.sep) - top >= MAX_FOLDER_DEPTH  # os.walk recurses
+        dirs[:] = [] if deep else [d for d in dirs if not os.path.islink(os.path.join(current, d))]
         for name in files:
             match = TEMPORARY_NAME.match(name)
             pid = int(match.group(1)) if match else 0
