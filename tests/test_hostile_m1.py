@@ -228,3 +228,33 @@ def test_a_memory_nested_a_thousand_deep_from_a_teammate_is_skipped(
     said = done.stdout + done.stderr  # the team's weekly consolidation: it crashed (rglob)
     assert done.returncode == 0 and "unexpected error" not in said, said
     assert "nested more than 64 folders deep" in said, said
+
+
+def test_a_teammates_index_that_is_not_utf8_is_merged_and_said(
+    machines: list[Machine], remotes: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """m1: a teammate's plain-git push added a Latin-1 line to the team `MEMORY.md` while
+    this machine added a line of its own: the sync merged them with U+FFFD in place of the
+    byte and pushed that, without a word. The merge still goes through (both lines kept, no
+    marker), and now says so with the fix, at the command line and in the hook."""
+    private, team = remotes
+    alice = machines[0]
+    project = setup_machine(alice, private, team, "src/api")
+    team_live = memory_dir(alice, project) / "team"
+    write_memory(team_live, "build.md", "build", "Run make test.\n")
+    (team_live / "MEMORY.md").write_text("- [build](build.md) — make test\n")
+    alice.memsync("push", cwd=project)
+    work = tmp_path / "plain"
+    git("clone", "-q", str(team), str(work), cwd=tmp_path)
+    index = next(p for p in work.rglob("MEMORY.md") if ".git" not in p.parts)
+    index.write_bytes(index.read_bytes() + LATIN1_LINE)
+    git("commit", "-q", "-am", "latin-1 line", cwd=work)
+    git("push", "-q", "origin", "HEAD:main", cwd=work)
+    with (team_live / "MEMORY.md").open("a") as out:
+        out.write("- Alice's own note\n")
+    message = _hook(alice, "push", project)
+    said = "MEMORY.md: their version is not valid UTF-8 (line 2, byte"
+    assert said in message and "put the right letters back" in message, message
+    merged = git("show", "main:" + index.relative_to(work).as_posix(), cwd=team)
+    assert "Alice's own note" in merged and "Notes from the caf\ufffd meeting" in merged
+    assert "<<<<<<<" not in merged

@@ -284,6 +284,23 @@ def merge_index(
         )
     if result is None:
         return FileMerge(path, None, decisions=tuple(decisions))
+    decisions += _undecodable(path, ours, theirs)
     if gone or ensure:
         result = result.with_lines(_fix_up(list(result.lines), folder, gone, ensure))
     return FileMerge(path, render_index(result), decisions=tuple(decisions))
+
+
+def _undecodable(path: str, ours: bytes | None, theirs: bytes | None) -> list[MergeDecision]:
+    """A side that is not UTF-8 is merged as read, U+FFFD for each byte it cannot decode
+    (a teammate's plain-git push): said, so the person can put the lost letters back."""
+    from memsync.model.safety import encoding_reason
+
+    found = []
+    for side, raw in (("our", ours), ("their", theirs)):
+        if raw is not None and (why := encoding_reason(raw)) is not None:
+            detail = (
+                f"{side} version is {why}: merged with \ufffd in place of each byte it could "
+                "not read; put the right letters back (memsync syncs only UTF-8)"
+            )
+            found.append(MergeDecision(path, "index-not-utf8", None, None, None, detail))
+    return found

@@ -47,6 +47,8 @@ DECISION_KINDS = {
     " other; kept commented out, with the change",
     "index-entry-deleted": "an index entry deleted on one side and changed on the other; the"
     " changed line stayed, or (its memory deleted, or linked from another line) was quoted whole",
+    "index-not-utf8": "one side's index is not UTF-8; merged with U+FFFD for each byte it"
+    " could not read",
 }
 
 
