@@ -83,8 +83,14 @@ def load_config(path: Path | None = None) -> Config:
         text = read_regular(path, follow=True, limit=_CONFIG_LIMIT).decode("utf-8")
     except FileNotFoundError:
         return Config()
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
+    except UnicodeDecodeError as exc:
+        line = exc.object[: exc.start].count(b"\n") + 1
+        raise UsageError(
+            f"cannot read the config file {path}: not valid UTF-8 (line {line}, byte {exc.start})",
+            hint="Save it as UTF-8, then run the command again.",
+        ) from exc
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
         raise UsageError(f"cannot read the config file {path}: {reason}") from exc
     import json
 

@@ -258,3 +258,26 @@ def test_a_teammates_index_that_is_not_utf8_is_merged_and_said(
     merged = git("show", "main:" + index.relative_to(work).as_posix(), cwd=team)
     assert "Alice's own note" in merged and "Notes from the caf\ufffd meeting" in merged
     assert "<<<<<<<" not in merged
+
+
+def test_a_config_file_that_is_not_utf8_is_named_with_line_and_fix(
+    machines: list[Machine], tmp_path: Path
+) -> None:
+    """m1: a Latin-1 comment in the config file gave `cannot read the config file …:
+    'utf-8' codec can't decode byte 0xe9 in position 1185: invalid continuation byte`, with
+    no fix, on every command and session start. Now the line, and the fix."""
+    from testing.gitrepo import make_bare_remote
+
+    alice = machines[0]
+    project = setup_machine(alice, make_bare_remote(tmp_path / "p.git"), None, "src/api")
+    config = Path(alice.env["MEMSYNC_CONFIG"])
+    good = config.read_bytes()
+    config.write_bytes(good + b"# set up in the caf\xe9\n")
+    line = good.count(b"\n") + 1
+    said = f"cannot read the config file {config}: not valid UTF-8 (line {line}, byte"
+    done = alice.memsync("status", cwd=project, check=False)
+    assert done.returncode == 2 and said in done.stderr, done.stderr
+    assert "Save it as UTF-8, then run the command again." in done.stderr
+    message = _hook(alice, "pull", project)
+    assert said in message and "Save it as UTF-8" in message, message
+    assert config.read_bytes().startswith(good)  # left for the person to fix
