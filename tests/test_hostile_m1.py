@@ -281,3 +281,28 @@ def test_a_config_file_that_is_not_utf8_is_named_with_line_and_fix(
     message = _hook(alice, "pull", project)
     assert said in message and "Save it as UTF-8" in message, message
     assert config.read_bytes().startswith(good)  # left for the person to fix
+
+
+@pytest.mark.parametrize("kind", ["a folder", "not a regular file"])
+def test_promote_refuses_a_folder_or_fifo_where_an_index_goes(
+    machines: list[Machine], remotes: tuple[Path, Path], kind: str
+) -> None:
+    """m1: a folder named `team/MEMORY.md` made `promote` crash (exit 70, IsADirectoryError);
+    a FIFO there made it hang for good. Now it refuses before moving anything, naming it."""
+    private, team = remotes
+    alice = machines[0]
+    project = setup_machine(alice, private, team, "src/api")
+    live = memory_dir(alice, project)
+    write_memory(live, "policy.md", "policy", "Use the real database in tests.\n")
+    alice.memsync("push", cwd=project)
+    for index in (live / "team" / "MEMORY.md", live / "MEMORY.md"):
+        index.unlink(missing_ok=True)
+        index.parent.mkdir(exist_ok=True)
+        index.mkdir() if kind == "a folder" else os.mkfifo(index)
+        done = alice.memsync("promote", "policy.md", cwd=project, check=False)
+        said = done.stdout + done.stderr
+        assert done.returncode == 1 and "unexpected error" not in said, said
+        assert f"{index} is {kind} where promote keeps an index, nothing was moved" in said
+        assert f"Rename or move {index}" in said, said
+        assert (live / "policy.md").is_file() and not (live / "team" / "policy.md").exists()
+        index.rmdir() if kind == "a folder" else index.unlink()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -179,7 +180,7 @@ def promote(project_dir: Path, file: str) -> PromoteResult:
                 f"{root / part} is a symlink; {NEVER_THROUGH_LINKS}, nothing was moved",
                 hint=f"Replace {root / part} by a regular file or folder, then rerun.",
             )
-    _refuse_undecodable_indexes(private, team)
+    _refuse_unusable_indexes(private, team)
     try:
         data = read_regular(source)  # never through a symlink (SPEC section 2), never a FIFO
     except OSError as exc:
@@ -216,12 +217,23 @@ def promote(project_dir: Path, file: str) -> PromoteResult:
     return PromoteResult(source, target, (private_report, team_report))
 
 
-def _refuse_undecodable_indexes(private: Binding, team: Binding) -> None:
-    """Both indexes are rewritten: one not UTF-8 would lose every byte it cannot decode."""
+def _refuse_unusable_indexes(private: Binding, team: Binding) -> None:
+    """Both indexes are read and rewritten: a folder or FIFO there would crash or hang the
+    read, and one not UTF-8 would lose every byte it cannot decode."""
+    import stat
+
     from memsync.fsutil.reads import read_regular_or_none
     from memsync.model.safety import encoding_reason
 
     for index in _indexes(private, team):
+        with contextlib.suppress(FileNotFoundError):
+            mode = index.lstat().st_mode
+            if not stat.S_ISREG(mode):
+                kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+                raise UserMessageError(
+                    f"{index} is {kind} where promote keeps an index, nothing was moved",
+                    hint=f"Rename or move {index}, then run `memsync promote` again.",
+                )
         why = encoding_reason(read_regular_or_none(index) or b"")
         if why is not None:
             raise UserMessageError(
