@@ -134,10 +134,12 @@ def _held_names(held: Sequence[Finding]) -> str:
 
 def _lines_of(index: list[str], memories: Sequence[str]) -> frozenset[int]:
     """Positions of INDEX's entries that link to MEMORIES."""
+    if not memories:
+        return frozenset()  # the usual session start: no index parser to import (BENCHMARKS.md)
     from memsync.model.index import parse_index_text
 
     wanted = set(memories)
-    lines = parse_index_text("\n".join(index)).lines if wanted else ()
+    lines = parse_index_text("\n".join(index)).lines
     return frozenset(
         n for n, line in enumerate(lines) if line.entry and line.entry.target in wanted
     )
