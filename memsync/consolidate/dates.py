@@ -223,7 +223,7 @@ _WEEKDAY_TOLD = re.compile(
 # `needs coverage tomorrow (Tue)` in a daily note headed with that Tuesday: the writer's own
 # weekday beside the word tells its day, so the line was written the Monday (heldout25).
 _WEEKDAY_BESIDE = re.compile(
-    r"\s*\(\s*(?P<day>mon|tue|wed|thu|fri|sat|sun)(?:[a-z]{0,6})\.?\s*\)", re.IGNORECASE
+    r"\s*\(\s*(?P<day>(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6})\.?\s*\)", re.IGNORECASE
 )
 
 
@@ -233,13 +233,13 @@ def _named_weekday(text: str, match: DateMatch) -> tuple[int, str] | None:
     named = None if amount else _WEEKDAY_TOLD.match(text, match.end)
     if named is None and abs(amount) <= 1:
         named = _WEEKDAY_BESIDE.match(text, match.end)
-        if named is not None and not any(
-            name.startswith(named.group().strip("() .").lower()) for name in WEEKDAYS
-        ):
-            named = None  # `(Sunset)`, `(Monitor)`: a word, not a weekday
     if named is None:
         return None
-    day = next(n for n, name in enumerate(WEEKDAYS) if name[:3] == named.group("day")[:3].lower())
+    word = named.group("day").lower()
+    # `(Sunset)`, `(Monitor)`: a word, not a weekday or its short form
+    day = next((n for n, name in enumerate(WEEKDAYS) if name.startswith(word)), None)
+    if day is None:
+        return None
     return (day - amount) % 7, named.group()
 
 

@@ -293,14 +293,17 @@ def merge_index(
 def _undecodable(path: str, ours: bytes | None, theirs: bytes | None) -> list[MergeDecision]:
     """A side that is not UTF-8 is merged as read, U+FFFD for each byte it cannot decode
     (a teammate's plain-git push): said, so the person can put the lost letters back."""
-    from memsync.model.safety import encoding_reason
+    from memsync.model.safety import undecodable_versions
 
-    found = []
-    for side, raw in (("our", ours), ("their", theirs)):
-        if raw is not None and (why := encoding_reason(raw)) is not None:
-            detail = (
-                f"{side} version is {why}: merged with \ufffd in place of each byte it could "
-                "not read; put the right letters back (memsync syncs only UTF-8)"
-            )
-            found.append(MergeDecision(path, "index-not-utf8", None, None, None, detail))
-    return found
+    return [
+        MergeDecision(
+            path,
+            "index-not-utf8",
+            None,
+            None,
+            None,
+            f"{why}: merged with \ufffd in place of each byte it could not read; put the right "
+            "letters back (memsync syncs only UTF-8)",
+        )
+        for why in undecodable_versions(ours, theirs)
+    ]

@@ -178,6 +178,16 @@ def encoding_reason(data: bytes) -> str | None:
     return None
 
 
+def undecodable_versions(ours: bytes | None, theirs: bytes | None) -> list[str]:
+    """`our version is not valid UTF-8 (line 3, byte 40)` for each of a merge's two versions
+    that is not UTF-8 (None: that side has no such file)."""
+    return [
+        f"{side} version is {why}"
+        for side, raw in (("our", ours), ("their", theirs))
+        if raw is not None and (why := encoding_reason(raw)) is not None
+    ]
+
+
 def _drop_case_collisions(
     files: dict[str, bytes], skipped: list[Skipped], known: Collection[str] = ()
 ) -> dict[str, bytes]:

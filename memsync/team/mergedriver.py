@@ -143,9 +143,7 @@ def run_merge_driver(
 
 def _undecodable(ours: bytes, theirs: bytes) -> str | None:
     """Which of the two index versions a merge would write is not UTF-8, and where."""
-    from memsync.model.safety import encoding_reason
+    from memsync.model.safety import undecodable_versions
 
-    for side, raw in (("our", ours), ("their", theirs)):
-        if (why := encoding_reason(raw)) is not None:
-            return f"{side} version is {why}"
-    return None
+    found = undecodable_versions(ours, theirs)
+    return found[0] if found else None
